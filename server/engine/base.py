@@ -156,11 +156,12 @@ class Option:
         if self.choices is not None and value not in self.choices:
             raise InvalidOptions(f"option {name!r} must be one of {list(self.choices)}")
         if self.kind == "int":
+            assert isinstance(value, int)
             if self.minimum is not None and value < self.minimum:
                 raise InvalidOptions(f"option {name!r} must be >= {self.minimum}")
             if self.maximum is not None and value > self.maximum:
                 raise InvalidOptions(f"option {name!r} must be <= {self.maximum}")
-        if self.kind == "str" and len(value) > self.max_length:
+        if isinstance(value, str) and len(value) > self.max_length:
             raise InvalidOptions(f"option {name!r} is longer than {self.max_length}")
         return value
 
@@ -300,9 +301,7 @@ class Game(Generic[S, M]):
         if not acting:
             raise IllegalMove("the game is over")
         if set(moves) != set(acting):
-            raise IllegalMove(
-                f"moves are needed from seats {sorted(acting)}, got {sorted(moves)}"
-            )
+            raise IllegalMove(f"moves are needed from seats {sorted(acting)}, got {sorted(moves)}")
         for seat, move in moves.items():
             if move not in self.legal_moves(state, seat):
                 raise IllegalMove(f"{move} is not legal for seat {seat} now")

@@ -1,0 +1,597 @@
+"""A room: one game with its seats, spectators' view, sealed turns, take-backs and end.
+
+The room is a sans-I/O, event-sourced state machine (STYLE.md 3):
+
+* **decide** — a command method (``take_seat``, ``move``, ``resign``, ...) checks the command
+  against the current state and returns the :class:`Event` list it would cause. It changes
+  nothing; a refused command raises a :class:`~server.rooms.errors.RoomError` (or an engine
+  error) with a stable code.
+* **apply** — :meth:`Room.apply` folds one event into the state and returns the messages it
+  causes, one per recipient (a seat number, or ``None`` for spectators), each built from
+  ``game.view(state, recipient)`` only.
+
+The shell appends the events to the durable log *between* the two, so nothing is shown to
+anyone before it is stored, and :meth:`Room.replay` rebuilds a room from its log with the
+very same ``apply``. The log holds true events (seed, sealed moves); it never leaves the
+server: what clients get are renderings for one recipient (:meth:`Room.render`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine import REGISTRY, Game, IllegalMove, InvalidOptions, Outcome, Registry, turn_rng
+from .errors import (
+    BadRequest,
+    BadToken,
+    GameOver,
+    NoSuchSeat,
+    NotFinished,
+    NotSeated,
+    NotStarted,
+    NotYourTurn,
+    SeatTaken,
+    StaleVersion,
+    UndoUnavailable,
+)
+
+Json = dict[str, Any]
+Recipient = int | None  # a seat, or None for spectators
+
+#: how many missed events a resync re-renders one by one before it sends just the state
+RESYNC_EVENT_LIMIT = 200
+
+MAX_NAME = 32
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One entry of a room's log. ``data`` is JSON/msgpack-ready; ``at`` is wall time (s)."""
+
+    kind: str
+    data: Mapping[str, Any]
+    at: float
+
+    def to_record(self) -> Json:
+        return {"k": self.kind, "d": dict(self.data), "t": self.at}
+
+    @classmethod
+    def from_record(cls, rec: Mapping[str, Any]) -> Event:
+        return cls(str(rec["k"]), dict(rec["d"]), float(rec["t"]))
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A seat: ``kind`` is ``empty``, ``person`` (holds ``token_hash``) or ``bot``."""
+
+    kind: str = "empty"
+    name: str = ""
+    token_hash: str = ""
+    bot: str = ""
+
+    def public(self) -> Json:
+        out: Json = {"kind": self.kind, "name": self.name}
+        if self.kind == "bot":
+            out["bot"] = self.bot
+        return out
+
+
+class BotActor:
+    """Marker: a command issued by the server's bot runner for a bot seat."""
+
+    def __repr__(self) -> str:
+        return "BOT"
+
+
+BOT = BotActor()
+Actor = str | BotActor  # a seat token, or BOT
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """Room settings that are not game rules.
+
+    Attributes:
+        undo: take-backs allowed. Default: on for full-information games, off where the
+            game hides something (a take-back would let a seat retry with what the undone
+            move revealed — a flipped BanQi piece, squares seen through the fog).
+        bots_accept_undo: bots accept take-back requests.
+    """
+
+    undo: bool
+    bots_accept_undo: bool = True
+
+    @classmethod
+    def parse(cls, raw: Mapping[str, Any] | None, game: Game[Any, Any]) -> Policy:
+        raw = dict(raw or {})
+        unknown = sorted(set(raw) - {"undo", "bots_accept_undo"})
+        if unknown:
+            raise InvalidOptions(f"unknown room setting(s): {', '.join(unknown)}")
+        for key in raw:
+            if not isinstance(raw[key], bool):
+                raise InvalidOptions(f"room setting {key!r} must be true or false")
+        return cls(
+            undo=raw.get("undo", not game.hidden_information),
+            bots_accept_undo=raw.get("bots_accept_undo", True),
+        )
+
+    def to_json(self) -> Json:
+        return {"undo": self.undo, "bots_accept_undo": self.bots_accept_undo}
+
+
+@dataclass(slots=True)
+class UndoRequest:
+    seat: int
+    to_turn: int
+    accepted: set[int] = field(default_factory=set)
+
+
+def check_name(name: Any) -> str:
+    if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
+        raise BadRequest(f"a name is a non-empty string of at most {MAX_NAME} characters")
+    if not name.isprintable():
+        raise BadRequest("a name may not hold control characters")
+    return name.strip()
+
+
+class Room:
+    """One game room. Build it with :meth:`create` + :meth:`from_created`, or :meth:`replay`."""
+
+    def __init__(
+        self,
+        room_id: str,
+        game: Game[Any, Any],
+        options: Mapping[str, Any],
+        seed: str,
+        n_seats: int,
+        policy: Policy,
+        created_at: float,
+    ) -> None:
+        self.id = room_id
+        self.game = game
+        self.options = dict(options)
+        self.seed = seed
+        self.n_seats = n_seats
+        self.policy = policy
+        self.created_at = created_at
+        self.seats: list[Seat] = [Seat() for _ in range(n_seats)]
+        self.state: Any = game.new(self.options, n_seats, turn_rng(seed, 0))
+        self.turns: list[Json] = []  # {"moves": {"0": text, ...}, "at": t}
+        self.pending: dict[int, Any] = {}  # sealed moves of the current simultaneous turn
+        self.undo_request: UndoRequest | None = None
+        self.started = False
+        self.outcome: Outcome | None = None
+        self.events: list[Event] = []
+        self.version = 0
+
+    # -- creation --------------------------------------------------------------------------
+
+    @staticmethod
+    def create(
+        room_id: str,
+        game_name: str,
+        options: Mapping[str, Any] | None,
+        n_seats: int | None,
+        seed: str,
+        now: float,
+        policy: Mapping[str, Any] | None = None,
+        registry: Registry = REGISTRY,
+    ) -> Event:
+        """Decide a ``created`` event (raises on an unknown game or bad options/seats)."""
+        if game_name not in registry:
+            raise KeyError(game_name)
+        game = registry.get(game_name)
+        seats = game.min_seats if n_seats is None else n_seats
+        if not isinstance(seats, int) or isinstance(seats, bool):
+            raise InvalidOptions("seats must be a whole number")
+        game.check_seats(seats)
+        if options is not None and not isinstance(options, Mapping):
+            raise InvalidOptions("options must be an object")
+        opts = game.check_options(options)
+        pol = Policy.parse(policy, game)
+        # build once to surface option errors that only the game's setup can see
+        game.new(opts, seats, turn_rng(seed, 0))
+        data = {
+            "room": room_id,
+            "game": game_name,
+            "options": opts,
+            "seed": seed,
+            "n_seats": seats,
+            "policy": pol.to_json(),
+        }
+        return Event("created", data, now)
+
+    @classmethod
+    def from_created(cls, event: Event, registry: Registry = REGISTRY) -> Room:
+        d = event.data
+        game = registry.get(d["game"])
+        room = cls(
+            d["room"],
+            game,
+            d["options"],
+            d["seed"],
+            d["n_seats"],
+            Policy.parse(d["policy"], game),
+            event.at,
+        )
+        room.events.append(event)
+        room.version = 1
+        return room
+
+    @classmethod
+    def replay(cls, events: Iterable[Event], registry: Registry = REGISTRY) -> Room:
+        """Rebuild a room from its whole log (the first event is ``created``)."""
+        it = iter(events)
+        room = cls.from_created(next(it), registry)
+        for event in it:
+            room.apply(event)
+        return room
+
+    # -- derived facts ---------------------------------------------------------------------
+
+    @property
+    def status(self) -> str:
+        if self.outcome is not None:
+            return "over"
+        return "playing" if self.started else "waiting"
+
+    def to_act(self) -> frozenset[int]:
+        if not self.started or self.outcome is not None:
+            return frozenset()
+        return self.game.to_act(self.state)
+
+    def bot_seats_to_act(self) -> list[int]:
+        """Bot seats that owe a move now (and have not sealed one)."""
+        return sorted(
+            s for s in self.to_act() if self.seats[s].kind == "bot" and s not in self.pending
+        )
+
+    def seat_of_token(self, token: str) -> list[int]:
+        h = hash_token(token)
+        return [i for i, s in enumerate(self.seats) if s.kind == "person" and s.token_hash == h]
+
+    def check_token(self, seat: int, token: str) -> None:
+        """Raise unless ``token`` is the secret of person seat ``seat``."""
+        self._seat(seat)
+        s = self.seats[seat]
+        if s.kind != "person":
+            raise NotSeated(f"seat {seat} is not held by a person")
+        if not isinstance(token, str) or not hmac.compare_digest(s.token_hash, hash_token(token)):
+            raise BadToken(f"wrong token for seat {seat}")
+
+    # -- decide: commands ------------------------------------------------------------------
+
+    def take_seat(self, seat: int | None, token: str, name: Any, now: float) -> list[Event]:
+        """A person takes an empty seat (``None``: the first empty one)."""
+        self._not_over()
+        name = check_name(name)
+        if seat is None:
+            free = [i for i, s in enumerate(self.seats) if s.kind == "empty"]
+            if not free:
+                raise SeatTaken("every seat is taken")
+            seat = free[0]
+        self._seat(seat)
+        if self.seats[seat].kind != "empty":
+            raise SeatTaken(f"seat {seat} is taken")
+        data = {"seat": seat, "kind": "person", "name": name, "token_hash": hash_token(token)}
+        return [Event("seat", data, now)]
+
+    def add_bot(self, seat: int, bot: str, name: str, now: float) -> list[Event]:
+        """A bot (``bot`` names its kind/strength, checked by the caller) takes a seat."""
+        self._not_over()
+        self._seat(seat)
+        if self.seats[seat].kind != "empty":
+            raise SeatTaken(f"seat {seat} is taken")
+        data = {"seat": seat, "kind": "bot", "name": check_name(name), "bot": bot}
+        return [Event("seat", data, now)]
+
+    def leave_seat(self, seat: int, actor: Actor, now: float) -> list[Event]:
+        """Give a seat back before the game starts (afterwards: resign instead)."""
+        self._check_actor(seat, actor)
+        if self.started:
+            raise BadRequest("the game has started: a seat is kept until the end (resign to quit)")
+        return [Event("unseat", {"seat": seat}, now)]
+
+    def move(
+        self,
+        seat: int,
+        actor: Actor,
+        text: Any,
+        now: float,
+        expect_version: int | None = None,
+    ) -> list[Event]:
+        """A seat moves. In a simultaneous turn the move is sealed until all are in."""
+        self._check_version(expect_version)
+        self._check_actor(seat, actor)
+        self._playing()
+        acting = self.to_act()
+        if seat not in acting:
+            raise NotYourTurn(f"seat {seat} is not to move now")
+        if not isinstance(text, str) or not text or len(text) > 64:
+            raise BadRequest("a move is a non-empty string of at most 64 characters")
+        mv = self.game.parse_move(self.state, seat, text)
+        if mv not in self.game.legal_moves(self.state, seat):
+            raise IllegalMove(f"{text} is not a legal move for seat {seat} now")
+        wire = str(mv)
+        if len(acting) > 1:
+            sealed = {s: str(m) for s, m in self.pending.items()}
+            sealed[seat] = wire
+            if set(sealed) == set(acting):
+                moves = {str(s): sealed[s] for s in sorted(sealed)}
+                return [Event("move", {"moves": moves}, now)]
+            return [Event("sealed", {"seat": seat, "move": wire}, now)]
+        return [Event("move", {"moves": {str(seat): wire}}, now)]
+
+    def resign(
+        self, seat: int, actor: Actor, now: float, reason: str = "resignation"
+    ) -> list[Event]:
+        self._check_actor(seat, actor)
+        self._playing()
+        return [Event("resign", {"seat": seat, "reason": reason}, now)]
+
+    def request_undo(self, seat: int, actor: Actor, now: float) -> list[Event]:
+        """Ask to take back this seat's last move (and whatever came after it)."""
+        self._check_actor(seat, actor)
+        self._playing()
+        if not self.policy.undo:
+            raise UndoUnavailable("take-backs are off in this room")
+        if self.undo_request is not None:
+            raise UndoUnavailable("a take-back request is already open")
+        key = str(seat)
+        own = [i for i, t in enumerate(self.turns) if key in t["moves"]]
+        if not own:
+            raise UndoUnavailable("this seat has no move to take back")
+        bots = [i for i, s in enumerate(self.seats) if s.kind == "bot" and i != seat]
+        if bots and not self.policy.bots_accept_undo:
+            raise UndoUnavailable("the bots in this room do not accept take-backs")
+        events = [Event("undo_request", {"seat": seat, "to_turn": own[-1]}, now)]
+        if not self._undo_voters(seat):
+            events.append(Event("undo", {"to_turn": own[-1]}, now))
+        return events
+
+    def answer_undo(self, seat: int, actor: Actor, accept: Any, now: float) -> list[Event]:
+        self._check_actor(seat, actor)
+        self._playing()
+        req = self.undo_request
+        if req is None:
+            raise UndoUnavailable("there is no take-back request to answer")
+        if not isinstance(accept, bool):
+            raise BadRequest("accept must be true or false")
+        if seat not in self._undo_voters(req.seat) or seat in req.accepted:
+            raise BadRequest(f"seat {seat} has no vote on this take-back")
+        events = [Event("undo_answer", {"seat": seat, "accept": accept}, now)]
+        if accept and req.accepted | {seat} >= self._undo_voters(req.seat):
+            events.append(Event("undo", {"to_turn": req.to_turn}, now))
+        return events
+
+    # -- apply: events -> state + messages -------------------------------------------------
+
+    def apply(self, event: Event) -> list[tuple[Recipient, Json]]:
+        """Fold ``event`` into the room; return the update for every recipient."""
+        handler = getattr(self, f"_apply_{event.kind}", None)
+        if handler is None:
+            raise ValueError(f"unknown room event {event.kind!r}")
+        handler(event.data, event.at)
+        self.events.append(event)
+        self.version += 1
+        return [(r, self.update(r, [event])) for r in self.recipients()]
+
+    def recipients(self) -> list[Recipient]:
+        return [*range(self.n_seats), None]
+
+    def _apply_seat(self, d: Mapping[str, Any], at: float) -> None:
+        self.seats[d["seat"]] = Seat(
+            d["kind"], d["name"], d.get("token_hash", ""), d.get("bot", "")
+        )
+        if not self.started and all(s.kind != "empty" for s in self.seats):
+            self.started = True
+            self._check_end()
+
+    def _apply_unseat(self, d: Mapping[str, Any], at: float) -> None:
+        self.seats[d["seat"]] = Seat()
+
+    def _apply_sealed(self, d: Mapping[str, Any], at: float) -> None:
+        seat = d["seat"]
+        self.pending[seat] = self.game.parse_move(self.state, seat, d["move"])
+
+    def _apply_move(self, d: Mapping[str, Any], at: float) -> None:
+        moves = {int(s): self.game.parse_move(self.state, int(s), t) for s, t in d["moves"].items()}
+        rng = turn_rng(self.seed, len(self.turns) + 1)
+        self.state = self.game.play(self.state, moves, rng, check=False)
+        self.turns.append({"moves": dict(d["moves"]), "at": at})
+        self.pending.clear()
+        self.undo_request = None
+        self._check_end()
+
+    def _apply_resign(self, d: Mapping[str, Any], at: float) -> None:
+        self.outcome = self.game.resign(self.state, d["seat"], self.n_seats, d["reason"])
+        self.pending.clear()
+        self.undo_request = None
+
+    def _apply_undo_request(self, d: Mapping[str, Any], at: float) -> None:
+        self.undo_request = UndoRequest(d["seat"], d["to_turn"])
+
+    def _apply_undo_answer(self, d: Mapping[str, Any], at: float) -> None:
+        assert self.undo_request is not None
+        if d["accept"]:
+            self.undo_request.accepted.add(d["seat"])
+        else:
+            self.undo_request = None
+
+    def _apply_undo(self, d: Mapping[str, Any], at: float) -> None:
+        keep = self.turns[: d["to_turn"]]
+        self.state = self.game.new(self.options, self.n_seats, turn_rng(self.seed, 0))
+        self.turns = []
+        for turn in keep:
+            moves = {
+                int(s): self.game.parse_move(self.state, int(s), t)
+                for s, t in turn["moves"].items()
+            }
+            rng = turn_rng(self.seed, len(self.turns) + 1)
+            self.state = self.game.play(self.state, moves, rng, check=False)
+            self.turns.append(turn)
+        self.pending.clear()
+        self.undo_request = None
+
+    def _check_end(self) -> None:
+        if self.started and self.outcome is None:
+            self.outcome = self.game.outcome(self.state)
+
+    # -- rendering for one recipient ---------------------------------------------------------
+
+    def render_event(self, event: Event, r: Recipient) -> Json:
+        """What ``r`` may learn from ``event`` itself: public facts only (who, not what).
+
+        What a move changed reaches ``r`` through ``game.view`` in the same message.
+        """
+        d = event.data
+        k = event.kind
+        if k == "seat":
+            return {"kind": "seat", "seat": d["seat"], **self.seats[d["seat"]].public()}
+        if k == "sealed":
+            out: Json = {"kind": "sealed", "seat": d["seat"]}
+            if r == d["seat"]:
+                out["move"] = d["move"]
+            return out
+        if k == "move":
+            return {"kind": "move", "seats": sorted(int(s) for s in d["moves"])}
+        if k in ("unseat", "undo_request"):
+            return {"kind": k, "seat": d["seat"]}
+        if k == "undo_answer":
+            return {"kind": k, "seat": d["seat"], "accept": d["accept"]}
+        if k == "undo":
+            return {"kind": "undo", "turn": d["to_turn"]}
+        if k == "resign":
+            return {"kind": "resign", "seat": d["seat"], "reason": d["reason"]}
+        return {"kind": k}
+
+    def snapshot(self, r: Recipient) -> Json:
+        """The whole room as ``r`` may see it now, built from ``game.view(state, r)``."""
+        acting = self.to_act()
+        out: Json = {
+            "room": self.id,
+            "game": self.game.name,
+            "version": self.version,
+            "status": self.status,
+            "you": r,
+            "seats": [s.public() for s in self.seats],
+            "to_act": sorted(acting),
+            "sealed": sorted(self.pending),
+            "view": self.game.view(self.state, r),
+            "turn": len(self.turns),
+            "outcome": self.outcome.to_json() if self.outcome else None,
+            "undo": (
+                {"seat": self.undo_request.seat, "accepted": sorted(self.undo_request.accepted)}
+                if self.undo_request
+                else None
+            ),
+        }
+        if r is not None:
+            if r in self.pending:
+                out["your_move"] = str(self.pending[r])
+            if r in acting and r not in self.pending:
+                out["legal"] = [str(m) for m in self.game.legal_moves(self.state, r)]
+        return out
+
+    def update(self, r: Recipient, events: Sequence[Event] | None) -> Json:
+        """An ``update`` message: the rendered events (``None``: too many to list) + snapshot."""
+        rendered = None if events is None else [self.render_event(e, r) for e in events]
+        return {"type": "update", "events": rendered, **self.snapshot(r)}
+
+    def resync(self, r: Recipient, since: int | None) -> Json:
+        """What ``r`` missed after version ``since``: the events one by one, or just the state."""
+        if since is None or since > self.version or since < 1:
+            return self.update(r, None)
+        missed = self.events[since:]
+        if len(missed) > RESYNC_EVENT_LIMIT:
+            return self.update(r, None)
+        return self.update(r, missed)
+
+    def summary(self) -> Json:
+        """The lobby entry: public facts only."""
+        return {
+            "room": self.id,
+            "game": self.game.name,
+            "title": self.game.title,
+            "status": self.status,
+            "seats": [s.public() for s in self.seats],
+            "open_seats": [i for i, s in enumerate(self.seats) if s.kind == "empty"],
+            "turn": len(self.turns),
+            "version": self.version,
+            "created_at": self.created_at,
+            "options": self.options,
+        }
+
+    def record(self) -> Json:
+        """The full record (seed, options, every move, outcome): once the game is over, or
+        at any time for a game that hides nothing."""
+        if self.outcome is None and self.game.hidden_information:
+            raise NotFinished("the full record of a hidden-information game opens at its end")
+        rec: Json = {
+            "room": self.id,
+            "game": self.game.name,
+            "options": self.options,
+            "seed": self.seed,
+            "n_seats": self.n_seats,
+            "policy": self.policy.to_json(),
+            "players": [s.name or None for s in self.seats],
+            "seats": [s.public() for s in self.seats],
+            "moves": [
+                {"turn": i + 1, "moves": t["moves"], "at": t["at"]}
+                for i, t in enumerate(self.turns)
+            ],
+            "outcome": self.outcome.to_json() if self.outcome else None,
+            "created_at": self.created_at,
+            "version": self.version,
+        }
+        rec["exports"] = self.game.export(rec)
+        return rec
+
+    # -- checks ----------------------------------------------------------------------------
+
+    def _seat(self, seat: Any) -> None:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n_seats:
+            raise NoSuchSeat(f"there is no seat {seat!r} (seats are 0..{self.n_seats - 1})")
+
+    def _check_actor(self, seat: Any, actor: Actor) -> None:
+        self._seat(seat)
+        if isinstance(actor, BotActor):
+            if self.seats[seat].kind != "bot":
+                raise NotSeated(f"seat {seat} is not a bot seat")
+            return
+        self.check_token(seat, actor)
+
+    def _check_version(self, expect: int | None) -> None:
+        if expect is not None and expect != self.version:
+            raise StaleVersion(f"the room is at version {self.version}, not {expect}")
+
+    def _not_over(self) -> None:
+        if self.outcome is not None:
+            raise GameOver("the game is over")
+
+    def _playing(self) -> None:
+        self._not_over()
+        if not self.started:
+            raise NotStarted("the game starts when every seat is taken")
+
+    def _undo_voters(self, requester: int) -> set[int]:
+        """Seats whose consent a take-back needs: the other people (bots agree by policy)."""
+        return {i for i, s in enumerate(self.seats) if i != requester and s.kind == "person"}
+
+
+def clamp_since(value: Any) -> int | None:
+    """A client's ``since`` version, or None when absent/invalid."""
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    return None
+
+
+__all__ = ["BOT", "Event", "Policy", "Room", "Seat", "clamp_since", "hash_token"]

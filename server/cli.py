@@ -1,0 +1,199 @@
+"""``kibitz``: run the server and the tools around it.
+
+kibitz serve [--host H] [--port P] [--data DIR | --redis URL]
+kibitz games
+kibitz perft GAME DEPTH [--fen FEN] [--seats K] [--seed S] [--divide]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import logging
+import signal
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from .engine import REGISTRY, EngineError, get_game, turn_rng
+from .engine.perft import joint_moves, perft
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="kibitz",
+        description="Kibitz: a multiplayer real-time board-game server "
+        "(chess, Dark Chess, simultaneous and hidden-information games), kept in Redis.",
+    )
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    s = sub.add_parser(
+        "serve",
+        help="run the server",
+        description="Run the server: the web client at http://HOST:PORT/, the WebSocket "
+        "protocol at /ws. With no --redis, a private redis-server is started in --data "
+        "(AOF on) and stopped on exit.",
+    )
+    s.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    s.add_argument("--port", type=int, default=8765, help="port (default 8765; 0 = any free)")
+    s.add_argument(
+        "--data", type=Path, default=Path("kibitz-data"),
+        help="directory of the embedded Redis (default ./kibitz-data)",
+    )  # fmt: skip
+    s.add_argument("--redis", metavar="URL", help="use this Redis instead (redis://host:port/0)")
+    s.add_argument(
+        "--fsync", choices=("everysec", "always"), default="everysec",
+        help="embedded Redis appendfsync: 'always' syncs every write to disk before the "
+        "ack (slower); 'everysec' may lose up to 1 s on a power cut (default)",
+    )  # fmt: skip
+    s.add_argument(
+        "--allow-origin", action="append", default=[], metavar="ORIGIN",
+        help="browser origin allowed to connect besides the server's own "
+        "(repeatable; '*' allows any)",
+    )  # fmt: skip
+    s.add_argument("--prefix", default="kibitz:", help="Redis key prefix (default kibitz:)")
+    s.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+
+    sub.add_parser("games", help="list the games this server offers")
+
+    pf = sub.add_parser(
+        "perft",
+        help="count move sequences to a depth (rules check)",
+        description="Count the leaves of the move tree of GAME to DEPTH. A simultaneous turn "
+        "counts every joint pair of moves; chance comes from --seed.",
+    )
+    pf.add_argument("game", help="game name (see 'kibitz games')")
+    pf.add_argument("depth", type=int, help="depth in turns")
+    pf.add_argument("--fen", help="start position (chess, dark_chess)")
+    pf.add_argument("--seats", type=int, help="number of seats (default: the game's minimum)")
+    pf.add_argument("--seed", default="perft", help="seed of the room rng (default 'perft')")
+    pf.add_argument("--divide", action="store_true", help="print the count under each first move")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "serve":
+            return _serve(args)
+        if args.command == "games":
+            return _games()
+        if args.command == "perft":
+            return _perft(args)
+    except KeyboardInterrupt:
+        return 130
+    return 2
+
+
+def _games() -> int:
+    for game in REGISTRY:
+        seats = (
+            str(game.min_seats)
+            if game.min_seats == game.max_seats
+            else f"{game.min_seats}-{game.max_seats}"
+        )
+        opts = ", ".join(f"{k}={v.default!r}" for k, v in game.options.items()) or "-"
+        print(f"{game.name:<16} {game.title:<20} seats {seats:<5} options: {opts}")
+    return 0
+
+
+def _perft(args: argparse.Namespace) -> int:
+    try:
+        game = get_game(args.game)
+    except KeyError:
+        names = ", ".join(g.name for g in REGISTRY)
+        print(f"kibitz: unknown game {args.game!r} (games: {names})", file=sys.stderr)
+        return 2
+    raw: dict[str, Any] = {}
+    if args.fen:
+        if "fen" not in game.options:
+            print(f"kibitz: {game.name} takes no --fen", file=sys.stderr)
+            return 2
+        raw["fen"] = args.fen
+    if args.depth < 0:
+        print("kibitz: depth must be >= 0", file=sys.stderr)
+        return 2
+    try:
+        n_seats = args.seats or game.min_seats
+        game.check_seats(n_seats)
+        options = game.check_options(raw)
+        state = game.new(options, n_seats, turn_rng(args.seed, 0))
+    except EngineError as exc:
+        print(f"kibitz: {exc}", file=sys.stderr)
+        return 2
+    t0 = time.perf_counter()
+    if args.depth == 0:
+        total = 1
+    else:
+        roots = joint_moves(game, state)
+        total = 0
+        show = sys.stderr.isatty()
+        for i, moves in enumerate(roots, 1):
+            child = game.play(state, moves, turn_rng(args.seed, game.ply(state) + 1), check=False)
+            n = perft(game, child, args.depth - 1, args.seed)
+            total += n
+            if args.divide:
+                print(f"{'|'.join(str(moves[s]) for s in sorted(moves))}: {n}")
+            if show:
+                bar = "#" * (30 * i // len(roots))
+                print(f"\r[{bar:<30}] {i}/{len(roots)} first moves", end="", file=sys.stderr)
+        if show and roots:
+            print("\r" + " " * 60 + "\r", end="", file=sys.stderr)
+    print(total)
+    print(f"({time.perf_counter() - t0:.2f} s)", file=sys.stderr)
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from .net.app import Config, KibitzServer
+
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    config = Config(
+        host=args.host,
+        port=args.port,
+        data_dir=args.data,
+        redis_url=args.redis,
+        fsync=args.fsync,
+        prefix=args.prefix,
+        allowed_origins=args.allow_origin,
+    )
+
+    async def run() -> None:
+        server = KibitzServer(config)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError):
+                loop.add_signal_handler(sig, stop.set)
+        try:
+            await server.start()
+            print(json.dumps({"url": server.url, "ws": server.ws_url}), flush=True)
+            await stop.wait()
+        finally:
+            await server.stop()
+            logging.getLogger("kibitz").info("stopped")
+
+    try:
+        asyncio.run(run())
+    except OSError as exc:
+        print(f"kibitz: cannot serve: {exc}", file=sys.stderr)
+        return 1
+    except Exception as exc:
+        from .store import RedisStartError
+
+        if isinstance(exc, RedisStartError):
+            print(f"kibitz: {exc}", file=sys.stderr)
+            return 1
+        raise
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,207 @@
+"""The Kibitz server: one port for the WebSocket protocol (``/ws``) and plain HTTP.
+
+:class:`KibitzServer` ties the parts together: the store (an external Redis, or the
+embedded private one), the hub that hosts rooms, the HTTP routes, and one reader loop
+plus one writer task per connection (both owned by a TaskGroup).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.exceptions import ConnectionClosed
+from websockets.typing import Subprotocol
+
+from ..engine import REGISTRY, EngineError, Registry
+from ..rooms.errors import RoomError
+from ..store import EmbeddedRedis, Store
+from .codec import MSGPACK, codec_for
+from .connection import Client, Limits
+from .errors import ProtocolError, error_message
+from .handlers import Handlers
+from .http import HttpRoutes
+from .hub import Hub
+
+log = logging.getLogger("kibitz")
+
+DEFAULT_WEB = Path(__file__).resolve().parent.parent.parent / "web"
+
+
+@dataclass
+class Config:
+    """Everything ``kibitz serve`` can set.
+
+    Attributes:
+        host, port: where to listen (port 0: any free port; see ``KibitzServer.port``).
+        data_dir: the embedded Redis's directory (used when ``redis_url`` is None).
+        redis_url: an external Redis (``redis://host:port/db`` or ``unix:///path``).
+        fsync: ``appendfsync`` of the embedded Redis (``everysec`` or ``always``).
+        prefix: key prefix in Redis (several deployments or test runs may share one).
+        allowed_origins: browser origins allowed besides the server's own (``*``: any).
+        web_dir: static files served at ``/``.
+    """
+
+    host: str = "127.0.0.1"
+    port: int = 8765
+    data_dir: Path = Path("kibitz-data")
+    redis_url: str | None = None
+    fsync: str = "everysec"
+    prefix: str = "kibitz:"
+    allowed_origins: Sequence[str] = ()
+    web_dir: Path | None = DEFAULT_WEB
+    limits: Limits = field(default_factory=Limits)
+    registry: Registry = REGISTRY
+
+
+class KibitzServer:
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.embedded: EmbeddedRedis | None = None
+        self.store: Store | None = None
+        self.hub: Hub | None = None
+        self.server: Server | None = None
+        self.port = config.port
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.config.host}:{self.port}/"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://{self.config.host}:{self.port}/ws"
+
+    async def start(self) -> None:
+        cfg = self.config
+        url = cfg.redis_url
+        if url is None:
+            self.embedded = EmbeddedRedis(cfg.data_dir, fsync=cfg.fsync)
+            url = await asyncio.to_thread(self.embedded.start)
+        self.store = Store.from_url(url, prefix=cfg.prefix)
+        await self.store.ping()
+        self.hub = Hub(self.store, cfg.registry)
+        self.handlers = Handlers(self.hub)
+        await self.hub.recover()
+        routes = HttpRoutes(self.hub, cfg.web_dir, cfg.allowed_origins)
+        self.server = await serve(
+            self.handle,
+            cfg.host,
+            cfg.port,
+            process_request=routes,
+            select_subprotocol=_select_subprotocol,
+            subprotocols=[Subprotocol(MSGPACK)],
+            max_size=cfg.limits.max_frame,
+            max_queue=16,
+            write_limit=64 * 1024,
+            compression=None,
+            ping_interval=20,
+            ping_timeout=20,
+        )
+        sock = next(iter(self.server.sockets))
+        self.port = sock.getsockname()[1]
+        log.info("Kibitz is up: open %s  (WebSocket %s)", self.url, self.ws_url)
+
+    async def stop(self) -> None:
+        """Close every connection (1001), the store, and the embedded Redis. Idempotent."""
+        if self.server is not None:
+            self.server.close(close_connections=True)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.server.wait_closed(), 10)
+            self.server = None
+        if self.store is not None:
+            with contextlib.suppress(Exception):
+                await self.store.close()
+            self.store = None
+        if self.embedded is not None:
+            await asyncio.to_thread(self.embedded.stop)
+            self.embedded = None
+
+    async def __aenter__(self) -> KibitzServer:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    # -- connections -------------------------------------------------------------------------
+
+    async def handle(self, ws: ServerConnection) -> None:
+        assert self.hub is not None
+        client = Client(ws, codec_for(ws.subprotocol), self.config.limits)
+        self.hub.clients.add(client)
+        try:
+            async with asyncio.TaskGroup() as tasks:
+                tasks.create_task(self._write(client))
+                try:
+                    async for frame in ws:
+                        if client.closing:
+                            break
+                        await self.on_frame(client, frame)
+                except ConnectionClosed:
+                    pass
+                finally:
+                    client.close(1000, "")
+        finally:
+            self.hub.disconnect(client)
+
+    @staticmethod
+    async def _write(client: Client) -> None:
+        with contextlib.suppress(ConnectionClosed):
+            await client.writer()
+
+    async def on_frame(self, client: Client, frame: str | bytes) -> None:
+        limits = client.limits
+        if not client.allow():
+            if client.refused_in_a_row == 1:
+                client.send(
+                    error_message(ProtocolError("rate_limited", "too many messages: slow down"))
+                )
+            return
+        if len(frame) > limits.max_message:
+            client.send(
+                error_message(
+                    ProtocolError(
+                        "too_large", f"a message may be at most {limits.max_message} bytes"
+                    )
+                )
+            )
+            return
+        request_id: Any = None
+        try:
+            msg = client.codec.decode(frame)
+            request_id = msg.get("id")
+            if request_id is not None and not _valid_id(request_id):
+                request_id = None
+                raise ProtocolError("bad_request", "'id' must be a string (max 64) or an integer")
+            reply = await self.handlers.dispatch(client, msg)
+        except (ProtocolError, RoomError, EngineError) as exc:
+            client.send(error_message(exc, request_id))
+            return
+        except Exception:
+            log.exception("request failed: %r", frame[:200])
+            client.send(error_message(RuntimeError(), request_id))
+            return
+        if reply:
+            if request_id is not None:
+                reply["id"] = request_id
+            client.send(reply)
+
+
+def _valid_id(value: Any) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return -(2**53) < value < 2**53
+    return isinstance(value, str) and len(value) <= 64
+
+
+def _select_subprotocol(
+    conn: ServerConnection, offered: Sequence[Subprotocol]
+) -> Subprotocol | None:
+    return Subprotocol(MSGPACK) if MSGPACK in offered else None

@@ -1,0 +1,65 @@
+"""Frame codecs: JSON text frames by default, MessagePack binary frames on request.
+
+A client that offers the WebSocket subprotocol ``kibitz.msgpack`` gets binary MessagePack
+frames both ways; every other client speaks JSON text frames. Either way a message is an
+object (a map) with a string ``type``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import msgpack
+
+from .errors import ProtocolError
+
+MSGPACK = "kibitz.msgpack"
+
+
+class Codec:
+    name = "json"
+
+    def encode(self, msg: dict[str, Any]) -> str | bytes:
+        return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+
+    def decode(self, frame: str | bytes) -> dict[str, Any]:
+        if not isinstance(frame, str):
+            raise ProtocolError("bad_json", "this connection speaks JSON text frames")
+        try:
+            msg = json.loads(frame)
+        except ValueError as exc:
+            raise ProtocolError("bad_json", f"the frame is not valid JSON: {exc}") from None
+        return _check(msg)
+
+
+class MsgpackCodec(Codec):
+    name = "msgpack"
+
+    def encode(self, msg: dict[str, Any]) -> str | bytes:
+        return msgpack.packb(msg, use_bin_type=True)
+
+    def decode(self, frame: str | bytes) -> dict[str, Any]:
+        if not isinstance(frame, bytes):
+            raise ProtocolError("bad_json", "this connection speaks MessagePack binary frames")
+        try:
+            msg = msgpack.unpackb(frame, raw=False, strict_map_key=True)
+        except Exception as exc:  # msgpack raises several unrelated types
+            raise ProtocolError("bad_json", f"the frame is not valid MessagePack: {exc}") from None
+        return _check(msg)
+
+
+def _check(msg: Any) -> dict[str, Any]:
+    if not isinstance(msg, dict):
+        raise ProtocolError("bad_request", "a message is an object with a 'type'")
+    if not isinstance(msg.get("type"), str):
+        raise ProtocolError("bad_request", "a message needs a string 'type'")
+    return msg
+
+
+JSON_CODEC = Codec()
+MSGPACK_CODEC = MsgpackCodec()
+
+
+def codec_for(subprotocol: str | None) -> Codec:
+    return MSGPACK_CODEC if subprotocol == MSGPACK else JSON_CODEC

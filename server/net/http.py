@@ -1,0 +1,142 @@
+"""Plain HTTP on the WebSocket port: the web client, health, records, and the Origin check.
+
+Routes (GET only):
+
+    /ws                         the WebSocket endpoint (Origin checked here)
+    /healthz                    {"status": "ok", ...} while the store answers, else 503
+    /api/games                  the game registry
+    /api/rooms/{id}/record      a room's full record (JSON) once it may be shown
+    /api/rooms/{id}/pgn         a chess record as PGN
+    /, /{file}                  static files from web/ (no directory listing, no "..")
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import http
+import json
+import logging
+import mimetypes
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from websockets.asyncio.server import ServerConnection
+from websockets.datastructures import Headers
+from websockets.http11 import Request, Response
+
+from ..rooms.errors import RoomError
+from .errors import ProtocolError
+from .hub import Hub
+
+log = logging.getLogger("kibitz.http")
+
+mimetypes.add_type("text/javascript", ".js")
+mimetypes.add_type("text/javascript", ".mjs")
+mimetypes.add_type("image/svg+xml", ".svg")
+
+
+def origin_allowed(origin: str | None, host: str | None, allowed: Sequence[str]) -> bool:
+    """Browsers send ``Origin``; accept none (other clients), the same host, or the list."""
+    if origin is None:
+        return True
+    if "*" in allowed or origin in allowed:
+        return True
+    netloc = urlsplit(origin).netloc
+    return bool(host) and netloc == host
+
+
+class HttpRoutes:
+    """``process_request`` for the websockets server."""
+
+    def __init__(self, hub: Hub, web_dir: Path | None, allowed_origins: Sequence[str]) -> None:
+        self.hub = hub
+        self.web_dir = web_dir.resolve() if web_dir else None
+        self.allowed_origins = list(allowed_origins)
+        self.metrics_text: Any = None  # set by the app: () -> str
+
+    def respond(
+        self,
+        conn: ServerConnection,
+        status: int,
+        body: bytes | str,
+        content_type: str = "text/plain; charset=utf-8",
+        *,
+        cache: bool = False,
+    ) -> Response:
+        if isinstance(body, str):
+            body = body.encode()
+        base = conn.respond(status, "")
+        headers = Headers(base.headers)
+        headers["Content-Type"] = content_type
+        headers["Content-Length"] = str(len(body))
+        headers["Cache-Control"] = "max-age=300" if cache else "no-store"
+        headers["X-Content-Type-Options"] = "nosniff"
+        return dataclasses.replace(base, headers=headers, body=body)
+
+    def json(self, conn: ServerConnection, status: int, data: Any) -> Response:
+        return self.respond(conn, status, json.dumps(data), "application/json")
+
+    async def __call__(self, conn: ServerConnection, request: Request) -> Response | None:
+        path = urlsplit(request.path).path
+        if path == "/ws":
+            origin = request.headers.get("Origin")
+            if not origin_allowed(origin, request.headers.get("Host"), self.allowed_origins):
+                log.warning("refused WebSocket from origin %s", origin)
+                return self.respond(conn, http.HTTPStatus.FORBIDDEN, "origin not allowed\n")
+            return None
+        if path == "/healthz":
+            return await self.health(conn)
+        if path == "/metrics" and self.metrics_text is not None:
+            return self.respond(conn, 200, self.metrics_text(), "text/plain; version=0.0.4")
+        if path == "/api/games":
+            return self.json(conn, 200, [g.info() for g in self.hub.registry])
+        if path.startswith("/api/rooms/"):
+            return await self.room_api(conn, path)
+        return self.static(conn, path)
+
+    async def health(self, conn: ServerConnection) -> Response:
+        try:
+            rtt = await self.hub.store.ping()
+        except Exception as exc:  # any store failure makes us unhealthy
+            return self.json(conn, 503, {"status": "unavailable", "store": str(exc)})
+        return self.json(
+            conn,
+            200,
+            {
+                "status": "ok",
+                "rooms": len(self.hub.rooms),
+                "connections": len(self.hub.clients),
+                "redis_rtt_ms": round(rtt * 1000, 3),
+            },
+        )
+
+    async def room_api(self, conn: ServerConnection, path: str) -> Response:
+        parts = path.strip("/").split("/")
+        if len(parts) != 4 or parts[3] not in ("record", "pgn"):
+            return self.json(conn, 404, {"code": "not_found", "message": "no such resource"})
+        try:
+            hosted = await self.hub.get(parts[2])
+            record = hosted.room.record()
+        except (ProtocolError, RoomError) as exc:
+            status = 404 if getattr(exc, "code", "") == "no_such_room" else 403
+            return self.json(conn, status, {"code": exc.code, "message": str(exc)})
+        if parts[3] == "record":
+            return self.json(conn, 200, record)
+        pgn = record.get("exports", {}).get("pgn")
+        if pgn is None:
+            return self.json(conn, 404, {"code": "not_found", "message": "no PGN for this game"})
+        return self.respond(conn, 200, pgn, "application/x-chess-pgn")
+
+    def static(self, conn: ServerConnection, path: str) -> Response:
+        if self.web_dir is None:
+            return self.respond(conn, 404, "not found\n")
+        rel = "index.html" if path in ("", "/") else path.lstrip("/")
+        target = (self.web_dir / rel).resolve()
+        if not target.is_relative_to(self.web_dir) or not target.is_file():
+            return self.respond(conn, 404, "not found\n")
+        ctype = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
+        if ctype.startswith("text/") or ctype in ("application/json", "image/svg+xml"):
+            ctype += "; charset=utf-8"
+        return self.respond(conn, 200, target.read_bytes(), ctype)

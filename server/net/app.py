@@ -57,7 +57,7 @@ class Config:
     allowed_origins: Sequence[str] = ()
     web_dir: Path | None = DEFAULT_WEB
     limits: Limits = field(default_factory=Limits)
-    registry: Registry = REGISTRY
+    registry: Registry = field(default_factory=lambda: REGISTRY)
 
 
 class KibitzServer:

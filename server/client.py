@@ -1,0 +1,169 @@
+"""An asyncio client for the Kibitz protocol (docs/PROTOCOL.md).
+
+    async with await KibitzClient.connect("ws://127.0.0.1:8765/ws") as c:
+        room = (await c.request("create_room", game="chess"))["room"]
+        seat = await c.request("take_seat", room=room, name="Ada")
+        update = await c.next_update(room)
+        await c.request("move", room=room, move="e2e4")
+
+Replies are matched to requests by ``id``; an ``error`` reply raises :class:`KibitzError`
+with its code. Everything the server pushes (``update`` messages) lands in a queue read by
+:meth:`next_update` / :meth:`wait_update`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+from collections.abc import Callable
+from typing import Any
+
+import msgpack
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+from websockets.typing import Subprotocol
+
+Message = dict[str, Any]
+
+
+class KibitzError(Exception):
+    """The server answered a request with an error."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class KibitzClient:
+    def __init__(self, ws: ClientConnection, *, binary: bool) -> None:
+        self.ws = ws
+        self.binary = binary
+        self.welcome: Message = {}
+        self.pushed: asyncio.Queue[Message] = asyncio.Queue()
+        self.errors: list[Message] = []  # errors without an id (e.g. rate_limited)
+        self._ids = itertools.count(1)
+        self._waiting: dict[Any, asyncio.Future[Message]] = {}
+        self._reader: asyncio.Task[None] | None = None
+        self.closed = asyncio.Event()
+
+    @classmethod
+    async def connect(
+        cls,
+        url: str,
+        *,
+        msgpack_frames: bool = False,
+        session: str | None = None,
+        since: dict[str, int] | None = None,
+        hello: bool = True,
+        **connect_kwargs: Any,
+    ) -> KibitzClient:
+        """Open a connection and (unless ``hello=False``) greet the server."""
+        protocols = [Subprotocol("kibitz.msgpack")] if msgpack_frames else None
+        ws = await connect(url, subprotocols=protocols, max_size=2**22, **connect_kwargs)
+        client = cls(ws, binary=msgpack_frames)
+        client._reader = asyncio.get_running_loop().create_task(client._read())
+        if hello:
+            fields: Message = {"protocol": 1}
+            if session:
+                fields["session"] = session
+            if since:
+                fields["since"] = since
+            client.welcome = await client.request("hello", **fields)
+        return client
+
+    @property
+    def session(self) -> str | None:
+        return self.welcome.get("session")
+
+    def encode(self, msg: Message) -> str | bytes:
+        return msgpack.packb(msg, use_bin_type=True) if self.binary else json.dumps(msg)
+
+    def decode(self, frame: str | bytes) -> Message:
+        if isinstance(frame, bytes):
+            return dict(msgpack.unpackb(frame, raw=False))
+        return dict(json.loads(frame))
+
+    async def _read(self) -> None:
+        try:
+            async for frame in self.ws:
+                msg = self.decode(frame)
+                fut = self._waiting.pop(msg.get("id"), None) if "id" in msg else None
+                if fut is not None and not fut.done():
+                    fut.set_result(msg)
+                elif msg.get("type") == "error":
+                    self.errors.append(msg)
+                    self.pushed.put_nowait(msg)
+                else:
+                    self.pushed.put_nowait(msg)
+        except ConnectionClosed:
+            pass
+        finally:
+            self.closed.set()
+            for fut in self._waiting.values():
+                if not fut.done():
+                    fut.set_exception(ConnectionError("connection closed"))
+
+    async def send_raw(self, frame: str | bytes) -> None:
+        await self.ws.send(frame)
+
+    async def request(self, kind: str, *, timeout: float = 10.0, **fields: Any) -> Message:
+        """Send a request and wait for its reply; an error reply raises :class:`KibitzError`."""
+        rid = next(self._ids)
+        fut: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
+        self._waiting[rid] = fut
+        await self.ws.send(self.encode({"type": kind, "id": rid, **fields}))
+        try:
+            reply = await asyncio.wait_for(fut, timeout)
+        finally:
+            self._waiting.pop(rid, None)
+        if reply.get("type") == "error":
+            raise KibitzError(reply["code"], reply.get("message", ""))
+        return reply
+
+    async def next_message(self, timeout: float = 10.0) -> Message:
+        return await asyncio.wait_for(self.pushed.get(), timeout)
+
+    async def wait_update(
+        self,
+        predicate: Callable[[Message], bool] = lambda m: True,
+        *,
+        room: str | None = None,
+        timeout: float = 10.0,
+    ) -> Message:
+        """The next pushed ``update`` (of ``room``) for which ``predicate`` holds."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            left = deadline - loop.time()
+            if left <= 0:
+                raise TimeoutError("no matching update")
+            msg = await self.next_message(left)
+            if msg.get("type") != "update" or (room is not None and msg.get("room") != room):
+                continue
+            if predicate(msg):
+                return msg
+
+    async def next_update(self, room: str | None = None, timeout: float = 10.0) -> Message:
+        return await self.wait_update(room=room, timeout=timeout)
+
+    def drain(self) -> list[Message]:
+        """Everything pushed so far, without waiting."""
+        out = []
+        while not self.pushed.empty():
+            out.append(self.pushed.get_nowait())
+        return out
+
+    async def close(self) -> None:
+        await self.ws.close()
+        if self._reader is not None:
+            with contextlib.suppress(Exception):
+                await self._reader
+
+    async def __aenter__(self) -> KibitzClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()

@@ -1,0 +1,101 @@
+"""Shared fixtures: a real redis-server for the whole run, servers on free ports, clients."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+from server.engine import REGISTRY, Registry
+from server.net.app import Config, KibitzServer
+from server.store.redis_process import redis_binary
+
+from .rps import RockPaperScissors
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real redis-server on a free loopback port in a temp dir, for the whole test run."""
+    port = free_port()
+    data = tmp_path_factory.mktemp("redis")
+    proc = subprocess.Popen(
+        [
+            redis_binary(), "--port", str(port), "--bind", "127.0.0.1", "--dir", str(data),
+            "--appendonly", "yes", "--save", "", "--daemonize", "no",
+        ],  # fmt: skip
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2) as s:
+                s.sendall(b"PING\r\n")
+                if s.recv(16).startswith(b"+PONG"):
+                    break
+        except OSError:
+            time.sleep(0.05)
+    else:
+        proc.kill()
+        raise RuntimeError("redis-server did not start")
+    yield f"redis://127.0.0.1:{port}/0"
+    proc.terminate()
+    proc.wait(10)
+
+
+@pytest.fixture
+def prefix() -> str:
+    """A key prefix of its own for each test, so tests sharing one Redis never meet."""
+    return f"t{uuid.uuid4().hex[:10]}:"
+
+
+@pytest.fixture(scope="session")
+def registry() -> Registry:
+    """The real games plus the test-only rock-paper-scissors."""
+    reg = Registry()
+    for game in REGISTRY:
+        reg.add(game)
+    reg.add(RockPaperScissors())
+    return reg
+
+
+@pytest.fixture
+async def server(redis_url: str, prefix: str, registry: Registry) -> AsyncIterator[KibitzServer]:
+    srv = KibitzServer(
+        Config(port=0, redis_url=redis_url, prefix=prefix, registry=registry, web_dir=ROOT / "web")
+    )
+    await srv.start()
+    try:
+        yield srv
+    finally:
+        await srv.stop()
+
+
+def kibitz_cmd(*args: str) -> list[str]:
+    """The CLI as a subprocess (same interpreter as the tests)."""
+    return [sys.executable, "-m", "server", *args]
+
+
+def env_with_path() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
+__all__ = ["ROOT", "env_with_path", "free_port", "kibitz_cmd", "shutil"]

@@ -68,11 +68,16 @@ class HttpRoutes:
         if isinstance(body, str):
             body = body.encode()
         base = conn.respond(status, "")
-        headers = Headers(base.headers)
-        headers["Content-Type"] = content_type
-        headers["Content-Length"] = str(len(body))
-        headers["Cache-Control"] = "max-age=300" if cache else "no-store"
-        headers["X-Content-Type-Options"] = "nosniff"
+        headers = Headers(
+            [
+                ("Date", base.headers["Date"]),
+                ("Connection", "close"),
+                ("Content-Type", content_type),
+                ("Content-Length", str(len(body))),
+                ("Cache-Control", "max-age=300" if cache else "no-store"),
+                ("X-Content-Type-Options", "nosniff"),
+            ]
+        )
         return dataclasses.replace(base, headers=headers, body=body)
 
     def json(self, conn: ServerConnection, status: int, data: Any) -> Response:

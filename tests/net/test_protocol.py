@@ -250,7 +250,7 @@ async def test_seat_and_move_errors(server: KibitzServer) -> None:
     assert await code_of(b, "move", room=room, move="e7e5") == "not_your_turn"
     assert await code_of(a, "move", room=room, move="e2e5") == "illegal_move"
     assert await code_of(a, "move", room=room, move="xyzzy") == "bad_move"
-    assert await code_of(a, "move", room=room, move=42) == "bad_move"
+    assert await code_of(a, "move", room=room, move=42) == "bad_request"
     assert await code_of(a, "move", room=room, seat=1, move="e2e4") == "not_seated"
     assert await code_of(a, "resign", room=room, seat="0") == "bad_request"
     # nothing was lost: the game goes on from where it was

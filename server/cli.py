@@ -180,18 +180,22 @@ def _serve(args: argparse.Namespace) -> int:
             await server.stop()
             logging.getLogger("kibitz").info("stopped")
 
+    from redis.exceptions import RedisError
+
+    from .store import RedisStartError
+
     try:
         asyncio.run(run())
+    except RedisError as exc:
+        where = args.redis or f"the embedded server in {args.data}"
+        print(f"kibitz: cannot use Redis at {where}: {exc}", file=sys.stderr)
+        return 1
+    except RedisStartError as exc:
+        print(f"kibitz: {exc}", file=sys.stderr)
+        return 1
     except OSError as exc:
         print(f"kibitz: cannot serve: {exc}", file=sys.stderr)
         return 1
-    except Exception as exc:
-        from .store import RedisStartError
-
-        if isinstance(exc, RedisStartError):
-            print(f"kibitz: {exc}", file=sys.stderr)
-            return 1
-        raise
     return 0
 
 

@@ -182,11 +182,24 @@ class Chess(Game[ChessState, chess.Move]):
 
 def to_pgn(record: Mapping[str, Any]) -> str:
     """PGN of a room record (see ``Room.record``): headers, moves and result."""
+    out = io.StringIO()
+    print(pgn_game(record), file=out, end="\n")
+    return out.getvalue()
+
+
+def pgn_game(
+    record: Mapping[str, Any],
+    *,
+    board_cls: type[chess.Board] = chess.Board,
+    game_cls: type[chess.pgn.Game] = chess.pgn.Game,
+) -> chess.pgn.Game:
+    """The PGN game of a room record; a variant board (``board_cls``) sets the ``Variant``
+    and ``FEN`` headers."""
     options = record.get("options", {})
     start = options.get("fen", chess.STARTING_FEN)
-    board = chess.Board(start)
-    game = chess.pgn.Game()
-    if start != chess.STARTING_FEN:
+    board = board_cls(start)
+    game = game_cls()
+    if start != chess.STARTING_FEN or board_cls.aliases[0] != "Standard":
         game.setup(board)
     game.headers["Event"] = f"Kibitz {record.get('game', 'chess')} room {record.get('room', '?')}"
     game.headers["Site"] = "Kibitz"
@@ -206,9 +219,7 @@ def to_pgn(record: Mapping[str, Any]) -> str:
         game.headers["Termination"] = outcome.get("reason", "")
     else:
         game.headers["Result"] = "*"
-    out = io.StringIO()
-    print(game, file=out, end="\n")
-    return out.getvalue()
+    return game
 
 
 def _perft(board: chess.Board, depth: int) -> int:

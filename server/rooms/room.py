@@ -455,7 +455,7 @@ class Room:
         d = event.data
         k = event.kind
         if k == "seat":
-            return {"kind": "seat", "seat": d["seat"], **self.seats[d["seat"]].public()}
+            return {"kind": "seat", "seat": d["seat"], "holder": self.seats[d["seat"]].public()}
         if k == "sealed":
             out: Json = {"kind": "sealed", "seat": d["seat"]}
             if r == d["seat"]:

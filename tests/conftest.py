@@ -34,11 +34,9 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real redis-server on a free loopback port in a temp dir, for the whole test run."""
     port = free_port()
     data = tmp_path_factory.mktemp("redis")
+    args = f"--port {port} --bind 127.0.0.1 --dir {data} --appendonly yes --daemonize no"
     proc = subprocess.Popen(
-        [
-            redis_binary(), "--port", str(port), "--bind", "127.0.0.1", "--dir", str(data),
-            "--appendonly", "yes", "--save", "", "--daemonize", "no",
-        ],  # fmt: skip
+        [redis_binary(), *args.split(), "--save", ""],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

@@ -131,8 +131,15 @@ class Chess(Game[ChessState, chess.Move]):
         return ChessState(board, state.start_fen)
 
     def outcome(self, state: ChessState) -> Outcome | None:
-        result = state.board.outcome(claim_draw=True)
+        board = state.board
+        result = board.outcome(claim_draw=False)  # mate, stalemate, material, 75 moves, 5-fold
         if result is None:
+            # The draws a player could claim, applied once they have happened (not when the
+            # side to move could bring them about, as python-chess's claim_draw counts).
+            if board.is_repetition(3):
+                return Outcome.draw(2, "repetition")
+            if board.halfmove_clock >= 100:
+                return Outcome.draw(2, "fifty_moves")
             return None
         reason = _TERMINATION_REASON.get(result.termination, result.termination.name.lower())
         if result.winner is None:

@@ -56,6 +56,7 @@ async def test_two_players_checkmate_and_a_spectator_watches(server: KibitzServe
         {"1": "d8h4"},
     ]
     assert "1. f3 e5 2. g4 Qh4# 0-1" in record["exports"]["pgn"]
+
     def fetch() -> bytes:
         with urllib.request.urlopen(f"{server.url}api/rooms/{room}/pgn") as resp:
             return bytes(resp.read())
@@ -229,7 +230,9 @@ async def test_hello_first_and_protocol_version(server: KibitzServer) -> None:
         ({"type": "ping", "id": [1]}, "bad_request"),
     ],
 )
-async def test_bad_requests(server: KibitzServer, request_fields: dict[str, Any], code: str) -> None:
+async def test_bad_requests(
+    server: KibitzServer, request_fields: dict[str, Any], code: str
+) -> None:
     c = await KibitzClient.connect(server.ws_url)
     assert (await error_for(c, json.dumps(request_fields)))["code"] == code
     await c.close()

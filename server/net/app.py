@@ -114,6 +114,8 @@ class KibitzServer:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.server.wait_closed(), 10)
             self.server = None
+        if self.hub is not None:
+            await self.hub.close()
         if self.store is not None:
             with contextlib.suppress(Exception):
                 await self.store.close()

@@ -14,7 +14,7 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,6 +70,63 @@ class Hub:
         #: called (synchronously) after every change of a room: bots, metrics
         self.on_change: list[Callable[[Hosted], None]] = []
         self.moves = 0
+        self.timers: dict[str, asyncio.TimerHandle] = {}
+        self.tasks: set[asyncio.Task[Any]] = set()
+        self.closed = False
+
+    # -- background work --------------------------------------------------------------------
+
+    def spawn(self, coro: Coroutine[Any, Any, Any], what: str) -> None:
+        """Run ``coro`` as a task the hub owns: logged if it fails, cancelled by close()."""
+        if self.closed:
+            coro.close()
+            return
+        task = asyncio.get_running_loop().create_task(coro, name=what)
+        self.tasks.add(task)
+        task.add_done_callback(self._task_done)
+
+    def _task_done(self, task: asyncio.Task[Any]) -> None:
+        self.tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("%s failed", task.get_name(), exc_info=task.exception())
+
+    async def close(self) -> None:
+        """Stop timers and background tasks and wait for them (idempotent)."""
+        self.closed = True
+        for handle in self.timers.values():
+            handle.cancel()
+        self.timers.clear()
+        tasks = list(self.tasks)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    def schedule(self, hosted: Hosted) -> None:
+        """Arm (or re-arm) the room's clock timer for its next flag fall."""
+        room_id = hosted.room.id
+        old = self.timers.pop(room_id, None)
+        if old is not None:
+            old.cancel()
+        deadline = hosted.room.deadline()
+        if deadline is None or self.closed:
+            return
+        delay = max(0.0, deadline - self.clock()) + 0.001
+        loop = asyncio.get_running_loop()
+        self.timers[room_id] = loop.call_later(
+            delay, lambda: self.spawn(self._tick(hosted), f"clock {room_id}")
+        )
+
+    async def _tick(self, hosted: Hosted) -> None:
+        self.timers.pop(hosted.room.id, None)
+        try:
+            await self.run(hosted, lambda room: room.tick(self.clock()))
+        except ProtocolError as exc:  # store unavailable: try again shortly
+            log.warning("clock of room %s: %s", hosted.room.id, exc.message)
+            self.timers[hosted.room.id] = asyncio.get_running_loop().call_later(
+                1.0, lambda: self.spawn(self._tick(hosted), f"clock {hosted.room.id}")
+            )
+            return
+        self.schedule(hosted)
 
     # -- rooms ------------------------------------------------------------------------------
 
@@ -81,8 +138,9 @@ class Hub:
             if not records:
                 continue
             room = Room.replay((Event.from_record(r) for r in records), self.registry)
-            self.rooms[room_id] = Hosted(room)
+            hosted = self.rooms[room_id] = Hosted(room)
             count += 1
+            self.schedule(hosted)
             if room.status == "over":
                 await self.store.append(room_id, room.version, [], status="over")
         log.info("recovered %d live room(s) from the log", count)
@@ -155,6 +213,7 @@ class Hub:
             after = (room.status, [s.kind for s in room.seats])
             if after != before:
                 await self._publish_summary(hosted)
+            self.schedule(hosted)
             for hook in self.on_change:
                 hook(hosted)
             return events

@@ -14,6 +14,7 @@ Every class carries the stable wire ``code`` the protocol sends::
     ├── StaleVersion        stale_version
     ├── UndoUnavailable     undo_unavailable
     ├── NotFinished         not_finished
+    ├── TimeUp              time_up
     └── Forbidden           forbidden
 """
 
@@ -72,3 +73,7 @@ class NotFinished(RoomError):
 
 class Forbidden(RoomError):
     code = "forbidden"
+
+
+class TimeUp(RoomError):
+    code = "time_up"

@@ -20,11 +20,13 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import REGISTRY, Game, IllegalMove, InvalidOptions, Outcome, Registry, turn_rng
+from .clock import Clock
 from .errors import (
     BadRequest,
     BadToken,
@@ -36,8 +38,10 @@ from .errors import (
     NotYourTurn,
     SeatTaken,
     StaleVersion,
+    TimeUp,
     UndoUnavailable,
 )
+from .policy import Policy
 
 Json = dict[str, Any]
 Recipient = int | None  # a seat, or None for spectators
@@ -95,38 +99,6 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-@dataclass(frozen=True, slots=True)
-class Policy:
-    """Room settings that are not game rules.
-
-    Attributes:
-        undo: take-backs allowed. Default: on for full-information games, off where the
-            game hides something (a take-back would let a seat retry with what the undone
-            move revealed — a flipped BanQi piece, squares seen through the fog).
-        bots_accept_undo: bots accept take-back requests.
-    """
-
-    undo: bool
-    bots_accept_undo: bool = True
-
-    @classmethod
-    def parse(cls, raw: Mapping[str, Any] | None, game: Game[Any, Any]) -> Policy:
-        raw = dict(raw or {})
-        unknown = sorted(set(raw) - {"undo", "bots_accept_undo"})
-        if unknown:
-            raise InvalidOptions(f"unknown room setting(s): {', '.join(unknown)}")
-        for key in raw:
-            if not isinstance(raw[key], bool):
-                raise InvalidOptions(f"room setting {key!r} must be true or false")
-        return cls(
-            undo=raw.get("undo", not game.hidden_information),
-            bots_accept_undo=raw.get("bots_accept_undo", True),
-        )
-
-    def to_json(self) -> Json:
-        return {"undo": self.undo, "bots_accept_undo": self.bots_accept_undo}
-
-
 @dataclass(slots=True)
 class UndoRequest:
     seat: int
@@ -171,6 +143,10 @@ class Room:
         self.outcome: Outcome | None = None
         self.events: list[Event] = []
         self.version = 0
+        self.last_at = created_at
+        self.clock = Clock.new(policy.clock, n_seats) if policy.clock else None
+        #: recent states, oldest first, for spectators who see everything N turns late
+        self.past: deque[Any] = deque([self.state], maxlen=policy.spectator_delay + 1)
 
     # -- creation --------------------------------------------------------------------------
 
@@ -317,10 +293,15 @@ class Room:
             raise NotYourTurn(f"seat {seat} is not to move now")
         if not isinstance(text, str) or not text or len(text) > 64:
             raise BadRequest("a move is a non-empty string of at most 64 characters")
+        if self.flag_fallen(seat, now):
+            raise TimeUp(f"seat {seat} has run out of time")
         mv = self.game.parse_move(self.state, seat, text)
         if mv not in self.game.legal_moves(self.state, seat):
             raise IllegalMove(f"{text} is not a legal move for seat {seat} now")
-        wire = str(mv)
+        return self._move_events(seat, str(mv), acting, now)
+
+    def _move_events(self, seat: int, wire: str, acting: frozenset[int], now: float) -> list[Event]:
+        """A move of ``seat``: sealed until every acting seat is in, then one joint move."""
         if len(acting) > 1:
             sealed = {s: str(m) for s, m in self.pending.items()}
             sealed[seat] = wire
@@ -329,6 +310,41 @@ class Room:
                 return [Event("move", {"moves": moves}, now)]
             return [Event("sealed", {"seat": seat, "move": wire}, now)]
         return [Event("move", {"moves": {str(seat): wire}}, now)]
+
+    # -- clocks ------------------------------------------------------------------------------
+
+    def deadline(self) -> float | None:
+        """When the next flag falls (the shell arms a timer and calls :meth:`tick`)."""
+        if self.clock is None or self.status != "playing":
+            return None
+        due = self.clock.deadline(s for s in self.to_act() if s not in self.pending)
+        return due[0] if due else None
+
+    def flag_fallen(self, seat: int, now: float) -> bool:
+        if self.clock is None or self.status != "playing" or seat in self.pending:
+            return False
+        due = self.clock.deadline([seat])
+        return due is not None and due[0] <= now
+
+    def tick(self, now: float) -> list[Event]:
+        """Apply the timeout rule to the first seat whose flag has fallen by ``now``.
+
+        Turn-based games: that seat loses. A simultaneous turn: the seat forfeits, or with
+        ``on_timeout: random`` a random legal move is played for it (the move is in the
+        event, so a replay plays the same one).
+        """
+        if self.clock is None or self.status != "playing":
+            return []
+        acting = self.to_act()
+        due = self.clock.deadline(s for s in acting if s not in self.pending)
+        if due is None or due[0] > now:
+            return []
+        seat = due[1]
+        if len(acting) > 1 and self.policy.on_timeout == "random":
+            legal = self.game.legal_moves(self.state, seat)
+            rng = turn_rng(f"{self.seed}/timeout", self.version)
+            return self._move_events(seat, str(rng.choice(legal)), acting, now)
+        return [Event("timeout", {"seat": seat}, now)]
 
     def resign(
         self, seat: int, actor: Actor, now: float, reason: str = "resignation"
@@ -380,6 +396,7 @@ class Room:
         if handler is None:
             raise ValueError(f"unknown room event {event.kind!r}")
         handler(event.data, event.at)
+        self.last_at = event.at
         self.events.append(event)
         self.version += 1
         return [(r, self.update(r, [event])) for r in self.recipients()]
@@ -393,6 +410,8 @@ class Room:
         )
         if not self.started and all(s.kind != "empty" for s in self.seats):
             self.started = True
+            if self.clock:
+                self.clock.start_turn(at)
             self._check_end()
 
     def _apply_unseat(self, d: Mapping[str, Any], at: float) -> None:
@@ -401,20 +420,32 @@ class Room:
     def _apply_sealed(self, d: Mapping[str, Any], at: float) -> None:
         seat = d["seat"]
         self.pending[seat] = self.game.parse_move(self.state, seat, d["move"])
+        if self.clock:
+            self.clock.stop(seat, at)
 
     def _apply_move(self, d: Mapping[str, Any], at: float) -> None:
         moves = {int(s): self.game.parse_move(self.state, int(s), t) for s, t in d["moves"].items()}
         rng = turn_rng(self.seed, len(self.turns) + 1)
         self.state = self.game.play(self.state, moves, rng, check=False)
         self.turns.append({"moves": dict(d["moves"]), "at": at})
+        self.past.append(self.state)
         self.pending.clear()
         self.undo_request = None
+        if self.clock:
+            for seat in moves:
+                self.clock.stop(seat, at)
+            self.clock.start_turn(at)
         self._check_end()
 
     def _apply_resign(self, d: Mapping[str, Any], at: float) -> None:
         self.outcome = self.game.resign(self.state, d["seat"], self.n_seats, d["reason"])
         self.pending.clear()
         self.undo_request = None
+
+    def _apply_timeout(self, d: Mapping[str, Any], at: float) -> None:
+        if self.clock:
+            self.clock.stop(d["seat"], at)
+        self._apply_resign({"seat": d["seat"], "reason": "timeout"}, at)
 
     def _apply_undo_request(self, d: Mapping[str, Any], at: float) -> None:
         self.undo_request = UndoRequest(d["seat"], d["to_turn"])
@@ -430,6 +461,8 @@ class Room:
         keep = self.turns[: d["to_turn"]]
         self.state = self.game.new(self.options, self.n_seats, turn_rng(self.seed, 0))
         self.turns = []
+        self.past.clear()
+        self.past.append(self.state)
         for turn in keep:
             moves = {
                 int(s): self.game.parse_move(self.state, int(s), t)
@@ -438,8 +471,11 @@ class Room:
             rng = turn_rng(self.seed, len(self.turns) + 1)
             self.state = self.game.play(self.state, moves, rng, check=False)
             self.turns.append(turn)
+            self.past.append(self.state)
         self.pending.clear()
         self.undo_request = None
+        if self.clock:
+            self.clock.start_turn(at)
 
     def _check_end(self) -> None:
         if self.started and self.outcome is None:
@@ -471,6 +507,8 @@ class Room:
             return {"kind": "undo", "turn": d["to_turn"]}
         if k == "resign":
             return {"kind": "resign", "seat": d["seat"], "reason": d["reason"]}
+        if k == "timeout":
+            return {"kind": "timeout", "seat": d["seat"]}
         return {"kind": k}
 
     def snapshot(self, r: Recipient) -> Json:
@@ -485,8 +523,10 @@ class Room:
             "seats": [s.public() for s in self.seats],
             "to_act": sorted(acting),
             "sealed": sorted(self.pending),
-            "view": self.game.view(self.state, r),
+            "view": self.view_for(r),
             "turn": len(self.turns),
+            "clock": self.clock.to_json(acting - set(self.pending)) if self.clock else None,
+            "at": self.last_at,
             "outcome": self.outcome.to_json() if self.outcome else None,
             "undo": (
                 {"seat": self.undo_request.seat, "accepted": sorted(self.undo_request.accepted)}
@@ -500,6 +540,20 @@ class Room:
             if r in acting and r not in self.pending:
                 out["legal"] = [str(m) for m in self.game.legal_moves(self.state, r)]
         return out
+
+    def view_for(self, r: Recipient) -> Json:
+        """``game.view`` for ``r``; with a spectator delay, spectators see what every seat
+        saw ``spectator_delay`` turns ago (and everything once the game is over)."""
+        delay = self.policy.spectator_delay
+        if r is not None or not delay:
+            return self.game.view(self.state, r)
+        late = self.state if self.outcome is not None else self.past[0]
+        turn = len(self.turns) if self.outcome is not None else max(0, len(self.turns) - delay)
+        return {
+            "delayed": delay,
+            "turn": turn,
+            "seats": [self.game.view(late, s) for s in range(self.n_seats)],
+        }
 
     def update(self, r: Recipient, events: Sequence[Event] | None) -> Json:
         """An ``update`` message: the rendered events (``None``: too many to list) + snapshot."""

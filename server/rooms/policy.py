@@ -1,0 +1,75 @@
+"""Room settings: how a room runs a game, as opposed to the game's own rules (options)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine import Game, InvalidOptions
+from .clock import ClockSpec
+
+Json = dict[str, Any]
+
+MAX_SPECTATOR_DELAY = 50
+KEYS = {"undo", "bots_accept_undo", "clock", "on_timeout", "spectator_delay"}
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """Room settings (``create_room.settings``).
+
+    Attributes:
+        undo: take-backs allowed. Default: on for full-information games, off where the
+            game hides something (a take-back would let a seat retry with what the undone
+            move revealed — a flipped BanQi piece, squares seen through the fog, the
+            opponent's sealed move).
+        bots_accept_undo: bots accept take-back requests.
+        clock: the game clock, or None for untimed games.
+        on_timeout: what a flag fall does in a simultaneous turn: ``forfeit`` (the seat
+            that has not moved loses) or ``random`` (a random legal move is played for it).
+            In a turn-based game the seat always loses.
+        spectator_delay: 0 — spectators get the public view while the game runs; N > 0 —
+            spectators see everything the seats see, N turns late (and seated players may
+            not watch their own game).
+    """
+
+    undo: bool
+    bots_accept_undo: bool = True
+    clock: ClockSpec | None = None
+    on_timeout: str = "forfeit"
+    spectator_delay: int = 0
+
+    @classmethod
+    def parse(cls, raw: Mapping[str, Any] | None, game: Game[Any, Any]) -> Policy:
+        raw = dict(raw or {})
+        unknown = sorted(set(raw) - KEYS)
+        if unknown:
+            raise InvalidOptions(f"unknown room setting(s): {', '.join(unknown)}")
+        for key in ("undo", "bots_accept_undo"):
+            if key in raw and not isinstance(raw[key], bool):
+                raise InvalidOptions(f"room setting {key!r} must be true or false")
+        on_timeout = raw.get("on_timeout", "forfeit")
+        if on_timeout not in ("forfeit", "random"):
+            raise InvalidOptions("on_timeout must be 'forfeit' or 'random'")
+        delay = raw.get("spectator_delay", 0)
+        if isinstance(delay, bool) or not isinstance(delay, int):
+            raise InvalidOptions("spectator_delay must be a whole number of turns")
+        if not 0 <= delay <= MAX_SPECTATOR_DELAY:
+            raise InvalidOptions(f"spectator_delay must be 0 to {MAX_SPECTATOR_DELAY}")
+        return cls(
+            undo=raw.get("undo", not game.hidden_information),
+            bots_accept_undo=raw.get("bots_accept_undo", True),
+            clock=ClockSpec.parse(raw.get("clock")),
+            on_timeout=on_timeout,
+            spectator_delay=delay,
+        )
+
+    def to_json(self) -> Json:
+        return {
+            "undo": self.undo,
+            "bots_accept_undo": self.bots_accept_undo,
+            "clock": self.clock.to_json() if self.clock else None,
+            "on_timeout": self.on_timeout,
+            "spectator_delay": self.spectator_delay,
+        }

@@ -1,0 +1,150 @@
+"""Clocks and spectator policy in the pure room, driven by event times."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from server.engine import InvalidOptions, Registry
+from server.rooms import errors
+from server.rooms.room import BOT, Event, Room
+
+T0 = 1_000.0
+
+
+def room_with(registry: Registry, game: str, settings: dict[str, Any], **options: Any) -> Room:
+    event = Room.create("r", game, options or None, None, "seed", T0, settings, registry)
+    room = Room.from_created(event, registry)
+    for e in room.take_seat(0, "a", "Ada", T0):
+        room.apply(e)
+    for e in room.take_seat(1, "b", "Bob", T0 + 1):
+        room.apply(e)
+    return room
+
+
+def step(room: Room, events: list[Event]) -> None:
+    for e in events:
+        room.apply(e)
+
+
+def test_fischer_clock_charges_the_mover_and_adds_the_increment(registry: Registry) -> None:
+    room = room_with(registry, "chess", {"clock": {"type": "fischer", "base": 60, "increment": 2}})
+    assert room.deadline() == T0 + 1 + 60  # White's clock runs from the start
+    step(room, room.move(0, "a", "e2e4", T0 + 11))
+    assert room.clock is not None and room.clock.left == [52.0, 60.0]
+    assert room.deadline() == T0 + 11 + 60  # now Black's
+    step(room, room.move(1, "b", "e7e5", T0 + 41))
+    assert room.clock.left == [52.0, 32.0]
+    snap = room.snapshot(None)["clock"]
+    assert snap == {
+        "type": "fischer", "base": 60.0, "increment": 2.0,
+        "left": [52.0, 32.0], "running": [0], "since": T0 + 41,
+    }  # fmt: skip
+
+
+def test_flag_fall_loses_a_turn_based_game(registry: Registry) -> None:
+    room = room_with(registry, "chess", {"clock": {"type": "per_move", "seconds": 5}})
+    assert room.tick(T0 + 5.9) == []
+    with pytest.raises(errors.TimeUp):
+        room.move(0, "a", "e2e4", T0 + 6.5)
+    events = room.tick(T0 + 6.5)
+    assert [(e.kind, dict(e.data)) for e in events] == [("timeout", {"seat": 0})]
+    step(room, events)
+    assert room.outcome is not None and room.outcome.winner == 1
+    assert room.outcome.reason == "timeout"
+    assert room.deadline() is None and room.tick(T0 + 100) == []
+
+
+def test_per_move_clock_resets_each_turn(registry: Registry) -> None:
+    room = room_with(registry, "chess", {"clock": {"type": "per_move", "seconds": 5}})
+    step(room, room.move(0, "a", "e2e4", T0 + 5))
+    step(room, room.move(1, "b", "e7e5", T0 + 9.5))
+    assert room.deadline() == T0 + 9.5 + 5
+
+
+def test_the_clock_replays_from_event_times(registry: Registry) -> None:
+    """A restart rebuilds the clock from the log: downtime counts, nothing resets."""
+    room = room_with(registry, "chess", {"clock": {"type": "fischer", "base": 30, "increment": 0}})
+    step(room, room.move(0, "a", "e2e4", T0 + 10))
+    again = Room.replay(room.events, registry)
+    assert again.clock is not None and room.clock is not None
+    assert again.clock.left == room.clock.left and again.deadline() == room.deadline()
+    # the server was down for a minute: Black's flag has fallen when it comes back
+    assert [e.kind for e in again.tick(T0 + 70)] == ["timeout"]
+
+
+def test_simultaneous_forfeit_hits_only_the_seat_that_did_not_move(registry: Registry) -> None:
+    room = room_with(registry, "rps", {"clock": {"type": "per_move", "seconds": 10}})
+    step(room, room.move(1, "b", "rock", T0 + 3))
+    assert room.deadline() == T0 + 11  # only seat 0's clock still runs
+    events = room.tick(T0 + 12)
+    assert [(e.kind, dict(e.data)) for e in events] == [("timeout", {"seat": 0})]
+    step(room, events)
+    assert room.outcome is not None and room.outcome.winner == 1
+
+
+def test_simultaneous_random_move_on_timeout(registry: Registry) -> None:
+    settings = {"clock": {"type": "per_move", "seconds": 10}, "on_timeout": "random"}
+    room = room_with(registry, "rps", settings, rounds=2)
+    step(room, room.move(1, "b", "rock", T0 + 3))
+    events = room.tick(T0 + 12)
+    assert [e.kind for e in events] == ["move"]
+    assert events[0].data["moves"]["1"] == "rock"
+    assert events[0].data["moves"]["0"] in ("rock", "paper", "scissors")
+    step(room, events)
+    assert room.status == "playing" and len(room.turns) == 1
+    # a replay plays the same random move
+    assert Room.replay(room.events, registry).turns == room.turns
+
+
+def test_bad_clock_settings(registry: Registry) -> None:
+    for bad in (
+        {"clock": {"type": "sandglass"}},
+        {"clock": {"type": "fischer", "base": -1}},
+        {"clock": {"type": "fischer", "base": 60, "increment": "2"}},
+        {"clock": {"type": "per_move", "seconds": 5, "colour": 1}},
+        {"clock": 5},
+        {"on_timeout": "sulk"},
+        {"spectator_delay": -1},
+        {"spectator_delay": 1.5},
+    ):
+        with pytest.raises(InvalidOptions):
+            Room.create("r", "chess", None, None, "s", T0, bad, registry)
+
+
+def test_spectators_see_everything_n_turns_late(registry: Registry) -> None:
+    room = room_with(registry, "dark_chess", {"spectator_delay": 2})
+    view = room.snapshot(None)["view"]
+    assert view["delayed"] == 2 and view["turn"] == 0
+    assert [v for v in view["seats"]] == [room.game.view(room.state, s) for s in (0, 1)]
+    moves = [(0, "a", "e2e4"), (1, "b", "e7e5"), (0, "a", "g1f3")]
+    states = [room.state]
+    for seat, tok, mv in moves:
+        step(room, room.move(seat, tok, mv, T0 + 5))
+        states.append(room.state)
+    view = room.snapshot(None)["view"]
+    assert view["turn"] == 1  # three turns played, shown two late
+    assert view["seats"] == [room.game.view(states[1], s) for s in (0, 1)]
+    # seats still get their own live view
+    assert room.snapshot(0)["view"] == room.game.view(room.state, 0)
+    step(room, room.resign(1, "b", T0 + 6))
+    assert room.snapshot(None)["view"]["turn"] == 3  # over: no delay any more
+
+
+def test_public_spectator_view_by_default(registry: Registry) -> None:
+    room = room_with(registry, "dark_chess", {})
+    assert room.snapshot(None)["view"] == room.game.view(room.state, None)
+    assert room.policy.spectator_delay == 0
+
+
+def test_bot_seats_have_clocks_too(registry: Registry) -> None:
+    event = Room.create(
+        "r", "chess", None, None, "s", T0, {"clock": {"type": "per_move", "seconds": 1}}, registry
+    )
+    room = Room.from_created(event, registry)
+    step(room, room.add_bot(0, "random", "Bot", T0))
+    step(room, room.take_seat(1, "b", "Bob", T0))
+    assert room.bot_seats_to_act() == [0]
+    step(room, room.move(0, BOT, "e2e4", T0 + 0.5))
+    assert room.deadline() == T0 + 1.5

@@ -10,7 +10,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Sequence
+import secrets
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -57,6 +59,9 @@ class Config:
     allowed_origins: Sequence[str] = ()
     web_dir: Path | None = DEFAULT_WEB
     limits: Limits = field(default_factory=Limits)
+    #: test seams: wall clock and secret maker of the hub (see Hub)
+    clock: Callable[[], float] = time.time
+    make_secret: Callable[[int], str] = secrets.token_urlsafe
     registry: Registry = field(default_factory=lambda: REGISTRY)
 
 
@@ -85,7 +90,7 @@ class KibitzServer:
             url = await asyncio.to_thread(self.embedded.start)
         self.store = Store.from_url(url, prefix=cfg.prefix)
         await self.store.ping()
-        self.hub = Hub(self.store, cfg.registry)
+        self.hub = Hub(self.store, cfg.registry, clock=cfg.clock, make_secret=cfg.make_secret)
         self.handlers = Handlers(self.hub)
         await self.hub.recover()
         routes = HttpRoutes(self.hub, cfg.web_dir, cfg.allowed_origins)

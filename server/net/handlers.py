@@ -7,11 +7,10 @@ hub's fan-out; the reply only confirms. docs/PROTOCOL.md documents every message
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from ..rooms.errors import NotSeated
+from ..rooms.errors import Forbidden, NotSeated
 from ..rooms.room import Event, Recipient, Room, clamp_since
 from .connection import Client
 from .errors import ProtocolError
@@ -111,7 +110,7 @@ async def hello(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, A
             raise ProtocolError("bad_request", "'session' is the secret a welcome gave you")
         resumed = await h.hub.load_session(client, secret)
     if not resumed:
-        client.session = secrets.token_urlsafe(24)
+        client.session = h.hub.make_secret(24)
         await h.hub.save_session(client)
     client.greeted = True
     rooms = []
@@ -184,7 +183,7 @@ async def take_seat(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[st
     hosted = await h.hub.get(msg.get("room"))
     seat = _opt_int(msg, "seat")
     name = msg.get("name")
-    token = secrets.token_urlsafe(24)
+    token = h.hub.make_secret(24)
     events = await h.hub.run(hosted, lambda room: room.take_seat(seat, token, name, h.hub.clock()))
     taken = events[0].data["seat"]
     hosted.forget(client)  # a seated client hears its seat, not the spectators' view
@@ -216,6 +215,10 @@ async def join(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, An
 async def watch(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     hosted = await h.hub.get(msg.get("room"))
     room_id = hosted.room.id
+    if hosted.room.policy.spectator_delay and room_id in client.seats:
+        raise Forbidden(
+            "spectators of this room see everything (late): seated players may not watch"
+        )
     if room_id not in client.seats:
         client.watching.add(room_id)
         hosted.listen(client, None)

@@ -60,11 +60,15 @@ class Hub:
         *,
         clock: Callable[[], float] = time.time,
         session_ttl: int = 7 * 24 * 3600,
+        make_secret: Callable[[int], str] = secrets.token_urlsafe,
     ) -> None:
         self.store = store
         self.registry = registry
         self.clock = clock
         self.session_ttl = session_ttl
+        #: unguessable ids and secrets (room ids, seeds, seat tokens, sessions); tests that
+        #: compare two runs byte for byte pass a deterministic one
+        self.make_secret = make_secret
         self.rooms: dict[str, Hosted] = {}
         self.clients: set[Client] = set()
         #: called (synchronously) after every change of a room: bots, metrics
@@ -159,8 +163,8 @@ class Hub:
             raise ProtocolError("bad_request", "options must be an object")
         if policy is not None and not isinstance(policy, dict):
             raise ProtocolError("bad_request", "settings must be an object")
-        room_id = secrets.token_urlsafe(6)
-        seed = secrets.token_hex(16)
+        room_id = self.make_secret(6)
+        seed = self.make_secret(16)
         event = Room.create(
             room_id, game, options, n_seats, seed, self.clock(), policy, self.registry
         )

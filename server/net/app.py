@@ -33,6 +33,8 @@ from .hub import Hub
 
 log = logging.getLogger("kibitz")
 
+RATE_LIMITED = ProtocolError("rate_limited", "too many messages: slow down")
+
 DEFAULT_WEB = Path(__file__).resolve().parent.parent.parent / "web"
 
 
@@ -165,19 +167,19 @@ class KibitzServer:
     async def on_frame(self, client: Client, frame: str | bytes) -> None:
         limits = client.limits
         if not client.allow():
-            if client.refused_in_a_row == 1:
-                client.send(
-                    error_message(ProtocolError("rate_limited", "too many messages: slow down"))
-                )
+            # every request gets an answer (with its id, when the frame parses), so clients
+            # never hang; a client that keeps flooding is cut by Client.allow()
+            with contextlib.suppress(ProtocolError):
+                if len(frame) <= limits.max_message:
+                    rid = client.codec.decode(frame).get("id")
+                    if _valid_id(rid):
+                        client.send(error_message(RATE_LIMITED, rid))
+                        return
+            client.send(error_message(RATE_LIMITED))
             return
         if len(frame) > limits.max_message:
-            client.send(
-                error_message(
-                    ProtocolError(
-                        "too_large", f"a message may be at most {limits.max_message} bytes"
-                    )
-                )
-            )
+            too_large = f"a message may be at most {limits.max_message} bytes"
+            client.send(error_message(ProtocolError("too_large", too_large)))
             return
         request_id: Any = None
         try:

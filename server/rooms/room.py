@@ -143,6 +143,8 @@ class Room:
         self.outcome: Outcome | None = None
         self.events: list[Event] = []
         self.version = 0
+        #: the version at which the current position arose (seals and requests leave it)
+        self.position_version = 0
         self.last_at = created_at
         self.clock = Clock.new(policy.clock, n_seats) if policy.clock else None
         #: recent states, oldest first, for spectators who see everything N turns late
@@ -395,10 +397,13 @@ class Room:
         handler = getattr(self, f"_apply_{event.kind}", None)
         if handler is None:
             raise ValueError(f"unknown room event {event.kind!r}")
+        was_started = self.started
         handler(event.data, event.at)
         self.last_at = event.at
         self.events.append(event)
         self.version += 1
+        if event.kind in ("move", "undo") or self.started != was_started:
+            self.position_version = self.version
         return [(r, self.update(r, [event])) for r in self.recipients()]
 
     def recipients(self) -> list[Recipient]:
@@ -624,8 +629,13 @@ class Room:
         self.check_token(seat, actor)
 
     def _check_version(self, expect: int | None) -> None:
-        if expect is not None and expect != self.version:
-            raise StaleVersion(f"the room is at version {self.version}, not {expect}")
+        """A move chosen at version ``expect`` is stale if the position changed since
+        (a sealed move or a take-back request of another seat does not change it)."""
+        if expect is not None and not self.position_version <= expect <= self.version:
+            raise StaleVersion(
+                f"the position changed at version {self.position_version} "
+                f"(the room is at {self.version}); the move was chosen at {expect}"
+            )
 
     def _not_over(self) -> None:
         if self.outcome is not None:

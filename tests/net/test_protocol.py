@@ -341,3 +341,37 @@ async def test_unknown_subprotocol_still_gets_json(server: KibitzServer) -> None
     reply = json.loads(await ws.recv())
     assert reply["type"] == "welcome" and reply["id"] == "h"
     await ws.close()
+
+
+async def test_clock_flag_falls_over_the_wire(server: KibitzServer) -> None:
+    clock = {"type": "per_move", "seconds": 0.3}
+    a, b, room = await seated_pair(server, settings={"clock": clock})
+    start = await a.wait_update(lambda m: m["status"] == "playing", room=room)
+    assert start["clock"]["running"] == [0] and start["clock"]["left"] == [0.3, 0.3]
+    await play(a, room, "e2e4")
+    # Black does not move: the server's own timer ends the game
+    end = await a.wait_update(lambda m: m["status"] == "over", room=room, timeout=5)
+    assert end["outcome"]["reason"] == "timeout" and end["outcome"]["winner"] == 0
+    assert end["events"] == [{"kind": "timeout", "seat": 1}]
+    with pytest.raises(KibitzError) as err:
+        await play(b, room, "e7e5")
+    assert err.value.code == "game_over"
+    await a.close()
+    await b.close()
+
+
+async def test_delayed_spectators_and_seated_players(server: KibitzServer) -> None:
+    a, b, room = await seated_pair(server, game="dark_chess", settings={"spectator_delay": 1})
+    with pytest.raises(KibitzError) as err:
+        await a.request("watch", room=room)
+    assert err.value.code == "forbidden"
+    spec = await KibitzClient.connect(server.ws_url)
+    await spec.request("watch", room=room)
+    first = await spec.next_update(room)
+    assert first["view"]["delayed"] == 1 and len(first["view"]["seats"]) == 2
+    await play(a, room, "e2e4")
+    late = await spec.wait_update(lambda m: m["turn"] == 1, room=room)
+    assert late["view"]["turn"] == 0  # one turn late: the board before e2e4
+    assert "PPPPPPPP" in late["view"]["seats"][0]["fen"]
+    for c in (a, b, spec):
+        await c.close()

@@ -56,6 +56,20 @@ def _parser() -> argparse.ArgumentParser:
         "(repeatable; '*' allows any)",
     )  # fmt: skip
     s.add_argument("--prefix", default="kibitz:", help="Redis key prefix (default kibitz:)")
+    s.add_argument(
+        "--node-id", metavar="NAME",
+        help="this node's name among several sharing one --redis (default HOST:PORT); "
+        "a restarted node with the same name gets its rooms back at once",
+    )  # fmt: skip
+    s.add_argument(
+        "--lease-ms", type=int, default=5000, metavar="MS",
+        help="room lease time: a dead node's rooms move to another node after this "
+        "(default 5000)",
+    )  # fmt: skip
+    s.add_argument(
+        "--bot-workers", type=int, default=0, metavar="N",
+        help="worker processes for bot searches (0 offers no bots)",
+    )  # fmt: skip
     s.add_argument("-v", "--verbose", action="store_true", help="debug logging")
 
     sub.add_parser("games", help="list the games this server offers")
@@ -163,6 +177,9 @@ def _serve(args: argparse.Namespace) -> int:
         fsync=args.fsync,
         prefix=args.prefix,
         allowed_origins=args.allow_origin,
+        node_id=args.node_id,
+        lease_ms=args.lease_ms,
+        bot_workers=args.bot_workers,
     )
 
     async def run() -> None:

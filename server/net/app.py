@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import socket
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -24,6 +25,8 @@ from websockets.typing import Subprotocol
 from ..engine import REGISTRY, EngineError, Registry
 from ..rooms.errors import RoomError
 from ..store import EmbeddedRedis, Store
+from .bots import BotRunner
+from .cluster import Cluster
 from .codec import MSGPACK, codec_for
 from .connection import Client, Limits
 from .errors import ProtocolError, error_message
@@ -61,6 +64,12 @@ class Config:
     allowed_origins: Sequence[str] = ()
     web_dir: Path | None = DEFAULT_WEB
     limits: Limits = field(default_factory=Limits)
+    #: bot worker processes (0: no bots offered)
+    bot_workers: int = 0
+    #: this node's name among the nodes sharing one Redis (default: host name and port)
+    node_id: str | None = None
+    #: how long a room's lease lasts without renewal: a dead node's rooms move after this
+    lease_ms: int = 5000
     #: test seams: wall clock and secret maker of the hub (see Hub)
     clock: Callable[[], float] = time.time
     make_secret: Callable[[int], str] = secrets.token_urlsafe
@@ -92,8 +101,22 @@ class KibitzServer:
             url = await asyncio.to_thread(self.embedded.start)
         self.store = Store.from_url(url, prefix=cfg.prefix)
         await self.store.ping()
-        self.hub = Hub(self.store, cfg.registry, clock=cfg.clock, make_secret=cfg.make_secret)
-        self.handlers = Handlers(self.hub)
+        node = cfg.node_id or f"{socket.gethostname()}:{cfg.port}"
+        self.hub = Hub(
+            self.store,
+            cfg.registry,
+            node=node,
+            lease_ms=cfg.lease_ms,
+            clock=cfg.clock,
+            make_secret=cfg.make_secret,
+        )
+        self.cluster = Cluster(self.hub, self.store)
+        await self.cluster.start()
+        self.handlers = Handlers(self.hub, bots=cfg.bot_workers > 0)
+        self.bots: BotRunner | None = None
+        if cfg.bot_workers > 0:
+            self.bots = BotRunner(self.hub, workers=cfg.bot_workers)
+            self.bots.start()
         await self.hub.recover()
         routes = HttpRoutes(self.hub, cfg.web_dir, cfg.allowed_origins)
         self.server = await serve(
@@ -121,8 +144,13 @@ class KibitzServer:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.server.wait_closed(), 10)
             self.server = None
+        if getattr(self, "cluster", None) is not None:
+            await self.cluster.close()
         if self.hub is not None:
             await self.hub.close()
+        if getattr(self, "bots", None) is not None:
+            assert self.bots is not None
+            await self.bots.close()
         if self.store is not None:
             with contextlib.suppress(Exception):
                 await self.store.close()
@@ -144,6 +172,7 @@ class KibitzServer:
         assert self.hub is not None
         client = Client(ws, codec_for(ws.subprotocol), self.config.limits)
         self.hub.clients.add(client)
+        self.hub.metrics.connections.set(len(self.hub.clients))
         try:
             async with asyncio.TaskGroup() as tasks:
                 tasks.create_task(self._write(client))
@@ -165,6 +194,7 @@ class KibitzServer:
             await client.writer()
 
     async def on_frame(self, client: Client, frame: str | bytes) -> None:
+        assert self.hub is not None
         limits = client.limits
         if not client.allow():
             # every request gets an answer (with its id, when the frame parses), so clients
@@ -182,6 +212,7 @@ class KibitzServer:
             client.send(error_message(ProtocolError("too_large", too_large)))
             return
         request_id: Any = None
+        self.hub.metrics.messages.inc()
         try:
             msg = client.codec.decode(frame)
             request_id = msg.get("id")
@@ -190,6 +221,7 @@ class KibitzServer:
                 raise ProtocolError("bad_request", "'id' must be a string (max 64) or an integer")
             reply = await self.handlers.dispatch(client, msg)
         except (ProtocolError, RoomError, EngineError) as exc:
+            self.hub.metrics.errors.labels(exc.code).inc()
             client.send(error_message(exc, request_id))
             return
         except Exception:

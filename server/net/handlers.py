@@ -11,10 +11,11 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..rooms.errors import Forbidden, NotSeated
-from ..rooms.room import Event, Recipient, Room, clamp_since
+from ..rooms.room import clamp_since
+from .bots import bots_api
 from .connection import Client
 from .errors import ProtocolError
-from .hub import Hosted, Hub
+from .hub import ROOM_ID, Hub
 
 PROTOCOL_VERSION = 1
 
@@ -39,6 +40,13 @@ def _opt_int(msg: dict[str, Any], key: str) -> int | None:
     return value
 
 
+def _room(msg: dict[str, Any]) -> str:
+    room_id = msg.get("room")
+    if not isinstance(room_id, str) or not ROOM_ID.match(room_id):
+        raise ProtocolError("no_such_room", f"there is no room {room_id!r}")
+    return room_id
+
+
 def _str(msg: dict[str, Any], key: str, *, max_len: int = 200) -> str:
     value = msg.get(key)
     if not isinstance(value, str) or not value or len(value) > max_len:
@@ -49,9 +57,18 @@ def _str(msg: dict[str, Any], key: str, *, max_len: int = 200) -> str:
 class Handlers:
     """The protocol's requests, bound to one hub."""
 
-    def __init__(self, hub: Hub, *, server_name: str = "kibitz") -> None:
+    def __init__(self, hub: Hub, *, server_name: str = "kibitz", bots: bool = True) -> None:
         self.hub = hub
         self.server_name = server_name
+        self.bots = bots
+
+    def bot_strengths(self, game: str) -> list[str]:
+        if not self.bots:
+            return []
+        try:
+            return list(bots_api().strengths(game))
+        except KeyError:
+            return []
 
     async def dispatch(self, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
         kind = msg["type"]
@@ -64,31 +81,37 @@ class Handlers:
 
     # -- helpers ------------------------------------------------------------------------------
 
-    def seat_of(self, client: Client, room: Room, msg: dict[str, Any]) -> tuple[int, str]:
-        """The seat this client acts for in ``room`` (``seat`` may be left out if it holds one)."""
-        held = client.seats.get(room.id, {})
+    def seat_of(self, client: Client, room_id: str, msg: dict[str, Any]) -> tuple[int, str]:
+        """The seat this client acts for in the room (``seat`` may be left out if it holds one)."""
+        held = client.seats.get(room_id, {})
         seat = _opt_int(msg, "seat")
         if seat is None:
             if len(held) == 1:
                 seat = next(iter(held))
             elif not held:
-                raise NotSeated(f"you hold no seat in room {room.id}")
+                raise NotSeated(f"you hold no seat in room {room_id}")
             else:
                 raise ProtocolError("bad_request", "you hold several seats here: say which 'seat'")
         if seat not in held:
-            raise NotSeated(f"you do not hold seat {seat} in room {room.id}")
+            raise NotSeated(f"you do not hold seat {seat} in room {room_id}")
         return seat, held[seat]
 
-    async def attach_seat(self, client: Client, hosted: Hosted, seat: int, token: str) -> None:
-        client.seats.setdefault(hosted.room.id, {})[seat] = token
-        hosted.listen(client, seat)
+    async def attach_seat(self, client: Client, room_id: str, seat: int, token: str) -> None:
+        """The client holds ``seat`` now: it hears that seat (not the spectators' view)."""
+        client.seats.setdefault(room_id, {})[seat] = token
+        client.watching.discard(room_id)
+        self.hub.forget(room_id, client)
+        for held in client.seats[room_id]:
+            self.hub.listen(room_id, client, held)
         await self.hub.save_session(client)
 
-    def push_state(self, client: Client, hosted: Hosted, since: int | None) -> None:
+    async def push_state(self, client: Client, room_id: str, since: int | None) -> None:
         """Send ``client`` what it missed (or the whole state) for each of its recipients."""
-        recipients: list[Recipient] = hosted.recipients_of(client)
-        for r in recipients:
-            client.send(hosted.room.resync(r, since))
+        for r in self.hub.recipients_of(room_id, client):
+            client.send(await self.hub.read(room_id, "resync", {"recipient": r, "since": since}))
+
+    async def command(self, room_id: str, op: str, **args: Any) -> dict[str, Any]:
+        return await self.hub.command(room_id, op, args)
 
 
 # -- session ----------------------------------------------------------------------------------
@@ -113,23 +136,18 @@ async def hello(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, A
         client.session = h.hub.make_secret(24)
         await h.hub.save_session(client)
     client.greeted = True
-    rooms = []
+    rooms: list[dict[str, Any]] = []
     for room_id in sorted(set(client.seats) | client.watching):
-        try:
-            hosted = await h.hub.get(room_id)
-        except ProtocolError:
-            client.seats.pop(room_id, None)
-            client.watching.discard(room_id)
-            continue
         for seat in client.seats.get(room_id, {}):
-            hosted.listen(client, seat)
+            h.hub.listen(room_id, client, seat)
         if room_id in client.watching and room_id not in client.seats:
-            hosted.listen(client, None)
+            h.hub.listen(room_id, client, None)
         rooms.append({"room": room_id, "seats": sorted(client.seats.get(room_id, {}))})
     reply = {
         "type": "welcome",
         "protocol": PROTOCOL_VERSION,
         "server": h.server_name,
+        "node": h.hub.node,
         "session": client.session,
         "resumed": resumed,
         "rooms": rooms,
@@ -140,9 +158,15 @@ async def hello(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, A
         },
     }
     client.send(reply | ({"id": msg["id"]} if "id" in msg else {}))
-    for entry in rooms:
-        hosted = await h.hub.get(entry["room"])
-        h.push_state(client, hosted, clamp_since(since.get(entry["room"])))
+    for room_id in [str(entry["room"]) for entry in rooms]:
+        try:
+            await h.push_state(client, room_id, clamp_since(since.get(room_id)))
+        except ProtocolError as exc:
+            if exc.code == "no_such_room":  # gone (e.g. a wiped store): forget it
+                client.seats.pop(room_id, None)
+                client.watching.discard(room_id)
+                h.hub.forget(room_id, client)
+            # unavailable (changing hosts): the client may send resync later
     return {}
 
 
@@ -156,7 +180,12 @@ async def ping(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, An
 
 @handles("list_games")
 async def list_games(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "games", "games": [g.info() for g in h.hub.registry]}
+    return {"type": "games", "games": [game_info(h, g) for g in h.hub.registry]}
+
+
+def game_info(h: Handlers, game: Any) -> dict[str, Any]:
+    """The registry entry plus the bot strengths this server offers for the game."""
+    return {**game.info(), "bots": h.bot_strengths(game.name)}
 
 
 @handles("list_rooms")
@@ -169,10 +198,10 @@ async def list_rooms(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[s
 
 @handles("create_room")
 async def create_room(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
-    hosted = await h.hub.create(
+    summary = await h.hub.create(
         msg.get("game"), msg.get("options"), msg.get("seats"), msg.get("settings")
     )
-    return {"type": "room_created", "room": hosted.room.id, "summary": hosted.room.summary()}
+    return {"type": "room_created", "room": summary["room"], "summary": summary}
 
 
 # -- seats and watching -----------------------------------------------------------------------
@@ -180,80 +209,92 @@ async def create_room(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[
 
 @handles("take_seat")
 async def take_seat(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
-    hosted = await h.hub.get(msg.get("room"))
-    seat = _opt_int(msg, "seat")
-    name = msg.get("name")
+    room_id = _room(msg)
     token = h.hub.make_secret(24)
-    events = await h.hub.run(hosted, lambda room: room.take_seat(seat, token, name, h.hub.clock()))
-    taken = events[0].data["seat"]
-    hosted.forget(client)  # a seated client hears its seat, not the spectators' view
-    client.watching.discard(hosted.room.id)
-    for held in client.seats.get(hosted.room.id, {}):
-        hosted.listen(client, held)
-    await h.attach_seat(client, hosted, taken, token)
-    client.send(hosted.room.resync(taken, None))
-    return {"type": "seated", "room": hosted.room.id, "seat": taken, "token": token}
+    result = await h.command(
+        room_id, "take_seat", seat=_opt_int(msg, "seat"), token=token, name=msg.get("name")
+    )
+    taken = result["events"][0]["seat"]
+    await h.attach_seat(client, room_id, taken, token)
+    client.send(await h.hub.read(room_id, "resync", {"recipient": taken, "since": None}))
+    return {"type": "seated", "room": room_id, "seat": taken, "token": token}
+
+
+@handles("add_bot")
+async def add_bot(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
+    """Put a bot of a named strength in an empty seat (anyone may, before or during play)."""
+    room_id = _room(msg)
+    info = await h.hub.read(room_id, "info", {})
+    strength = msg.get("strength", "normal")
+    offered = h.bot_strengths(info["game"])
+    if strength not in offered:
+        raise ProtocolError(
+            "bad_request", f"no bot {strength!r} for {info['game']} (offered: {offered})"
+        )
+    seat = _opt_int(msg, "seat")
+    if seat is None:
+        free = [i for i, s in enumerate(info["seats"]) if s["kind"] == "empty"]
+        seat = free[0] if free else 0
+    name = f"{strength.capitalize()} bot"
+    result = await h.command(room_id, "add_bot", seat=seat, bot=strength, name=name)
+    return {"type": "ok", "room": room_id, "version": result["version"], "seat": seat}
 
 
 @handles("join")
 async def join(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     """Reclaim a seat with its token (another device, a lost session)."""
-    hosted = await h.hub.get(msg.get("room"))
+    room_id = _room(msg)
     seat = _opt_int(msg, "seat")
     if seat is None:
         raise ProtocolError("bad_request", "'seat' is required")
     token = _str(msg, "token")
-    hosted.room.check_token(seat, token)
-    hosted.listeners.get(None, set()).discard(client)
-    client.watching.discard(hosted.room.id)
-    await h.attach_seat(client, hosted, seat, token)
-    client.send(hosted.room.resync(seat, clamp_since(msg.get("since"))))
-    return {"type": "seated", "room": hosted.room.id, "seat": seat, "token": token}
+    await h.hub.read(room_id, "check_token", {"seat": seat, "token": token})
+    await h.attach_seat(client, room_id, seat, token)
+    since = clamp_since(msg.get("since"))
+    client.send(await h.hub.read(room_id, "resync", {"recipient": seat, "since": since}))
+    return {"type": "seated", "room": room_id, "seat": seat, "token": token}
 
 
 @handles("watch")
 async def watch(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
-    hosted = await h.hub.get(msg.get("room"))
-    room_id = hosted.room.id
-    if hosted.room.policy.spectator_delay and room_id in client.seats:
+    room_id = _room(msg)
+    info = await h.hub.read(room_id, "info", {})
+    if info["spectator_delay"] and room_id in client.seats:
         raise Forbidden(
             "spectators of this room see everything (late): seated players may not watch"
         )
     if room_id not in client.seats:
         client.watching.add(room_id)
-        hosted.listen(client, None)
+        h.hub.listen(room_id, client, None)
         await h.hub.save_session(client)
-    h.push_state(client, hosted, clamp_since(msg.get("since")))
+    await h.push_state(client, room_id, clamp_since(msg.get("since")))
     return {"type": "watching", "room": room_id}
 
 
 @handles("resync")
 async def resync(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
-    hosted = await h.hub.get(msg.get("room"))
-    if not hosted.recipients_of(client):
+    room_id = _room(msg)
+    if not h.hub.recipients_of(room_id, client):
         raise ProtocolError("bad_request", "neither seated nor watching here: take_seat or watch")
-    h.push_state(client, hosted, clamp_since(msg.get("since")))
-    return {"type": "ok", "room": hosted.room.id, "version": hosted.room.version}
+    await h.push_state(client, room_id, clamp_since(msg.get("since")))
+    info = await h.hub.read(room_id, "info", {})
+    return {"type": "ok", "room": room_id, "version": info["version"]}
 
 
 @handles("leave")
 async def leave(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     """Stop listening to a room; a seat is given back only before the game starts."""
-    hosted = await h.hub.get(msg.get("room"))
-    room = hosted.room
-    held = client.seats.get(room.id, {})
-    if room.status == "waiting":
+    room_id = _room(msg)
+    info = await h.hub.read(room_id, "info", {})
+    held = client.seats.get(room_id, {})
+    if info["status"] == "waiting":
         for seat, token in sorted(held.items()):
-
-            def give_back(r: Room, seat: int = seat, token: str = token) -> list[Event]:
-                return r.leave_seat(seat, token, h.hub.clock())
-
-            await h.hub.run(hosted, give_back)
-        client.seats.pop(room.id, None)
-    hosted.forget(client)
-    client.watching.discard(room.id)
+            await h.command(room_id, "leave_seat", seat=seat, actor=token)
+        client.seats.pop(room_id, None)
+    h.hub.forget(room_id, client)
+    client.watching.discard(room_id)
     await h.hub.save_session(client)
-    return {"type": "left", "room": room.id}
+    return {"type": "left", "room": room_id}
 
 
 # -- playing ----------------------------------------------------------------------------------
@@ -261,45 +302,49 @@ async def leave(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, A
 
 @handles("move")
 async def move(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
-    hosted = await h.hub.get(msg.get("room"))
-    seat, token = h.seat_of(client, hosted.room, msg)
-    text = msg.get("move")
-    expect = _opt_int(msg, "version")
-    events = await h.hub.run(
-        hosted, lambda room: room.move(seat, token, text, h.hub.clock(), expect)
+    room_id = _room(msg)
+    seat, token = h.seat_of(client, room_id, msg)
+    result = await h.command(
+        room_id,
+        "move",
+        seat=seat,
+        actor=token,
+        text=msg.get("move"),
+        expect_version=_opt_int(msg, "version"),
     )
-    reply = {"type": "moved", "room": hosted.room.id, "version": hosted.room.version}
-    if events[-1].kind == "sealed":
+    reply = {"type": "moved", "room": room_id, "version": result["version"]}
+    if result["events"][-1]["kind"] == "sealed":
         reply["sealed"] = True
     return reply
 
 
 @handles("resign")
 async def resign(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
-    hosted = await h.hub.get(msg.get("room"))
-    seat, token = h.seat_of(client, hosted.room, msg)
-    await h.hub.run(hosted, lambda room: room.resign(seat, token, h.hub.clock()))
-    return {"type": "ok", "room": hosted.room.id, "version": hosted.room.version}
+    room_id = _room(msg)
+    seat, token = h.seat_of(client, room_id, msg)
+    result = await h.command(room_id, "resign", seat=seat, actor=token)
+    return {"type": "ok", "room": room_id, "version": result["version"]}
 
 
 @handles("undo")
 async def undo(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
-    hosted = await h.hub.get(msg.get("room"))
-    seat, token = h.seat_of(client, hosted.room, msg)
-    await h.hub.run(hosted, lambda room: room.request_undo(seat, token, h.hub.clock()))
-    return {"type": "ok", "room": hosted.room.id, "version": hosted.room.version}
+    room_id = _room(msg)
+    seat, token = h.seat_of(client, room_id, msg)
+    result = await h.command(room_id, "request_undo", seat=seat, actor=token)
+    return {"type": "ok", "room": room_id, "version": result["version"]}
 
 
 @handles("undo_answer")
 async def undo_answer(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
-    hosted = await h.hub.get(msg.get("room"))
-    seat, token = h.seat_of(client, hosted.room, msg)
-    accept = msg.get("accept")
-    await h.hub.run(hosted, lambda room: room.answer_undo(seat, token, accept, h.hub.clock()))
-    return {"type": "ok", "room": hosted.room.id, "version": hosted.room.version}
+    room_id = _room(msg)
+    seat, token = h.seat_of(client, room_id, msg)
+    result = await h.command(
+        room_id, "answer_undo", seat=seat, actor=token, accept=msg.get("accept")
+    )
+    return {"type": "ok", "room": room_id, "version": result["version"]}
 
 
 @handles("record")
 async def record(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
-    hosted = await h.hub.get(msg.get("room"))
-    return {"type": "record", "room": hosted.room.id, "record": hosted.room.record()}
+    room_id = _room(msg)
+    return {"type": "record", "room": room_id, "record": await h.hub.read(room_id, "record", {})}

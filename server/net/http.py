@@ -4,6 +4,7 @@ Routes (GET only):
 
     /ws                         the WebSocket endpoint (Origin checked here)
     /healthz                    {"status": "ok", ...} while the store answers, else 503
+    /metrics                    Prometheus text format
     /api/games                  the game registry
     /api/rooms/{id}/record      a room's full record (JSON) once it may be shown
     /api/rooms/{id}/pgn         a chess record as PGN
@@ -54,7 +55,6 @@ class HttpRoutes:
         self.hub = hub
         self.web_dir = web_dir.resolve() if web_dir else None
         self.allowed_origins = list(allowed_origins)
-        self.metrics_text: Any = None  # set by the app: () -> str
 
     def respond(
         self,
@@ -93,8 +93,9 @@ class HttpRoutes:
             return None
         if path == "/healthz":
             return await self.health(conn)
-        if path == "/metrics" and self.metrics_text is not None:
-            return self.respond(conn, 200, self.metrics_text(), "text/plain; version=0.0.4")
+        if path == "/metrics":
+            body = self.hub.metrics.render()
+            return self.respond(conn, 200, body, "text/plain; version=0.0.4; charset=utf-8")
         if path == "/api/games":
             return self.json(conn, 200, [g.info() for g in self.hub.registry])
         if path.startswith("/api/rooms/"):
@@ -122,10 +123,9 @@ class HttpRoutes:
         if len(parts) != 4 or parts[3] not in ("record", "pgn"):
             return self.json(conn, 404, {"code": "not_found", "message": "no such resource"})
         try:
-            hosted = await self.hub.get(parts[2])
-            record = hosted.room.record()
+            record = await self.hub.read(parts[2], "record", {})
         except (ProtocolError, RoomError) as exc:
-            status = 404 if getattr(exc, "code", "") == "no_such_room" else 403
+            status = {"no_such_room": 404, "unavailable": 503}.get(exc.code, 403)
             return self.json(conn, status, {"code": exc.code, "message": str(exc)})
         if parts[3] == "record":
             return self.json(conn, 200, record)

@@ -1,10 +1,21 @@
 """Room hosting: sequence each command as decide -> append to the log -> apply -> send.
 
-The hub owns the rooms this node hosts, their listeners (which connection hears which
-seat, or the spectators' view) and the store. Per room, one lock serialises commands, so
-the log, the in-memory room and what clients saw never disagree. A command's events are
-appended to the durable log *before* they are applied and before anybody hears of them
-(DESIGN.md "Persistence"); a failed append leaves the room as it was.
+A room is hosted by exactly one node at a time: the node holding its lease in Redis. The
+host keeps the :class:`~server.rooms.room.Room`, serialises its commands with one lock, and
+for each command appends the events to the durable log *before* applying them and before
+anybody hears of them (DESIGN.md "Persistence"); a failed append leaves the room as it was.
+
+Any node accepts any client. The hub routes every room operation to the room's host — in
+this process, or over Redis through :class:`~server.net.cluster.Cluster` — and fans the
+host's per-recipient renderings out to the connections of *this* node that listen to the
+room (the host publishes them for the other nodes). A room whose host died is taken over
+by another node when the lease expires, rebuilt from its log.
+
+Operations (the host side runs them on the room):
+
+* commands — ``take_seat``, ``add_bot``, ``leave_seat``, ``move``, ``resign``,
+  ``request_undo``, ``answer_undo``: decide, append, apply, fan out;
+* reads — ``resync``, ``info``, ``record``, ``check_token``.
 """
 
 from __future__ import annotations
@@ -14,68 +25,76 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import REGISTRY, Registry
 from ..rooms.room import Event, Recipient, Room
-from ..store import Fenced, Store, StoreError
+from ..store import Fenced, NotHost, Store, StoreError
 from .connection import Client
 from .errors import ProtocolError
+from .metrics import Metrics
 
 log = logging.getLogger("kibitz.hub")
 
 ROOM_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 Decide = Callable[[Room], list[Event]]
+Outs = list[tuple[Recipient, dict[str, Any]]]
+Remote = Callable[[str, str, str, dict[str, Any]], Coroutine[Any, Any, Any]]
+
+COMMANDS = {"take_seat", "add_bot", "leave_seat", "move", "resign", "request_undo", "answer_undo"}
+READS = {"resync", "info", "record", "check_token"}
 
 
 @dataclass(eq=False)
 class Hosted:
-    """A room this node hosts, with its lock and listeners."""
+    """A room this node hosts, with the lock that serialises its commands."""
 
     room: Room
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    listeners: dict[Recipient, set[Client]] = field(default_factory=dict)
-
-    def listen(self, client: Client, recipient: Recipient) -> None:
-        self.listeners.setdefault(recipient, set()).add(client)
-
-    def forget(self, client: Client) -> None:
-        for group in self.listeners.values():
-            group.discard(client)
-
-    def recipients_of(self, client: Client) -> list[Recipient]:
-        return [r for r, group in self.listeners.items() if client in group]
 
 
 class Hub:
-    """Rooms, listeners and sessions of one node."""
+    """Rooms hosted here, listeners of this node's connections, sessions."""
 
     def __init__(
         self,
         store: Store,
         registry: Registry = REGISTRY,
         *,
+        node: str = "node",
+        lease_ms: int = 5000,
         clock: Callable[[], float] = time.time,
         session_ttl: int = 7 * 24 * 3600,
         make_secret: Callable[[int], str] = secrets.token_urlsafe,
+        metrics: Metrics | None = None,
     ) -> None:
         self.store = store
         self.registry = registry
+        self.node = node
+        self.lease_ms = lease_ms
         self.clock = clock
         self.session_ttl = session_ttl
         #: unguessable ids and secrets (room ids, seeds, seat tokens, sessions); tests that
         #: compare two runs byte for byte pass a deterministic one
         self.make_secret = make_secret
+        self.metrics = metrics or Metrics()
         self.rooms: dict[str, Hosted] = {}
+        self.listeners: dict[str, dict[Recipient, set[Client]]] = {}
         self.clients: set[Client] = set()
-        #: called (synchronously) after every change of a room: bots, metrics
+        #: called (synchronously) after every change of a hosted room: bots
         self.on_change: list[Callable[[Hosted], None]] = []
-        self.moves = 0
+        #: set by the cluster: publish a hosted room's renderings to the other nodes
+        self.publish: Callable[[str, Outs], Awaitable[None]] | None = None
+        #: set by the cluster: run an operation on another node
+        self.remote: Callable[[str, str, str, dict[str, Any]], Coroutine[Any, Any, Any]] | None = (
+            None
+        )
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.tasks: set[asyncio.Task[Any]] = set()
+        self._loading: dict[str, asyncio.Lock] = {}
         self.closed = False
 
     # -- background work --------------------------------------------------------------------
@@ -105,6 +124,8 @@ class Hub:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
+    # -- clocks -----------------------------------------------------------------------------
+
     def schedule(self, hosted: Hosted) -> None:
         """Arm (or re-arm) the room's clock timer for its next flag fall."""
         room_id = hosted.room.id
@@ -112,11 +133,10 @@ class Hub:
         if old is not None:
             old.cancel()
         deadline = hosted.room.deadline()
-        if deadline is None or self.closed:
+        if deadline is None or self.closed or self.rooms.get(room_id) is not hosted:
             return
         delay = max(0.0, deadline - self.clock()) + 0.001
-        loop = asyncio.get_running_loop()
-        self.timers[room_id] = loop.call_later(
+        self.timers[room_id] = asyncio.get_running_loop().call_later(
             delay, lambda: self.spawn(self._tick(hosted), f"clock {room_id}")
         )
 
@@ -132,31 +152,73 @@ class Hub:
             return
         self.schedule(hosted)
 
-    # -- rooms ------------------------------------------------------------------------------
+    # -- hosting ----------------------------------------------------------------------------
 
     async def recover(self) -> int:
-        """Rebuild every live room from its log (server start). Returns how many."""
+        """Host every live room whose lease is free or ours (server start)."""
         count = 0
-        for room_id in await self.store.live_rooms():
-            records = await self.store.load(room_id)
-            if not records:
-                continue
-            room = Room.replay((Event.from_record(r) for r in records), self.registry)
-            hosted = self.rooms[room_id] = Hosted(room)
-            count += 1
-            self.schedule(hosted)
-            if room.status == "over":
-                await self.store.append(room_id, room.version, [], status="over")
-        log.info("recovered %d live room(s) from the log", count)
+        live = await self.store.live_rooms()
+        for room_id, holder in zip(live, await self.store.holders(live), strict=True):
+            mine = holder is None or holder == self.node
+            if mine and await self.take_over(room_id) is not None:
+                count += 1
+        log.info("node %s hosts %d live room(s) from the log", self.node, count)
         return count
 
-    async def create(
-        self,
-        game: Any,
-        options: Any,
-        n_seats: Any,
-        policy: Any,
-    ) -> Hosted:
+    async def take_over(self, room_id: str) -> Hosted | None:
+        """Acquire the room's lease and host it, rebuilt from its log (None: not ours)."""
+        lock = self._loading.setdefault(room_id, asyncio.Lock())
+        async with lock:
+            if room_id in self.rooms:
+                return self.rooms[room_id]
+            if not await self.store.acquire(room_id, self.node, self.lease_ms):
+                return None
+            records = await self.store.load(room_id)
+            if not records:
+                await self.store.release(room_id, self.node)
+                raise ProtocolError("no_such_room", f"there is no room {room_id!r}")
+            room = Room.replay((Event.from_record(r) for r in records), self.registry)
+            hosted = self.rooms[room_id] = Hosted(room)
+        self._loading.pop(room_id, None)
+        log.info("node %s took over room %s at version %d", self.node, room_id, room.version)
+        self.metrics.rooms.set(len(self.rooms))
+        if room.status == "over":
+            await self.store.append(room_id, room.version, [], status="over", node=self.node)
+        self.schedule(hosted)
+        for hook in self.on_change:  # bots that owe a move go on thinking
+            hook(hosted)
+        return hosted
+
+    def unhost(self, room_id: str) -> None:
+        """Stop hosting (the lease was lost): another node is the host now."""
+        if self.rooms.pop(room_id, None) is not None:
+            log.warning("node %s lost the lease of room %s", self.node, room_id)
+            timer = self.timers.pop(room_id, None)
+            if timer is not None:
+                timer.cancel()
+            self.metrics.rooms.set(len(self.rooms))
+
+    async def _host(self, room_id: Any) -> tuple[Hosted | None, str | None]:
+        """(the local room, None) if this node hosts it (taking it over if free), else
+        (None, the host's node id)."""
+        if not isinstance(room_id, str) or not ROOM_ID.match(room_id):
+            raise ProtocolError("no_such_room", f"there is no room {room_id!r}")
+        hosted = self.rooms.get(room_id)
+        if hosted is not None:
+            return hosted, None
+        for _ in range(3):
+            (holder,) = await self.store.holders([room_id])
+            if holder is None or holder == self.node:
+                if not await self.store.exists(room_id):
+                    raise ProtocolError("no_such_room", f"there is no room {room_id!r}")
+                hosted = await self.take_over(room_id)
+                if hosted is not None:
+                    return hosted, None
+                continue  # somebody else took it meanwhile
+            return None, holder
+        raise ProtocolError("unavailable", "the room is changing hosts; try again")
+
+    async def create(self, game: Any, options: Any, n_seats: Any, policy: Any) -> dict[str, Any]:
         if not isinstance(game, str) or game not in self.registry:
             raise ProtocolError("no_such_game", f"there is no game {game!r}")
         if options is not None and not isinstance(options, dict):
@@ -165,55 +227,119 @@ class Hub:
             raise ProtocolError("bad_request", "settings must be an object")
         room_id = self.make_secret(6)
         seed = self.make_secret(16)
-        event = Room.create(
-            room_id, game, options, n_seats, seed, self.clock(), policy, self.registry
-        )
-        await self.store.append(room_id, 0, [event.to_record()], status="live")
+        now = self.clock()
+        event = Room.create(room_id, game, options, n_seats, seed, now, policy, self.registry)
+        if not await self.store.acquire(room_id, self.node, self.lease_ms):
+            raise ProtocolError("unavailable", "could not create the room; try again")
+        await self.store.append(room_id, 0, [event.to_record()], status="live", node=self.node)
         hosted = Hosted(Room.from_created(event, self.registry))
         self.rooms[room_id] = hosted
+        self.metrics.rooms.set(len(self.rooms))
         await self._publish_summary(hosted)
         log.info("room %s created: %s", room_id, game)
-        return hosted
+        return hosted.room.summary()
 
-    async def get(self, room_id: Any) -> Hosted:
-        """The hosted room, loaded from the log if this node does not hold it yet."""
-        if not isinstance(room_id, str) or not ROOM_ID.match(room_id):
-            raise ProtocolError("no_such_room", f"there is no room {room_id!r}")
+    # -- operations, routed to the host -------------------------------------------------------
+
+    async def command(self, room_id: Any, op: str, args: dict[str, Any]) -> dict[str, Any]:
+        """Run a room command on its host: ``{"version", "events": [{"kind", "seat"?}]}``."""
+        return dict(await self._route(room_id, op, args))
+
+    async def read(self, room_id: Any, op: str, args: dict[str, Any]) -> Any:
+        """Run a read-only room operation on its host."""
+        return await self._route(room_id, op, args)
+
+    async def _route(self, room_id: Any, op: str, args: dict[str, Any]) -> Any:
+        for _ in range(3):
+            hosted, holder = await self._host(room_id)
+            if hosted is not None:
+                if op in COMMANDS:
+                    return await self.local_command(hosted, op, args)
+                return self.local_read(hosted, op, args)
+            if self.remote is None:
+                raise ProtocolError("unavailable", f"room {room_id} is hosted by node {holder}")
+            assert holder is not None
+            try:
+                return await self.remote(holder, room_id, op, args)
+            except ProtocolError as exc:
+                if exc.code != "moved":  # the host changed under us: look it up again
+                    raise
+        raise ProtocolError("unavailable", "the room is changing hosts; try again")
+
+    async def local_command(self, hosted: Hosted, op: str, args: dict[str, Any]) -> dict[str, Any]:
+        if op not in COMMANDS:
+            raise ProtocolError("bad_request", f"no room command {op!r}")
+        method = getattr(Room, op)
+        t0 = time.perf_counter()
+        events = await self.run(hosted, lambda room: method(room, **args, now=self.clock()))
+        if op == "move":
+            self.metrics.move_latency.observe(time.perf_counter() - t0)
+        return {
+            "version": hosted.room.version,
+            "events": [{"kind": e.kind, "seat": e.data.get("seat")} for e in events],
+        }
+
+    def local_read(self, hosted: Hosted, op: str, args: dict[str, Any]) -> Any:
+        room = hosted.room
+        if op == "resync":
+            return room.resync(args.get("recipient"), args.get("since"))
+        if op == "info":
+            return {
+                "room": room.id,
+                "game": room.game.name,
+                "status": room.status,
+                "version": room.version,
+                "spectator_delay": room.policy.spectator_delay,
+                "seats": [s.public() for s in room.seats],
+            }
+        if op == "record":
+            return room.record()
+        if op == "check_token":
+            room.check_token(args["seat"], args["token"])
+            return True
+        raise ProtocolError("bad_request", f"no room read {op!r}")
+
+    async def serve_remote(self, room_id: str, op: str, args: dict[str, Any]) -> Any:
+        """An operation another node forwarded to us as the host."""
         hosted = self.rooms.get(room_id)
-        if hosted is not None:
-            return hosted
-        records = await self.store.load(room_id)
-        if not records:
-            raise ProtocolError("no_such_room", f"there is no room {room_id!r}")
-        hosted = self.rooms.get(room_id)  # loaded meanwhile by another request
         if hosted is None:
-            room = Room.replay((Event.from_record(r) for r in records), self.registry)
-            hosted = self.rooms[room_id] = Hosted(room)
-        return hosted
+            raise ProtocolError("moved", f"node {self.node} does not host room {room_id}")
+        if op in COMMANDS:
+            return await self.local_command(hosted, op, args)
+        return self.local_read(hosted, op, args)
 
     async def run(self, hosted: Hosted, decide: Decide) -> list[Event]:
         """Decide, persist, apply and fan out one command on ``hosted`` (serialised)."""
         async with hosted.lock:
             room = hosted.room
+            if self.rooms.get(room.id) is not hosted:
+                raise ProtocolError("unavailable", "the room moved to another node; try again")
             events = decide(room)
             if not events:
                 return events
             before = (room.status, [s.kind for s in room.seats])
+            t0 = time.perf_counter()
             try:
-                await self.store.append(room.id, room.version, [e.to_record() for e in events])
-            except Fenced:
-                # another writer got there first: our copy is stale; take the log's word
-                await self._reload(hosted)
+                await self.store.append(
+                    room.id, room.version, [e.to_record() for e in events], node=self.node
+                )
+            except (NotHost, Fenced):
+                # another node hosts the room now: our copy is stale, and not ours to keep
+                self.unhost(room.id)
                 raise ProtocolError(
-                    "unavailable", "the room changed meanwhile; try again"
+                    "unavailable", "the room moved to another node; try again"
                 ) from None
             except (StoreError, OSError, ConnectionError) as exc:
                 log.error("append to room %s failed: %s", room.id, exc)
                 raise ProtocolError("unavailable", "the game store is unavailable") from None
+            self.metrics.redis_rtt.observe(time.perf_counter() - t0)
             for event in events:
-                self.fan_out(hosted, room.apply(event))
+                outs = room.apply(event)
+                self.fan_out(room.id, outs)
+                if self.publish is not None:
+                    await self.publish(room.id, outs)
                 if event.kind == "move":
-                    self.moves += 1
+                    self.metrics.moves.inc()
             after = (room.status, [s.kind for s in room.seats])
             if after != before:
                 await self._publish_summary(hosted)
@@ -222,10 +348,28 @@ class Hub:
                 hook(hosted)
             return events
 
-    def fan_out(self, hosted: Hosted, outs: list[tuple[Recipient, dict[str, Any]]]) -> None:
-        """Send each recipient's rendering to its listeners, encoded once per codec."""
+    # -- listeners and fan-out ------------------------------------------------------------------
+
+    def listen(self, room_id: str, client: Client, recipient: Recipient) -> None:
+        self.listeners.setdefault(room_id, {}).setdefault(recipient, set()).add(client)
+
+    def forget(self, room_id: str, client: Client) -> None:
+        groups = self.listeners.get(room_id, {})
+        for group in groups.values():
+            group.discard(client)
+        if not any(groups.values()):
+            self.listeners.pop(room_id, None)
+
+    def recipients_of(self, room_id: str, client: Client) -> list[Recipient]:
+        return [r for r, g in self.listeners.get(room_id, {}).items() if client in g]
+
+    def fan_out(self, room_id: str, outs: Outs) -> None:
+        """Send each recipient's rendering to this node's listeners, encoded once per codec."""
+        groups = self.listeners.get(room_id)
+        if not groups:
+            return
         for recipient, msg in outs:
-            group = hosted.listeners.get(recipient)
+            group = groups.get(recipient)
             if not group:
                 continue
             frames: dict[str, str | bytes] = {}
@@ -235,16 +379,14 @@ class Hub:
                     frame = frames[client.codec.name] = client.codec.encode(msg)
                 client.send_frame(frame)
 
-    async def _reload(self, hosted: Hosted) -> None:
-        records = await self.store.load(hosted.room.id)
-        hosted.room = Room.replay((Event.from_record(r) for r in records), self.registry)
+    # -- lobby ------------------------------------------------------------------------------------
 
     async def _publish_summary(self, hosted: Hosted) -> None:
         room = hosted.room
         try:
             if room.status == "over":
                 await self.store.drop_summary(room.id)
-                await self.store.append(room.id, room.version, [], status="over")
+                await self.store.append(room.id, room.version, [], status="over", node=self.node)
                 log.info("room %s over: %s", room.id, room.outcome)
             else:
                 await self.store.set_summary(room.id, room.summary())
@@ -257,17 +399,13 @@ class Hub:
             rooms = [r for r in rooms if r.get("game") == game]
         return sorted(rooms, key=lambda r: r.get("created_at", 0), reverse=True)
 
-    # -- sessions ---------------------------------------------------------------------------
+    # -- sessions ---------------------------------------------------------------------------------
 
     async def save_session(self, client: Client) -> None:
         if client.session is None:
             return
-        data = {
-            "seats": {
-                room: {str(s): t for s, t in seats.items()} for room, seats in client.seats.items()
-            },
-            "watching": sorted(client.watching),
-        }
+        seats = {room: {str(s): t for s, t in held.items()} for room, held in client.seats.items()}
+        data = {"seats": seats, "watching": sorted(client.watching)}
         await self.store.save_session(client.session, data, self.session_ttl)
 
     async def load_session(self, client: Client, secret: str) -> bool:
@@ -276,15 +414,16 @@ class Hub:
             return False
         client.session = secret
         client.seats = {
-            room: {int(s): t for s, t in seats.items()}
-            for room, seats in data.get("seats", {}).items()
+            room: {int(s): t for s, t in held.items()}
+            for room, held in data.get("seats", {}).items()
         }
         client.watching = set(data.get("watching", []))
         return True
 
     def disconnect(self, client: Client) -> None:
         self.clients.discard(client)
+        self.metrics.connections.set(len(self.clients))
+        if client.dropped:
+            self.metrics.send_drops.inc()
         for room_id in set(client.seats) | client.watching:
-            hosted = self.rooms.get(room_id)
-            if hosted is not None:
-                hosted.forget(client)
+            self.forget(room_id, client)

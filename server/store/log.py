@@ -3,6 +3,7 @@
 Keys (all under a prefix, ``kibitz:`` by default)::
 
     room:{id}          Stream; entry ID "{version}-0", field "e" = msgpack(event record)
+    lease:{id}         String: the node id hosting the room, with a TTL (renewed by the host)
     rooms:live         Set of room ids whose game is not over (rebuilt on start)
     lobby              Hash room id -> msgpack(public summary), for every node's lobby
     session:{sha256}   String msgpack({room: [seats]}) for a client session, with a TTL
@@ -11,6 +12,10 @@ The entry ID of an event *is* its room version, so the log fences itself: an app
 the version it builds on, and a Lua script refuses it atomically unless the stream ends
 exactly there. Two hosts (or a stale one after a failover) can therefore never both append
 version N, and a retried append cannot land twice.
+
+An append may also name the node that makes it: then the script refuses it unless that
+node holds the room's lease, so a host that lost its lease (paused, partitioned) and wakes
+up can never write again — the second fence, besides the version.
 
 The store knows rooms only as ids and opaque records (``dict``s); it never interprets them.
 """
@@ -29,11 +34,14 @@ from redis.exceptions import ResponseError
 Record = dict[str, Any]
 
 _APPEND = """
+if ARGV[4] ~= '' and redis.call('GET', KEYS[3]) ~= ARGV[4] then
+  return redis.error_reply('NOTHOST')
+end
 local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
 local v = 0
 if #last > 0 then v = tonumber(string.match(last[1][1], '^(%d+)')) end
 if v ~= tonumber(ARGV[1]) then return redis.error_reply('FENCED ' .. v) end
-for i = 4, #ARGV do
+for i = 5, #ARGV do
   v = v + 1
   redis.call('XADD', KEYS[1], v .. '-0', 'e', ARGV[i])
 end
@@ -43,8 +51,43 @@ return v
 """
 
 
+_ACQUIRE = """
+local cur = redis.call('GET', KEYS[1])
+if cur == false then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+elseif cur == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
+end
+return 0
+"""
+
+_RENEW = """
+local out = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then
+    redis.call('PEXPIRE', key, ARGV[2])
+    out[i] = 1
+  else
+    out[i] = 0
+  end
+end
+return out
+"""
+
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
 class StoreError(Exception):
     """Base of store failures."""
+
+
+class NotHost(StoreError):
+    """The append was refused: the appending node does not hold the room's lease."""
 
 
 class Fenced(StoreError):
@@ -72,6 +115,9 @@ class Store:
         self.redis: Any = client  # responses are bytes (decode_responses=False)
         self.prefix = prefix
         self._append = client.register_script(_APPEND)
+        self._acquire = client.register_script(_ACQUIRE)
+        self._renew = client.register_script(_RENEW)
+        self._release = client.register_script(_RELEASE)
 
     @classmethod
     def from_url(cls, url: str, *, prefix: str = "kibitz:") -> Store:
@@ -87,21 +133,30 @@ class Store:
     # -- the log ----------------------------------------------------------------------------
 
     async def append(
-        self, room_id: str, base_version: int, records: Sequence[Record], *, status: str = ""
+        self,
+        room_id: str,
+        base_version: int,
+        records: Sequence[Record],
+        *,
+        status: str = "",
+        node: str = "",
     ) -> int:
         """Append ``records`` after version ``base_version``; return the new version.
 
         ``status`` ``"live"`` adds the room to the live set, ``"over"`` removes it, in the
-        same atomic step. Raises :class:`Fenced` if the log is not at ``base_version``.
+        same atomic step. Raises :class:`Fenced` if the log is not at ``base_version``, and
+        :class:`NotHost` if ``node`` is given and does not hold the room's lease.
         """
-        args: list[Any] = [base_version, status, room_id, *(pack(r) for r in records)]
-        keys = [self._k("room", room_id), self._k("rooms", "live")]
+        args: list[Any] = [base_version, status, room_id, node, *(pack(r) for r in records)]
+        keys = [self._k("room", room_id), self._k("rooms", "live"), self._k("lease", room_id)]
         try:
             return int(await self._append(keys=keys, args=args))
         except ResponseError as exc:
             text = str(exc)
             if text.startswith("FENCED"):
                 raise Fenced(room_id, base_version, int(text.split()[1])) from None
+            if text.startswith("NOTHOST"):
+                raise NotHost(f"room {room_id}: this node does not hold the lease") from None
             raise
 
     async def load(self, room_id: str, *, after: int = 0) -> list[Record]:
@@ -130,6 +185,40 @@ class Store:
     async def live_rooms(self) -> list[str]:
         ids = await self.redis.smembers(self._k("rooms", "live"))
         return sorted(i.decode() for i in ids)
+
+    # -- leases -----------------------------------------------------------------------------
+
+    async def acquire(self, room_id: str, node: str, ttl_ms: int) -> bool:
+        """Take the room's lease if it is free (or already ours, then extend it)."""
+        return bool(await self._acquire(keys=[self._k("lease", room_id)], args=[node, ttl_ms]))
+
+    async def renew(self, room_ids: Sequence[str], node: str, ttl_ms: int) -> list[str]:
+        """Extend our leases; return the ids of rooms whose lease we no longer hold."""
+        if not room_ids:
+            return []
+        keys = [self._k("lease", r) for r in room_ids]
+        held = await self._renew(keys=keys, args=[node, ttl_ms])
+        return [r for r, ok in zip(room_ids, held, strict=True) if not ok]
+
+    async def release(self, room_id: str, node: str) -> None:
+        await self._release(keys=[self._k("lease", room_id)], args=[node])
+
+    async def holders(self, room_ids: Sequence[str]) -> list[str | None]:
+        if not room_ids:
+            return []
+        raw = await self.redis.mget([self._k("lease", r) for r in room_ids])
+        return [None if v is None else v.decode() for v in raw]
+
+    # -- pub/sub ------------------------------------------------------------------------------
+
+    def channel(self, name: str) -> str:
+        return self._k("chan", name)
+
+    async def publish(self, channel: str, data: bytes) -> int:
+        return int(await self.redis.publish(self.channel(channel), data))
+
+    def pubsub(self) -> Any:
+        return self.redis.pubsub(ignore_subscribe_messages=True)
 
     # -- lobby ------------------------------------------------------------------------------
 

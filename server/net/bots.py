@@ -1,0 +1,196 @@
+"""Bots in seats: they think in worker processes and act through the room like anyone.
+
+When a room changes, the runner looks for bot seats that owe a move and hands each one's
+search to a process pool, so a thinking bot never stalls the event loop that serves people
+(the workers also run at a lower CPU priority). A bot gets only what its seat may know:
+the history of its seat's views (``game.view(state, seat)`` after every turn, rebuilt from
+the room's log when needed, e.g. after a restart) and its legal moves — never the state.
+Its answer goes through ``Room.move`` with the room version it was computed at, so a
+move for a position that changed meanwhile (take-back, resignation) is simply dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import importlib
+import logging
+import multiprocessing
+import os
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine import EngineError, get_game, turn_rng
+from ..rooms.errors import RoomError
+from ..rooms.room import BOT, Room
+from .errors import ProtocolError
+from .hub import Hosted, Hub
+
+log = logging.getLogger("kibitz.bots")
+
+DEFAULT_BUDGET = 1.0
+
+# -- the worker side (runs in the pool's processes) -------------------------------------------
+
+_BOTS: dict[tuple[str, str], Any] = {}
+
+
+def _worker_init() -> None:
+    with contextlib.suppress(OSError):
+        os.nice(10)  # searching yields the CPU to the server that serves people
+
+
+def think(
+    game_name: str,
+    strength: str,
+    seat: int,
+    views: Sequence[dict[str, Any]],
+    legal: Sequence[str],
+    budget: float,
+    seed: str,
+) -> tuple[str, float]:
+    """Choose a move (in a worker process). Returns the move text and the seconds spent."""
+    key = (game_name, strength)
+    bot = _BOTS.get(key)
+    if bot is None:
+        bot = _BOTS[key] = bots_api().make_bot(game_name, strength)
+    t0 = time.perf_counter()
+    move = bot.choose(get_game(game_name), seat, views, legal, budget, random.Random(seed))
+    return str(move), time.perf_counter() - t0
+
+
+def bots_api() -> Any:
+    """The bot library (``server.bots``: ``make_bot``, ``strengths``), imported on use."""
+    return importlib.import_module("server.bots")
+
+
+def bot_budget(game_name: str, strength: str) -> float:
+    bot = bots_api().make_bot(game_name, strength)
+    return float(getattr(bot, "budget", DEFAULT_BUDGET))
+
+
+def view_history(room: Room, seat: int) -> list[dict[str, Any]]:
+    """The views ``seat`` has had in this game, one per position, from the room's own log
+    (the initial position, then after every turn)."""
+    game = room.game
+    state = game.new(room.options, room.n_seats, turn_rng(room.seed, 0))
+    views = [game.view(state, seat)]
+    for i, turn in enumerate(room.turns):
+        moves = {int(s): game.parse_move(state, int(s), t) for s, t in turn["moves"].items()}
+        state = game.play(state, moves, turn_rng(room.seed, i + 1), check=False)
+        views.append(game.view(state, seat))
+    return views
+
+
+# -- the server side ------------------------------------------------------------------------------
+
+
+@dataclass
+class _SeatMind:
+    """What the runner remembers of one bot seat: its view history, built incrementally."""
+
+    views: list[dict[str, Any]] = field(default_factory=list)
+    turns: int = -1  # len(room.turns) the views are up to date with
+    undo_seen: int = 0
+
+
+class BotRunner:
+    """Schedules bot moves for every room of a hub (call :meth:`attach` once)."""
+
+    def __init__(self, hub: Hub, *, workers: int | None = None) -> None:
+        self.hub = hub
+        self.workers = workers or max(1, os.cpu_count() or 1)
+        self.pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self.thinking: set[tuple[str, int]] = set()
+        self.minds: dict[tuple[str, int], _SeatMind] = {}
+        self._budgets: dict[tuple[str, str], float] = {}
+
+    def start(self) -> None:
+        ctx = multiprocessing.get_context("spawn")
+        self.pool = concurrent.futures.ProcessPoolExecutor(
+            self.workers, mp_context=ctx, initializer=_worker_init
+        )
+        self.hub.on_change.append(self.poke)
+
+    async def close(self) -> None:
+        if self.pool is not None:
+            pool, self.pool = self.pool, None
+            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+
+    def poke(self, hosted: Hosted) -> None:
+        """A room changed: start thinking for each bot seat that owes a move."""
+        if self.pool is None:
+            return
+        for seat in hosted.room.bot_seats_to_act():
+            key = (hosted.room.id, seat)
+            if key not in self.thinking:
+                self.thinking.add(key)
+                self.hub.spawn(self._play(hosted, seat), f"bot {key[0]}/{seat}")
+
+    def budget(self, room: Room, seat: int) -> float:
+        strength = room.seats[seat].bot
+        key = (room.game.name, strength)
+        if key not in self._budgets:
+            self._budgets[key] = bot_budget(*key)
+        budget = self._budgets[key]
+        if room.clock is not None:  # never flag: spend at most a slice of what is left
+            budget = min(budget, max(0.05, room.clock.left[seat] / 20))
+        return budget
+
+    def history(self, room: Room, seat: int) -> list[dict[str, Any]]:
+        mind = self.minds.setdefault((room.id, seat), _SeatMind())
+        undos = sum(1 for e in room.events if e.kind == "undo")
+        if mind.turns == len(room.turns) - 1 and mind.undo_seen == undos:
+            mind.views.append(room.game.view(room.state, seat))
+        elif mind.turns != len(room.turns) or mind.undo_seen != undos:
+            mind.views = view_history(room, seat)
+        mind.turns, mind.undo_seen = len(room.turns), undos
+        return mind.views
+
+    async def _play(self, hosted: Hosted, seat: int) -> None:
+        key = (hosted.room.id, seat)
+        try:
+            room = hosted.room
+            if seat not in room.bot_seats_to_act() or self.pool is None:
+                self.thinking.discard(key)
+                return
+            version = room.version
+            views = self.history(room, seat)
+            legal = room.snapshot(seat).get("legal", [])
+            seed = f"{room.seed}/bot/{seat}/{version}"
+            loop = asyncio.get_running_loop()
+            move, spent = await loop.run_in_executor(
+                self.pool,
+                think,
+                room.game.name,
+                room.seats[seat].bot,
+                seat,
+                views,
+                legal,
+                self.budget(room, seat),
+                seed,
+            )
+            self.hub.metrics.bot_think.observe(spent)
+            if hosted.room.version != version:
+                self.thinking.discard(key)
+                self.poke(hosted)  # the room moved on while we thought: plan again
+                return
+            await self.hub.run(
+                hosted,
+                lambda r: r.move(seat, BOT, move, self.hub.clock(), expect_version=version),
+            )
+        except (RoomError, EngineError, ProtocolError) as exc:
+            # not retried at once (a bug would spin); the room's next change pokes again
+            log.warning("bot %s/%d: move refused: %s", key[0], seat, exc)
+            self.thinking.discard(key)
+            return
+        except (concurrent.futures.process.BrokenProcessPool, RuntimeError) as exc:
+            log.error("bot %s/%d: worker failed: %s", key[0], seat, exc)
+            self.thinking.discard(key)
+            return
+        self.thinking.discard(key)
+        self.poke(hosted)  # the room may owe another bot move (or this one, re-planned)

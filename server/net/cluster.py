@@ -1,0 +1,168 @@
+"""Several nodes on one Redis: leases, cross-node operations and fan-out, takeover.
+
+Every node subscribes to two Redis pub/sub channels:
+
+* ``out`` — every host publishes each room change there as the per-recipient renderings it
+  already built (``[(recipient, message), ...]``); a node fans them out to *its* listeners
+  (the host skips its own, having sent them directly);
+* ``node:{id}`` — requests from other nodes to run a room operation here as the host, and
+  the replies to the requests this node sent.
+
+Leases: a host renews the leases of its rooms every third of the lease time; a room whose
+renewal fails is dropped at once (another node hosts it now). Every lease period, each node
+sweeps the live rooms for expired leases and takes those rooms over from their logs, so a
+dead node's games — with their clocks and bots — go on without waiting for a client.
+The log append itself checks the lease (``Store.append(node=...)``), so a host that wakes
+up after losing its lease cannot write.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+from typing import Any
+
+from ..store import Store
+from ..store.log import pack, unpack
+from .errors import ProtocolError
+from .hub import Hub, Outs
+
+log = logging.getLogger("kibitz.cluster")
+
+
+class Cluster:
+    def __init__(self, hub: Hub, store: Store, *, rpc_timeout: float = 3.0) -> None:
+        self.hub = hub
+        self.store = store
+        self.node = hub.node
+        self.rpc_timeout = rpc_timeout
+        self.prefix = self.node.encode() + b"\x00"
+        self.pending: dict[str, asyncio.Future[Any]] = {}
+        self.ids = itertools.count(1)
+        self.pubsub: Any = None
+        self.out_channel = store.channel("out")
+        self.my_channel = store.channel(f"node:{self.node}")
+
+    async def start(self) -> None:
+        self.pubsub = self.store.pubsub()
+        await self.pubsub.subscribe(self.out_channel, self.my_channel)
+        self.hub.publish = self.publish_outs
+        self.hub.remote = self.call
+        self.hub.spawn(self._reader(), "cluster reader")
+        self.hub.spawn(self._leases(), "cluster leases")
+
+    async def close(self) -> None:
+        if self.pubsub is not None:
+            with contextlib.suppress(Exception):
+                await self.pubsub.aclose()
+            self.pubsub = None
+        for fut in self.pending.values():
+            if not fut.done():
+                fut.set_exception(ProtocolError("unavailable", "the node is shutting down"))
+
+    # -- fan-out across nodes -----------------------------------------------------------------
+
+    async def publish_outs(self, room_id: str, outs: Outs) -> None:
+        payload = self.prefix + pack({"room": room_id, "outs": [[r, m] for r, m in outs]})
+        try:
+            await self.store.publish("out", payload)
+        except Exception as exc:  # the move is stored; remote listeners can resync
+            log.warning("could not publish room %s to other nodes: %s", room_id, exc)
+
+    # -- requests to a host ---------------------------------------------------------------------
+
+    async def call(self, holder: str, room_id: str, op: str, args: dict[str, Any]) -> Any:
+        rid = f"{self.node}/{next(self.ids)}"
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self.pending[rid] = fut
+        request = {
+            "k": "req",
+            "rid": rid,
+            "from": self.node,
+            "room": room_id,
+            "op": op,
+            "args": args,
+        }
+        try:
+            heard = await self.store.publish(f"node:{holder}", self.prefix + pack(request))
+            if heard == 0:
+                raise ProtocolError(
+                    "unavailable", f"the room's host ({holder}) is gone; it moves shortly"
+                )
+            reply = await asyncio.wait_for(fut, self.rpc_timeout)
+        except TimeoutError:
+            raise ProtocolError(
+                "unavailable", "the room's host does not answer; try again"
+            ) from None
+        finally:
+            self.pending.pop(rid, None)
+        if "err" in reply:
+            code, message = reply["err"]
+            raise ProtocolError(code, message)
+        return reply["ok"]
+
+    async def _serve(self, request: dict[str, Any]) -> None:
+        reply: dict[str, Any] = {"k": "rep", "rid": request["rid"]}
+        try:
+            reply["ok"] = await self.hub.serve_remote(
+                request["room"], request["op"], request["args"]
+            )
+        except Exception as exc:
+            code = getattr(exc, "code", None)
+            if not isinstance(code, str):
+                log.exception("remote %s on room %s failed", request["op"], request["room"])
+                code, text = "internal", "internal server error"
+            else:
+                text = getattr(exc, "message", None) or str(exc)
+            reply["err"] = [code, text]
+        await self.store.publish(f"node:{request['from']}", self.prefix + pack(reply))
+
+    async def _reader(self) -> None:
+        out = self.out_channel.encode()
+        while True:
+            message = await self.pubsub.get_message(timeout=1.0)
+            if message is None or message.get("type") != "message":
+                continue
+            data: bytes = message["data"]
+            if message["channel"] == out:
+                if data.startswith(self.prefix):
+                    continue  # our own renderings: already sent to our listeners
+                body = unpack(data[data.index(b"\x00") + 1 :])
+                self.hub.fan_out(body["room"], [(r, m) for r, m in body["outs"]])
+                continue
+            body = unpack(data[data.index(b"\x00") + 1 :])
+            if body.get("k") == "req":
+                self.hub.spawn(self._serve(body), f"serve {body.get('op')}")
+            elif body.get("k") == "rep":
+                fut = self.pending.get(body["rid"])
+                if fut is not None and not fut.done():
+                    fut.set_result(body)
+
+    # -- leases -----------------------------------------------------------------------------------
+
+    async def _leases(self) -> None:
+        ttl = self.hub.lease_ms
+        beat = 0
+        while True:
+            await asyncio.sleep(ttl / 3000)
+            try:
+                for room_id in await self.store.renew(list(self.hub.rooms), self.node, ttl):
+                    self.hub.unhost(room_id)
+                beat += 1
+                if beat % 3 == 0:
+                    await self.sweep()
+            except Exception as exc:  # Redis away: our leases may lapse; others take over
+                log.warning("lease renewal failed: %s", exc)
+
+    async def sweep(self) -> int:
+        """Take over live rooms whose host is gone (no lease). Returns how many."""
+        live = await self.store.live_rooms()
+        taken = 0
+        for room_id, holder in zip(live, await self.store.holders(live), strict=True):
+            if holder is None and room_id not in self.hub.rooms:
+                with contextlib.suppress(ProtocolError):
+                    if await self.hub.take_over(room_id) is not None:
+                        taken += 1
+        return taken

@@ -374,3 +374,24 @@ async def test_delayed_spectators_and_seated_players(server: KibitzServer) -> No
     assert "PPPPPPPP" in late["view"]["seats"][0]["fen"]
     for c in (a, b, spec):
         await c.close()
+
+
+async def test_metrics_in_prometheus_format(server: KibitzServer) -> None:
+    a, b, room = await seated_pair(server)
+    await play(a, room, "e2e4")
+    with pytest.raises(KibitzError):
+        await play(a, room, "e7e5")
+
+    def fetch() -> str:
+        with urllib.request.urlopen(server.url + "metrics") as resp:
+            assert resp.headers["Content-Type"].startswith("text/plain")
+            return str(resp.read().decode())
+
+    text = await asyncio.to_thread(fetch)
+    assert "kibitz_moves_total 1.0" in text
+    assert "kibitz_connections 2.0" in text
+    assert 'kibitz_errors_total{code="not_your_turn"} 1.0' in text
+    assert "kibitz_move_seconds_count 1.0" in text
+    assert "kibitz_redis_append_seconds_count" in text
+    await a.close()
+    await b.close()

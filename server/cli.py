@@ -74,6 +74,15 @@ def _parser() -> argparse.ArgumentParser:
 
     sub.add_parser("games", help="list the games this server offers")
 
+    from . import bench
+
+    b = sub.add_parser(
+        "bench",
+        help="load a local deployment and compare it with a plain websockets echo server",
+        description=(bench.__doc__ or "").split("\n\n")[1],
+    )
+    bench.add_arguments(b)
+
     pf = sub.add_parser(
         "perft",
         help="count move sequences to a depth (rules check)",
@@ -98,6 +107,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _games()
         if args.command == "perft":
             return _perft(args)
+        if args.command == "bench":
+            from . import bench
+
+            return bench.main(args)
     except KeyboardInterrupt:
         return 130
     return 2

@@ -147,6 +147,9 @@ class Room:
         self.position_version = 0
         self.last_at = created_at
         self.clock = Clock.new(policy.clock, n_seats) if policy.clock else None
+        # per-state caches: states are immutable values, so identity is a safe key
+        self._acting: tuple[Any, frozenset[int]] | None = None
+        self._views: tuple[Any, dict[Recipient | str, Json]] = (None, {})
         #: recent states, oldest first, for spectators who see everything N turns late
         self.past: deque[Any] = deque([self.state], maxlen=policy.spectator_delay + 1)
 
@@ -224,7 +227,10 @@ class Room:
     def to_act(self) -> frozenset[int]:
         if not self.started or self.outcome is not None:
             return frozenset()
-        return self.game.to_act(self.state)
+        cached = self._acting
+        if cached is None or cached[0] is not self.state:
+            cached = self._acting = (self.state, self.game.to_act(self.state))
+        return cached[1]
 
     def bot_seats_to_act(self) -> list[int]:
         """Bot seats that owe a move now (and have not sealed one)."""
@@ -546,12 +552,25 @@ class Room:
                 out["legal"] = [str(m) for m in self.game.legal_moves(self.state, r)]
         return out
 
+    def _view(self, r: Recipient) -> Json:
+        """``game.view(state, r)``, computed once per state and recipient — and once for
+        everybody in a game that hides nothing (every seat's view is the public one)."""
+        state, views = self._views
+        if state is not self.state:
+            views = {}
+            self._views = (self.state, views)
+        key: Recipient | str = r if self.game.hidden_information else "all"
+        view = views.get(key)
+        if view is None:
+            view = views[key] = self.game.view(self.state, r)
+        return view
+
     def view_for(self, r: Recipient) -> Json:
         """``game.view`` for ``r``; with a spectator delay, spectators see what every seat
         saw ``spectator_delay`` turns ago (and everything once the game is over)."""
         delay = self.policy.spectator_delay
         if r is not None or not delay:
-            return self.game.view(self.state, r)
+            return self._view(r)
         late = self.state if self.outcome is not None else self.past[0]
         turn = len(self.turns) if self.outcome is not None else max(0, len(self.turns) - delay)
         return {

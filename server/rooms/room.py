@@ -537,6 +537,7 @@ class Room:
             "view": self.view_for(r),
             "turn": len(self.turns),
             "clock": self.clock.to_json(acting - set(self.pending)) if self.clock else None,
+            "settings": self.policy.to_json(),
             "at": self.last_at,
             "outcome": self.outcome.to_json() if self.outcome else None,
             "undo": (

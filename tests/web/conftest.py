@@ -1,0 +1,54 @@
+"""Browser fixtures: headless Chromium (Debian's), one browser per test, a guard per context.
+
+Every context opened through :func:`open_tab` fails the test on a request that leaves
+127.0.0.1, on a console error or an uncaught page error. Screenshots go to one temp dir for
+the whole run; its path is printed in the terminal summary.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from playwright.async_api import Browser, async_playwright
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+_SHOTS: list[Path] = []
+
+
+@pytest.fixture(scope="session")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The directory the web tests save their screenshots in (printed at the end)."""
+    path = tmp_path_factory.mktemp("web-screenshots")
+    _SHOTS.append(path)
+    return path
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    for path in _SHOTS:
+        files = sorted(p.name for p in path.glob("*.png"))
+        if files:
+            terminalreporter.write_line(f"web screenshots ({len(files)}): {path}")
+
+
+@pytest.fixture
+async def browser() -> AsyncIterator[Browser]:
+    if shutil.which(CHROMIUM) is None:
+        pytest.skip(f"{CHROMIUM} is not installed")
+    async with async_playwright() as pw:
+        b = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        try:
+            yield b
+        finally:
+            await b.close()

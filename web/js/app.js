@@ -1,0 +1,276 @@
+// The client's state: the connection, the game registry, what we hold and what we heard.
+//
+// Views (lobby, room) read from here and listen to its events:
+//   "ready"   a session is up (after every (re)connect), games are known
+//   "update"  an update for a room arrived (detail: the update)
+//   "held"    the seats we hold changed
+
+import { describeMove } from "./boards/index.js";
+import { toast } from "./dom.js";
+import { Connection } from "./net.js";
+import { storage } from "./storage.js";
+import { eventText } from "./text.js";
+
+const LOG_LIMIT = 80;
+
+export class App extends EventTarget {
+  constructor({ spectatorOnly = false } = {}) {
+    super();
+    this.spectatorOnly = spectatorOnly;
+    this.games = [];
+    this.gameInfo = new Map();
+    this.rooms = new Map(); // room id -> {updates: Map(key -> update), log: [{version, text}]}
+    this.held = new Map(); // room id -> Set of seats this session holds
+    this.watching = new Set();
+    this.ready = false;
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    this.conn = new Connection({ url: `${scheme}://${location.host}/ws`, hello: () => this.helloFields() });
+    this.conn.addEventListener("welcome", (e) => this.onWelcome(e.detail));
+    this.conn.addEventListener("update", (e) => this.onUpdate(e.detail));
+    this.conn.addEventListener("status", (e) => {
+      if (e.detail !== "online") this.ready = false;
+      this.dispatchEvent(new CustomEvent("status", { detail: e.detail }));
+    });
+    this.conn.addEventListener("session-refused", () => { storage.session = null; });
+  }
+
+  start() {
+    this.conn.start();
+  }
+
+  helloFields() {
+    const fields = {};
+    const session = storage.session;
+    if (session) fields.session = session;
+    const since = storage.sinceMap();
+    if (Object.keys(since).length) fields.since = since;
+    return fields;
+  }
+
+  async onWelcome(w) {
+    storage.session = w.session;
+    this.held.clear();
+    this.watching.clear();
+    for (const r of w.rooms) {
+      if (r.seats.length) this.held.set(r.room, new Set(r.seats));
+      else this.watching.add(r.room);
+    }
+    try {
+      const reply = await this.conn.request({ type: "list_games" });
+      this.setGames(reply.games);
+    } catch (err) {
+      if (err.code === "disconnected" || err.code === "offline") return; // the next welcome retries
+      try {
+        // the same registry over plain HTTP (without the bot list)
+        const res = await fetch("api/games", { headers: { Accept: "application/json" } });
+        this.setGames(await res.json());
+      } catch {
+        this.setGames([]);
+      }
+    }
+    if (!w.resumed && !this.spectatorOnly) await this.rejoinWithTokens();
+    this.ready = true;
+    this.dispatchEvent(new CustomEvent("held"));
+    this.dispatchEvent(new CustomEvent("ready"));
+  }
+
+  setGames(games) {
+    this.games = Array.isArray(games) ? games : [];
+    this.gameInfo = new Map(this.games.map((g) => [g.name, g]));
+  }
+
+  /** The session was not resumed (expired): reclaim our seats with their tokens. */
+  async rejoinWithTokens() {
+    const current = currentRoomId();
+    for (const r of storage.rooms()) {
+      if (!r.tokens || (r.status === "over" && r.id !== current)) continue;
+      for (const [seat, token] of Object.entries(r.tokens)) {
+        try {
+          await this.conn.request({ type: "join", room: r.id, seat: Number(seat), token, since: r.since });
+          this.addHeld(r.id, Number(seat));
+        } catch (err) {
+          if (err.code === "no_such_room" || err.code === "bad_token") {
+            storage.updateRoom(r.id, (d) => { delete d.tokens; });
+          }
+        }
+      }
+    }
+  }
+
+  info(game) {
+    return this.gameInfo.get(game) || { name: game, title: game, seat_names: [], hidden_information: false, simultaneous: false, options: {} };
+  }
+
+  room(id) {
+    let r = this.rooms.get(id);
+    if (!r) {
+      r = { updates: new Map(), log: readLog(id) };
+      this.rooms.set(id, r);
+    }
+    return r;
+  }
+
+  heldSeats(id) {
+    return [...(this.held.get(id) || [])].sort((a, b) => a - b);
+  }
+
+  addHeld(id, seat) {
+    if (!this.held.has(id)) this.held.set(id, new Set());
+    this.held.get(id).add(seat);
+    this.dispatchEvent(new CustomEvent("held"));
+  }
+
+  /** The seat whose eyes the room is shown through: the one that must act, else the first. */
+  perspective(id) {
+    const seats = this.heldSeats(id);
+    if (!seats.length) return null;
+    const r = this.room(id);
+    for (const seat of seats) {
+      const u = r.updates.get(String(seat));
+      if (u && u.status === "playing" && u.to_act.includes(seat) && !u.your_move) return seat;
+    }
+    return seats[0];
+  }
+
+  /** The latest update for the perspective seat (or the spectator view). */
+  latest(id) {
+    const r = this.rooms.get(id);
+    if (!r) return null;
+    const p = this.perspective(id);
+    return r.updates.get(p === null ? "spectator" : String(p)) || null;
+  }
+
+  onUpdate(u) {
+    const r = this.room(u.room);
+    const key = u.you === null ? "spectator" : String(u.you);
+    const prev = r.updates.get(key);
+    if (prev && u.version < prev.version) return;
+    r.updates.set(key, u);
+    if (u.you !== null && !this.held.has(u.room)) this.addHeld(u.room, u.you);
+    const logKey = this.heldSeats(u.room).length ? String(this.heldSeats(u.room)[0]) : "spectator";
+    if (key === logKey && u.events) this.log(u, r);
+    const info = this.info(u.game);
+    storage.updateRoom(u.room, (d) => {
+      d.since = Math.max(d.since || 0, u.version);
+      d.game = u.game;
+      d.status = u.status;
+      if (info.simultaneous && u.legal && u.you !== null) d.legal = { turn: u.turn, seat: u.you, moves: u.legal };
+    });
+    this.dispatchEvent(new CustomEvent("update", { detail: u }));
+  }
+
+  log(u, r) {
+    const info = this.info(u.game);
+    const moves = u.events.filter((e) => e.kind === "move");
+    const lastMove = moves[moves.length - 1];
+    for (const ev of u.events) {
+      let text;
+      if (ev.kind === "move") {
+        text = ev === lastMove ? describeMove(u.game, info, u, ev.seats) : null;
+        if (!text) text = `${ev.seats.map((s) => (u.you === s ? "You" : (u.seats[s] && u.seats[s].name) || `Seat ${s + 1}`)).join(" and ")} moved`;
+      } else {
+        text = eventText(info, u, ev);
+      }
+      if (text) r.log.unshift({ version: u.version, text });
+    }
+    r.log.length = Math.min(r.log.length, LOG_LIMIT);
+    writeLog(u.room, r.log);
+  }
+
+  /** The legal moves to offer: the update's, or (after sealing) the sealed turn's. */
+  legalFor(u) {
+    if (!u || u.you === null || u.status !== "playing") return [];
+    if (u.legal) return u.legal;
+    if (u.your_move) {
+      const cached = storage.room(u.room).legal;
+      if (cached && cached.turn === u.turn && cached.seat === u.you) return cached.moves;
+    }
+    return [];
+  }
+
+  /** Take-backs allowed here? The protocol does not say; we know it for rooms we created. */
+  undoAllowed(id, info) {
+    const d = storage.room(id);
+    if (typeof d.undo === "boolean") return d.undo;
+    return !info.hidden_information;
+  }
+
+  request(msg) {
+    return this.conn.request(msg);
+  }
+
+  /** Start hearing a room (seat, token, or as a spectator). */
+  async listen(id) {
+    if (!this.ready) return;
+    const known = this.rooms.get(id);
+    const since = storage.room(id).since;
+    if (this.held.has(id)) {
+      if (!known || !known.updates.size) await this.request({ type: "resync", room: id, since: null }).catch(() => {});
+      return;
+    }
+    if (this.watching.has(id) && known && known.updates.size) return; // the resume pushed it
+    const tokens = storage.room(id).tokens;
+    if (tokens && !this.spectatorOnly) {
+      for (const [seat, token] of Object.entries(tokens)) {
+        try {
+          await this.request({ type: "join", room: id, seat: Number(seat), token, since });
+          this.addHeld(id, Number(seat));
+        } catch { /* fall back to watching */ }
+      }
+      if (this.held.has(id)) return;
+    }
+    try {
+      await this.request({ type: "watch", room: id, since: known && known.updates.size ? since : undefined });
+      this.watching.add(id);
+    } catch (err) {
+      this.fail(err);
+      if (err.code === "no_such_room") {
+        storage.forgetRoom(id);
+        this.dispatchEvent(new CustomEvent("missing", { detail: id }));
+      }
+    }
+  }
+
+  /** Stop hearing a room we only watch. */
+  unwatch(id) {
+    if (this.held.has(id) || !this.watching.has(id)) return;
+    this.watching.delete(id);
+    this.request({ type: "leave", room: id }).catch(() => {});
+  }
+
+  async takeSeat(id, seat, name) {
+    const reply = await this.request({ type: "take_seat", room: id, seat, name });
+    storage.updateRoom(id, (d) => {
+      d.tokens = { ...(d.tokens || {}), [reply.seat]: reply.token };
+    });
+    this.watching.delete(id);
+    this.addHeld(id, reply.seat);
+    return reply;
+  }
+
+  fail(err) {
+    toast(err && err.message ? err.message : String(err));
+  }
+}
+
+// The log of a room survives a reload of the tab (sessionStorage): the server resends only
+// what we missed, so what we already heard is kept here.
+function readLog(id) {
+  try {
+    const log = JSON.parse(sessionStorage.getItem(`kibitz.log.${id}`) || "[]");
+    return Array.isArray(log) ? log : [];
+  } catch {
+    return [];
+  }
+}
+
+function writeLog(id, log) {
+  try {
+    sessionStorage.setItem(`kibitz.log.${id}`, JSON.stringify(log));
+  } catch { /* storage full: the log just starts over after a reload */ }
+}
+
+export function currentRoomId() {
+  const m = /^#room=([A-Za-z0-9_-]{1,64})/.exec(location.hash);
+  return m ? m[1] : null;
+}

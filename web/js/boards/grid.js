@@ -1,0 +1,452 @@
+// A square-grid board in SVG shared by Chess, Dark Chess, Apocalypse and BanQi.
+//
+// The board owns the interaction: a square is a focusable button (roving tabindex, arrow
+// keys move the focus, Enter/Space activate). Clicking a piece that has legal moves selects
+// it and marks its targets; clicking a target plays the move; dragging a piece onto a target
+// does the same. When several moves share a from/to pair (promotion) `choose` is asked.
+//
+// Moves are given as {text, from, to} (to = null for an action on one square, e.g. a flip).
+
+import { s, reducedMotion } from "../dom.js";
+
+const CELL = 100;
+
+export class GridBoard {
+  /**
+   * @param {object} o
+   * @param {number} o.files
+   * @param {number} o.ranks
+   * @param {(f: number, r: number) => string} o.name   square name of file f, rank r (0-based)
+   * @param {string} o.kind        css class of the svg (chess, apocalypse, banqi)
+   * @param {string} o.label       accessible name of the board
+   * @param {boolean} [o.flipped]  rank 0 at the top (the second seat's side)
+   * @param {boolean} [o.checkered]
+   * @param {(text: string) => void} o.onMove
+   * @param {(moves: object[]) => Promise<string|null>} [o.choose]
+   */
+  constructor(o) {
+    this.o = o;
+    this.files = o.files;
+    this.ranks = o.ranks;
+    this.flipped = !!o.flipped;
+    this.moves = [];
+    this.selected = null;
+    this.busy = false;
+    this.squares = new Map();
+    this.pieces = new Map(); // square -> {node, label}
+    this.fogged = new Set();
+    this.labels = new Map();
+    this.classes = new Map(); // square -> Set of css classes from the game
+    this.drag = null;
+    this.suppressClick = false;
+
+    const w = this.files * CELL;
+    const hgt = this.ranks * CELL;
+    this.svg = s("svg", {
+      class: `board ${o.kind}`,
+      viewBox: `0 0 ${w} ${hgt}`,
+      role: "group",
+      "aria-label": o.label,
+      "aria-roledescription": "board",
+    });
+    this.layerSquares = s("g", { class: "squares" });
+    this.layerMarks = s("g", { class: "marks" });
+    this.layerPieces = s("g", { class: "pieces" });
+    this.layerFog = s("g", { class: "fog" });
+    this.layerHints = s("g", { class: "hints" });
+    this.svg.append(this.layerSquares, this.layerMarks, this.layerPieces, this.layerFog, this.layerHints);
+    this.build();
+    this.svg.addEventListener("click", (e) => this.onClick(e));
+    this.svg.addEventListener("keydown", (e) => this.onKey(e));
+    this.svg.addEventListener("pointerdown", (e) => this.onPointerDown(e));
+    this.svg.addEventListener("pointermove", (e) => this.onPointerMove(e));
+    this.svg.addEventListener("pointerup", (e) => this.onPointerUp(e));
+    this.svg.addEventListener("pointercancel", () => this.cancelDrag());
+  }
+
+  // -- geometry -------------------------------------------------------------------------
+
+  xy(f, r) {
+    const col = this.flipped ? this.files - 1 - f : f;
+    const row = this.flipped ? r : this.ranks - 1 - r;
+    return [col * CELL, row * CELL];
+  }
+
+  center(square) {
+    const sq = this.squares.get(square);
+    return [sq.x + CELL / 2, sq.y + CELL / 2];
+  }
+
+  build() {
+    const checkered = this.o.checkered !== false;
+    let first = true;
+    for (let r = this.ranks - 1; r >= 0; r--) {
+      for (let f = 0; f < this.files; f++) {
+        const name = this.o.name(f, r);
+        const [x, y] = this.xy(f, r);
+        const shade = checkered ? ((f + r) % 2 === 0 ? "dark" : "light") : "light";
+        const g = s("g", {
+          class: "sq",
+          role: "button",
+          tabindex: first ? 0 : -1,
+          dataset: { square: name },
+          transform: `translate(${x} ${y})`,
+        });
+        first = false;
+        g.append(
+          s("rect", { class: `bg ${shade}`, width: CELL, height: CELL }),
+          s("rect", { class: "hl", width: CELL, height: CELL }),
+          s("rect", { class: "ring", x: 4, y: 4, width: CELL - 8, height: CELL - 8, rx: 6 }),
+        );
+        const onLight = shade === "light" ? "on-light" : "on-dark";
+        const col = x / CELL;
+        const row = y / CELL;
+        if (this.o.coords !== false) {
+          if (row === this.ranks - 1) {
+            g.append(s("text", { class: `coord ${onLight}`, x: CELL - 6, y: CELL - 6, "text-anchor": "end" }, name[0]));
+          }
+          if (col === 0) {
+            g.append(s("text", { class: `coord ${onLight}`, x: 5, y: 17 }, name.slice(1)));
+          }
+        }
+        g.addEventListener("focus", () => this.setRoving(name));
+        this.layerSquares.append(g);
+        this.squares.set(name, { g, f, r, x, y });
+      }
+    }
+  }
+
+  // -- content --------------------------------------------------------------------------
+
+  /**
+   * Replace the position.
+   * @param {Map<string, {node: SVGElement, label: string}>} pieces
+   * @param {object} [extra]
+   * @param {Set<string>} [extra.fog]         squares under fog
+   * @param {Map<string, string[]>} [extra.classes]  extra classes per square (last, check…)
+   * @param {Map<string, string>} [extra.emptyLabel]  label for empty squares (per square)
+   */
+  setPosition(pieces, { fog = new Set(), classes = new Map(), fogNode = null } = {}) {
+    this.pieces = pieces;
+    this.fogged = fog;
+    this.classes = classes;
+    this.layerPieces.replaceChildren();
+    for (const [square, p] of pieces) {
+      const sq = this.squares.get(square);
+      if (!sq) continue;
+      const node = s("g", { class: `piece ${p.cls || ""}`.trim(), transform: `translate(${sq.x} ${sq.y})`, dataset: { on: square } });
+      node.append(p.node);
+      p.el = node;
+      this.layerPieces.append(node);
+    }
+    this.layerFog.replaceChildren();
+    for (const square of fog) {
+      const sq = this.squares.get(square);
+      if (!sq || !fogNode) continue;
+      const node = s("g", { transform: `translate(${sq.x} ${sq.y})`, class: "fogged", dataset: { fog: square } });
+      node.append(fogNode());
+      this.layerFog.append(node);
+    }
+    this.refresh();
+  }
+
+  /** Marks drawn between squares and pieces (arrows, bursts); children in board units. */
+  setMarks(nodes) {
+    this.layerMarks.replaceChildren(...nodes);
+  }
+
+  /** The legal moves of the seat (empty when it may not move now). */
+  setMoves(moves) {
+    this.moves = moves || [];
+    this.busy = false;
+    if (this.selected && !this.moves.some((m) => m.from === this.selected)) this.selected = null;
+    this.refresh();
+  }
+
+  /** Redraw selection, targets and the accessible labels. */
+  refresh() {
+    const targets = new Set();
+    if (this.selected) {
+      for (const m of this.moves) if (m.from === this.selected && m.to) targets.add(m.to);
+    }
+    const movable = new Set(this.moves.map((m) => m.from));
+    this.layerHints.replaceChildren();
+    for (const [name, sq] of this.squares) {
+      const cls = new Set(["sq", ...(this.classes.get(name) || [])]);
+      if (movable.has(name) && !this.busy) cls.add("movable");
+      if (name === this.selected) cls.add("selected");
+      if (targets.has(name)) cls.add("target");
+      sq.g.setAttribute("class", [...cls].join(" "));
+      const piece = this.pieces.get(name);
+      let label = `${name}: ${piece ? piece.label : this.fogged.has(name) ? "not visible" : "empty"}`;
+      if (name === this.selected) label += ", selected";
+      if (targets.has(name)) label += piece ? ", capture here" : ", move here";
+      else if (movable.has(name) && !this.busy && name !== this.selected) label += this.moves.some((m) => m.from === name && !m.to) ? ", can act" : ", can move";
+      const extra = this.classes.get(name);
+      if (extra && extra.includes("last")) label += ", last move";
+      sq.g.setAttribute("aria-label", label);
+      if (targets.has(name)) {
+        const [cx, cy] = [sq.x + CELL / 2, sq.y + CELL / 2];
+        this.layerHints.append(piece
+          ? s("circle", { class: "hint-ring", cx, cy, r: CELL / 2 - 6 })
+          : s("circle", { class: "hint-dot", cx, cy, r: CELL / 7 }));
+      }
+    }
+  }
+
+  select(square) {
+    this.selected = square;
+    this.refresh();
+  }
+
+  // -- acting ---------------------------------------------------------------------------
+
+  activate(square) {
+    if (this.busy) return;
+    if (this.selected) {
+      const chosen = this.moves.filter((m) => m.from === this.selected && m.to === square);
+      if (chosen.length) {
+        this.play(chosen);
+        return;
+      }
+    }
+    const own = this.moves.filter((m) => m.from === square);
+    if (own.length === 1 && !own[0].to) {
+      this.play(own);
+      return;
+    }
+    if (own.some((m) => m.to)) {
+      this.select(this.selected === square ? null : square);
+      return;
+    }
+    if (this.selected) this.select(null);
+  }
+
+  async play(candidates) {
+    let text = candidates[0].text;
+    if (candidates.length > 1) {
+      if (!this.o.choose) return;
+      text = await this.o.choose(candidates);
+      if (!text) return;
+    }
+    this.busy = true;
+    this.selected = null;
+    this.refresh();
+    try {
+      await this.o.onMove(text);
+    } catch {
+      this.busy = false;
+      this.refresh();
+    }
+  }
+
+  /** Let the board take moves again (after a refused move). */
+  release() {
+    this.busy = false;
+    this.refresh();
+  }
+
+  // -- events ---------------------------------------------------------------------------
+
+  squareFromEvent(e) {
+    const g = e.target && e.target.closest ? e.target.closest(".sq") : null;
+    return g ? g.dataset.square : null;
+  }
+
+  squareAtPoint(clientX, clientY) {
+    const ctm = this.svg.getScreenCTM();
+    if (!ctm) return null;
+    const pt = new DOMPoint(clientX, clientY).matrixTransform(ctm.inverse());
+    const col = Math.floor(pt.x / CELL);
+    const row = Math.floor(pt.y / CELL);
+    if (col < 0 || row < 0 || col >= this.files || row >= this.ranks) return null;
+    for (const [name, sq] of this.squares) if (sq.x === col * CELL && sq.y === row * CELL) return name;
+    return null;
+  }
+
+  onClick(e) {
+    if (this.suppressClick) {
+      this.suppressClick = false;
+      return;
+    }
+    const square = this.squareFromEvent(e);
+    if (square) this.activate(square);
+  }
+
+  onKey(e) {
+    const square = this.squareFromEvent(e);
+    if (!square) return;
+    const sq = this.squares.get(square);
+    const step = {
+      ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1],
+    }[e.key];
+    if (step) {
+      e.preventDefault();
+      const sign = this.flipped ? -1 : 1;
+      const f = Math.min(this.files - 1, Math.max(0, sq.f + step[0] * sign));
+      const r = Math.min(this.ranks - 1, Math.max(0, sq.r + step[1] * sign));
+      this.focusSquare(this.o.name(f, r));
+    } else if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      this.activate(square);
+    } else if (e.key === "Escape") {
+      this.select(null);
+    }
+  }
+
+  setRoving(name) {
+    for (const [n, sq] of this.squares) sq.g.setAttribute("tabindex", n === name ? 0 : -1);
+  }
+
+  focusSquare(name) {
+    const sq = this.squares.get(name);
+    if (!sq) return;
+    this.setRoving(name);
+    sq.g.focus();
+  }
+
+  onPointerDown(e) {
+    if (e.button !== 0 || this.busy) return;
+    const square = this.squareFromEvent(e);
+    if (!square || !this.pieces.has(square)) return;
+    if (!this.moves.some((m) => m.from === square && m.to)) return;
+    this.drag = { square, x: e.clientX, y: e.clientY, id: e.pointerId, active: false };
+  }
+
+  onPointerMove(e) {
+    const d = this.drag;
+    if (!d || e.pointerId !== d.id) return;
+    if (!d.active) {
+      if (Math.hypot(e.clientX - d.x, e.clientY - d.y) < 8) return;
+      d.active = true;
+      try { this.svg.setPointerCapture(e.pointerId); } catch { /* already released */ }
+      this.select(d.square);
+      const piece = this.pieces.get(d.square);
+      d.el = piece && piece.el;
+      if (d.el) {
+        d.el.classList.add("dragging");
+        this.layerPieces.append(d.el); // on top
+      }
+    }
+    if (d.el) {
+      const ctm = this.svg.getScreenCTM();
+      const pt = new DOMPoint(e.clientX, e.clientY).matrixTransform(ctm.inverse());
+      d.el.setAttribute("transform", `translate(${pt.x - CELL / 2} ${pt.y - CELL / 2})`);
+    }
+  }
+
+  onPointerUp(e) {
+    const d = this.drag;
+    this.drag = null;
+    if (!d || !d.active) return;
+    this.suppressClick = true;
+    setTimeout(() => { this.suppressClick = false; }, 0);
+    const target = this.squareAtPoint(e.clientX, e.clientY);
+    this.restoreDragged(d);
+    if (target && target !== d.square) this.activate(target);
+  }
+
+  cancelDrag() {
+    if (this.drag && this.drag.active) this.restoreDragged(this.drag);
+    this.drag = null;
+  }
+
+  restoreDragged(d) {
+    if (!d.el) return;
+    const sq = this.squares.get(d.square);
+    d.el.classList.remove("dragging");
+    d.el.setAttribute("transform", `translate(${sq.x} ${sq.y})`);
+  }
+
+  // -- animation ------------------------------------------------------------------------
+
+  /**
+   * Slide pieces: each {from, to, node} moves a copy of `node` from one square to another,
+   * fading out when `vanish`. The real piece on `to` is hidden until the slide ends.
+   */
+  animate(slides, ms = 380) {
+    if (reducedMotion() || !slides.length) return;
+    for (const sl of slides) {
+      const a = this.squares.get(sl.from);
+      const b = this.squares.get(sl.to);
+      if (!a || !b || !sl.node) continue;
+      const real = this.pieces.get(sl.to);
+      if (real && real.el && !sl.vanish) real.el.classList.add("hidden-until-anim");
+      const ghost = s("g", { class: "piece ghost" });
+      ghost.append(sl.node);
+      this.layerPieces.append(ghost);
+      const frames = [
+        { transform: `translate(${a.x}px, ${a.y}px)`, opacity: 1 },
+        { transform: `translate(${b.x}px, ${b.y}px)`, opacity: sl.vanish ? 0.15 : 1 },
+      ];
+      const anim = ghost.animate(frames, { duration: ms, easing: "ease-in-out", fill: "forwards" });
+      const done = () => {
+        ghost.remove();
+        if (real && real.el) real.el.classList.remove("hidden-until-anim");
+      };
+      anim.onfinish = done;
+      anim.oncancel = done;
+    }
+  }
+}
+
+/** An arrow from one square's centre to another's, for the marks layer. */
+export function arrow(board, from, to, cls) {
+  const [x1, y1] = board.center(from);
+  const [x2, y2] = board.center(to);
+  const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+  const ux = (x2 - x1) / len;
+  const uy = (y2 - y1) / len;
+  const tipX = x2 - ux * 18;
+  const tipY = y2 - uy * 18;
+  const baseX = tipX - ux * 26;
+  const baseY = tipY - uy * 26;
+  const g = s("g", { class: "event-mark" });
+  g.append(
+    s("line", { class: `arrow ${cls}`, x1, y1, x2: baseX, y2: baseY }),
+    s("polygon", {
+      class: `arrow-head ${cls}`,
+      points: `${tipX},${tipY} ${baseX - uy * 16},${baseY + ux * 16} ${baseX + uy * 16},${baseY - ux * 16}`,
+    }),
+  );
+  return g;
+}
+
+/** A star-burst on a square (collisions). */
+export function burst(board, square) {
+  const [cx, cy] = board.center(square);
+  const pts = [];
+  for (let i = 0; i < 16; i++) {
+    const rad = i % 2 ? 20 : 44;
+    const a = (Math.PI * i) / 8;
+    pts.push(`${cx + rad * Math.cos(a)},${cy + rad * Math.sin(a)}`);
+  }
+  return s("polygon", { class: "burst event-mark", points: pts.join(" ") });
+}
+
+/** An X over a square (a capture). */
+export function xmark(board, square) {
+  const [cx, cy] = board.center(square);
+  const g = s("g", { class: "event-mark" });
+  g.append(
+    s("line", { class: "xmark", x1: cx - 38, y1: cy - 38, x2: cx - 24, y2: cy - 24 }),
+    s("line", { class: "xmark", x1: cx + 38, y1: cy - 38, x2: cx + 24, y2: cy - 24 }),
+    s("line", { class: "xmark", x1: cx - 38, y1: cy + 38, x2: cx - 24, y2: cy + 24 }),
+    s("line", { class: "xmark", x1: cx + 38, y1: cy + 38, x2: cx + 24, y2: cy + 24 }),
+  );
+  return g;
+}
+
+/** A small star in a square's corner (promotion). */
+export function star(board, square) {
+  const [cx, cy] = board.center(square);
+  const x = cx + 32;
+  const y = cy - 32;
+  const pts = [];
+  for (let i = 0; i < 10; i++) {
+    const rad = i % 2 ? 6 : 14;
+    const a = -Math.PI / 2 + (Math.PI * i) / 5;
+    pts.push(`${x + rad * Math.cos(a)},${y + rad * Math.sin(a)}`);
+  }
+  return s("polygon", { class: "star event-mark", points: pts.join(" ") });
+}

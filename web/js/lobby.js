@@ -1,0 +1,282 @@
+// The lobby: create a room (game, options from its schema, who sits where), the open rooms
+// (polled every few seconds) and the rooms this browser plays in.
+
+import { h, toast } from "./dom.js";
+import { storage } from "./storage.js";
+import { seatName } from "./text.js";
+
+const POLL_MS = 3000;
+
+export class LobbyView {
+  constructor(app, host, { playerName }) {
+    this.app = app;
+    this.host = host;
+    this.playerName = playerName;
+    this.openRooms = [];
+    this.timer = null;
+    this.el = h("div", { class: "lobby-view" });
+    host.replaceChildren(this.el);
+    this.form = null;
+    this.onReady = () => this.refresh(true);
+    this.onHeld = () => this.renderRooms();
+    this.onUpdate = () => this.renderRooms();
+    app.addEventListener("ready", this.onReady);
+    app.addEventListener("held", this.onHeld);
+    app.addEventListener("update", this.onUpdate);
+    this.build();
+    if (app.ready) this.refresh(true);
+    this.timer = setInterval(() => this.refresh(false), POLL_MS);
+  }
+
+  destroy() {
+    clearInterval(this.timer);
+    this.app.removeEventListener("ready", this.onReady);
+    this.app.removeEventListener("held", this.onHeld);
+    this.app.removeEventListener("update", this.onUpdate);
+  }
+
+  async refresh(rebuildForm) {
+    if (!this.app.ready) return;
+    if (rebuildForm && !this.form) this.renderForm();
+    try {
+      const reply = await this.app.request({ type: "list_rooms" });
+      this.openRooms = reply.rooms;
+    } catch {
+      return;
+    }
+    this.renderRooms();
+  }
+
+  build() {
+    this.formBox = h("section", { class: "panel create", "aria-labelledby": "create-h" },
+      h("h2", { id: "create-h" }, "New game"),
+      h("p", { class: "muted" }, "Connecting to the server…"));
+    this.openList = h("ul", { class: "rooms open-rooms", "aria-label": "Open rooms" });
+    this.mineList = h("ul", { class: "rooms my-rooms", "aria-label": "Your games" });
+    this.el.append(
+      h("h1", {}, "Lobby"),
+      h("div", { class: "lobby" },
+        this.formBox,
+        h("section", { class: "panel", "aria-labelledby": "rooms-h" },
+          h("h2", { id: "rooms-h" }, "Open rooms"),
+          this.openList,
+          h("h2", { id: "mine-h", class: "mine-h" }, "Your games"),
+          this.mineList,
+        ),
+      ),
+    );
+    if (this.app.ready) this.renderForm();
+  }
+
+  // -- create ---------------------------------------------------------------------------
+
+  renderForm() {
+    const games = this.app.games;
+    if (!games.length) return;
+    const select = h("select", { id: "game", name: "game" },
+      games.map((g) => h("option", { value: g.name }, g.title)));
+    const desc = h("p", { class: "game-desc", id: "game-desc" });
+    const optionsBox = h("div", { class: "options" });
+    const seatsBox = h("div", { class: "seats-box" });
+    const undoBox = h("div", {});
+    const form = h("form", { "aria-labelledby": "create-h", novalidate: true },
+      h("label", { class: "field", for: "game" }, h("span", {}, "Game"), select),
+      desc, optionsBox, seatsBox, undoBox,
+      h("div", {}, h("button", { type: "submit", id: "create-room" }, "Create room")),
+    );
+    const build = () => {
+      const info = this.app.info(select.value);
+      desc.textContent = info.description || "";
+      optionsBox.replaceChildren(...this.optionFields(info));
+      this.renderSeatChoices(seatsBox, info, info.min_seats);
+      undoBox.replaceChildren(h("label", { class: "field check" },
+        h("input", { type: "checkbox", name: "undo", id: "opt-undo", checked: !info.hidden_information }),
+        h("span", {}, "Allow take-backs", info.hidden_information ? h("small", {}, " (off by default: a take-back would replay with knowledge gained)") : null)));
+    };
+    select.addEventListener("change", build);
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      this.create(form, select.value);
+    });
+    build();
+    this.form = form;
+    this.formBox.replaceChildren(this.formBox.firstChild, form);
+  }
+
+  optionFields(info) {
+    const plain = [];
+    const advanced = [];
+    for (const [name, opt] of Object.entries(info.options || {})) {
+      const id = `opt-${name}`;
+      let input;
+      if (opt.choices) {
+        input = h("select", { id, name, dataset: { option: name, kind: opt.type } },
+          opt.choices.map((c) => h("option", { value: String(c), selected: c === opt.default }, String(c))));
+      } else if (opt.type === "bool") {
+        input = h("input", { id, name, type: "checkbox", checked: !!opt.default, dataset: { option: name, kind: opt.type } });
+      } else if (opt.type === "int") {
+        input = h("input", { id, name, type: "number", value: opt.default, min: opt.minimum, max: opt.maximum, step: 1, dataset: { option: name, kind: opt.type } });
+      } else {
+        input = h("input", { id, name, type: "text", value: opt.default, spellcheck: "false", dataset: { option: name, kind: opt.type } });
+      }
+      const field = h("label", { class: opt.type === "bool" ? "field check" : "field", for: id },
+        h("span", {}, name.replaceAll("_", " ")), input, h("small", {}, opt.description || ""));
+      (opt.type === "str" && !opt.choices ? advanced : plain).push(field);
+    }
+    if (advanced.length) {
+      plain.push(h("details", { class: "advanced" }, h("summary", {}, "More options"), h("div", { class: "options" }, advanced)));
+    }
+    return plain;
+  }
+
+  renderSeatChoices(box, info, count) {
+    const children = [];
+    if (info.max_seats > info.min_seats) {
+      const n = h("input", { type: "number", id: "seat-count", name: "seats", min: info.min_seats, max: info.max_seats, value: count });
+      n.addEventListener("change", () => {
+        const v = Math.max(info.min_seats, Math.min(info.max_seats, Number(n.value) || info.min_seats));
+        this.renderSeatChoices(box, info, v);
+        box.querySelector("#seat-count").focus();
+      });
+      children.push(h("label", { class: "field", for: "seat-count" }, h("span", {}, "Players"), n));
+    }
+    const bots = Array.isArray(info.bots) ? info.bots : [];
+    const rows = [];
+    for (let seat = 0; seat < count; seat++) {
+      const id = `seat-${seat}`;
+      rows.push(h("div", { class: "seat-choice" },
+        h("label", { for: id }, seatName(info, seat)),
+        h("select", { id, name: id, dataset: { seat } },
+          h("option", { value: "open" }, "Open — for anyone"),
+          h("option", { value: "me", selected: seat === 0 }, "Me"),
+          bots.map((b) => {
+            const name = typeof b === "string" ? b : b.name;
+            const title = typeof b === "string" ? b : b.title || b.name;
+            return h("option", { value: `bot:${name}` }, `Bot: ${title}`);
+          }),
+        )));
+    }
+    children.push(h("fieldset", { class: "seat-choices" }, h("legend", {}, "Who sits where"), rows));
+    box.replaceChildren(...children);
+  }
+
+  async create(form, game) {
+    const info = this.app.info(game);
+    const name = this.playerName();
+    if (!name) return;
+    const options = {};
+    for (const input of form.querySelectorAll("[data-option]")) {
+      const opt = info.options[input.dataset.option];
+      let value;
+      if (opt.type === "bool") value = input.checked;
+      else if (opt.type === "int") value = Number(input.value);
+      else value = input.value;
+      if (opt.type === "int" && !Number.isInteger(value)) {
+        toast(`${input.dataset.option} must be a whole number`);
+        input.focus();
+        return;
+      }
+      if (value !== opt.default) options[input.dataset.option] = value;
+    }
+    const seatSelects = [...form.querySelectorAll("select[data-seat]")];
+    const undo = form.querySelector("#opt-undo").checked;
+    const button = form.querySelector("#create-room");
+    button.disabled = true;
+    try {
+      const reply = await this.app.request({
+        type: "create_room", game, options, seats: seatSelects.length, settings: { undo },
+      });
+      const id = reply.room;
+      storage.updateRoom(id, (d) => { d.undo = undo; d.game = game; d.status = "waiting"; });
+      for (const sel of seatSelects) {
+        const seat = Number(sel.dataset.seat);
+        if (sel.value === "me") await this.app.takeSeat(id, seat, name);
+        else if (sel.value.startsWith("bot:")) {
+          await this.app.request({ type: "add_bot", room: id, seat, strength: sel.value.slice(4) });
+        }
+      }
+      location.hash = `#room=${id}`;
+    } catch (err) {
+      this.app.fail(err);
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  // -- rooms ----------------------------------------------------------------------------
+
+  renderRooms() {
+    const heldIds = new Set(this.app.held.keys());
+    const open = this.openRooms.filter((r) => !heldIds.has(r.room)).slice(0, 40);
+    this.openList.replaceChildren(...(open.length ? open.map((r) => this.roomCard(r, false))
+      : [h("li", { class: "empty-note" }, "No open rooms right now — create one.")]));
+    const mine = [];
+    const seen = new Set();
+    for (const id of heldIds) {
+      seen.add(id);
+      mine.push(this.myCard(id));
+    }
+    for (const r of storage.rooms()) {
+      if (seen.has(r.id) || !r.tokens || r.status === "over") continue;
+      seen.add(r.id);
+      mine.push(this.myCard(r.id));
+    }
+    this.mineList.replaceChildren(...(mine.length ? mine.slice(0, 12) : [h("li", { class: "empty-note" }, "You are not playing anywhere yet.")]));
+  }
+
+  roomCard(r, mine) {
+    const info = this.app.info(r.game);
+    const seats = r.seats.map((s, i) => (s.kind === "empty" ? `${seatName(info, i)}: open` : `${seatName(info, i)}: ${s.name}${s.kind === "bot" ? " (bot)" : ""}`));
+    const actions = [];
+    for (const seat of r.open_seats) {
+      actions.push(h("button", {
+        type: "button",
+        class: "small",
+        dataset: { takeSeat: seat, room: r.room },
+        onclick: () => this.take(r.room, seat),
+      }, `Sit as ${seatName(info, seat)}`));
+    }
+    actions.push(h("a", { class: "button secondary small", href: `#room=${r.room}`, dataset: { watch: r.room } }, r.status === "waiting" ? "View" : "Watch"));
+    return h("li", { class: `room-card${mine ? " mine" : ""}`, dataset: { room: r.room, game: r.game } },
+      h("div", { class: "head" },
+        h("span", { class: "title" }, r.title),
+        h("span", { class: "badge" }, r.status === "waiting" ? "waiting for players" : `playing · turn ${r.turn}`),
+        h("span", { class: "muted" }, r.room)),
+      h("div", {}, seats.join(" · ")),
+      h("div", { class: "actions" }, actions));
+  }
+
+  myCard(id) {
+    const u = this.app.latest(id);
+    const stored = storage.room(id);
+    const info = this.app.info(u ? u.game : stored.game);
+    let badge = "";
+    let cls = "badge";
+    if (u) {
+      const p = this.app.perspective(id);
+      if (u.status === "over") { badge = "game over"; cls += " over"; }
+      else if (u.status === "waiting") badge = "waiting for players";
+      else if (p !== null && u.to_act.includes(p) && !u.your_move) { badge = "your move"; cls += " turn"; }
+      else badge = "playing";
+    }
+    return h("li", { class: "room-card mine", dataset: { room: id } },
+      h("div", { class: "head" },
+        h("span", { class: "title" }, info.title || stored.game || "Room"),
+        badge ? h("span", { class: cls }, badge) : null,
+        h("span", { class: "muted" }, id)),
+      u ? h("div", {}, u.seats.map((s, i) => `${seatName(info, i)}: ${s.name || "open"}`).join(" · ")) : null,
+      h("div", { class: "actions" }, h("a", { class: "button small", href: `#room=${id}` }, "Go to game")));
+  }
+
+  async take(id, seat) {
+    const name = this.playerName();
+    if (!name) return;
+    try {
+      await this.app.takeSeat(id, seat, name);
+      location.hash = `#room=${id}`;
+    } catch (err) {
+      this.app.fail(err);
+      this.refresh(false);
+    }
+  }
+}

@@ -1,0 +1,89 @@
+// Kibitz in the browser: start the connection, keep the player's name, route between the
+// lobby (#) and a room (#room=ID; #room=ID&watch opens a spectator-only tab with a session
+// of its own, so a player can watch their own game as the public sees it).
+
+import { App, currentRoomId } from "./app.js";
+import { toast } from "./dom.js";
+import { LobbyView } from "./lobby.js";
+import { RoomView } from "./room.js";
+import { useTabStorage } from "./storage.js";
+
+const spectatorOnly = /[#&]watch\b/.test(location.hash);
+if (spectatorOnly) useTabStorage();
+
+const app = new App({ spectatorOnly });
+const main = document.getElementById("main");
+const nameInput = document.getElementById("player-name");
+const connBadge = document.getElementById("conn");
+let view = null;
+let viewKey = null;
+
+// -- the player's name ----------------------------------------------------------------------
+
+function initName() {
+  let name = window.localStorage.getItem("kibitz.name");
+  try { name = name ? JSON.parse(name) : ""; } catch { name = ""; }
+  if (!name) {
+    name = `Player ${Math.floor(100 + Math.random() * 900)}`;
+    window.localStorage.setItem("kibitz.name", JSON.stringify(name));
+  }
+  nameInput.value = name;
+  nameInput.addEventListener("change", () => {
+    const v = nameInput.value.trim();
+    if (v) window.localStorage.setItem("kibitz.name", JSON.stringify(v));
+  });
+}
+
+function playerName() {
+  const v = nameInput.value.trim();
+  if (!v) {
+    toast("Please enter your name first.");
+    nameInput.focus();
+    return null;
+  }
+  return v;
+}
+
+// -- routing --------------------------------------------------------------------------------
+
+function route() {
+  const id = currentRoomId();
+  const key = id ? `room:${id}` : "lobby";
+  if (key === viewKey) return;
+  if (view) view.destroy();
+  viewKey = key;
+  view = id ? new RoomView(app, main, id, { playerName }) : new LobbyView(app, main, { playerName });
+  if (document.activeElement && document.activeElement !== document.body && !main.contains(document.activeElement) && document.activeElement !== nameInput) {
+    main.focus();
+  }
+}
+
+// -- connection badge -----------------------------------------------------------------------
+
+const STATUS_TEXT = { connecting: "Connecting…", online: "Online", offline: "Offline — reconnecting…", idle: "Disconnected" };
+
+app.addEventListener("status", (e) => {
+  connBadge.dataset.state = e.detail;
+  connBadge.textContent = STATUS_TEXT[e.detail] || e.detail;
+  if (view && view.onStatus) view.onStatus(e.detail);
+});
+
+document.querySelector(".skip").addEventListener("click", (e) => {
+  e.preventDefault();
+  main.focus();
+});
+
+window.addEventListener("hashchange", route);
+
+// A read-only window for tests and curious people: the latest update per room.
+window.kibitz = Object.freeze({
+  latest: (id) => app.latest(id || currentRoomId()),
+  held: (id) => app.heldSeats(id || currentRoomId()),
+  legal: (id) => app.legalFor(app.latest(id || currentRoomId())),
+  state: () => app.conn.state,
+  games: () => app.games,
+});
+
+initName();
+route();
+app.start();

@@ -1,0 +1,335 @@
+// A room: who sits where, whose turn it is, the board, and the actions (move, resign,
+// take-back, share). Everything is drawn from the latest `update` for our seat (or the
+// spectator view when we hold none).
+
+import { OWN_MOVE_LIST, createBoard } from "./boards/index.js";
+import { colourOf } from "./boards/banqi.js";
+import { h, toast } from "./dom.js";
+import { outcomeText, playerLabel, reasonText, seatName } from "./text.js";
+
+export class RoomView {
+  constructor(app, host, id, { playerName }) {
+    this.app = app;
+    this.id = id;
+    this.playerName = playerName;
+    this.board = null;
+    this.boardKey = null;
+    this.confirming = false;
+    this.el = h("section", { class: "room-view", dataset: { room: id } });
+    host.replaceChildren(this.el);
+    this.build();
+    this.onUpdate = (e) => { if (e.detail.room === this.id) this.render(); };
+    this.onReady = () => this.app.listen(this.id);
+    this.onHeld = () => this.render();
+    this.onMissing = (e) => {
+      if (e.detail === this.id) this.status.textContent = "There is no such room (it may have ended long ago).";
+    };
+    app.addEventListener("update", this.onUpdate);
+    app.addEventListener("ready", this.onReady);
+    app.addEventListener("held", this.onHeld);
+    app.addEventListener("missing", this.onMissing);
+    if (app.ready) app.listen(id);
+    this.render();
+  }
+
+  destroy() {
+    this.app.removeEventListener("update", this.onUpdate);
+    this.app.removeEventListener("ready", this.onReady);
+    this.app.removeEventListener("held", this.onHeld);
+    this.app.removeEventListener("missing", this.onMissing);
+    this.app.unwatch(this.id);
+  }
+
+  build() {
+    const link = `${location.origin}${location.pathname}#room=${this.id}`;
+    this.title = h("h1", {}, "Room");
+    const linkInput = h("input", { id: "room-link", type: "text", readonly: true, value: link, "aria-label": "Room link to share" });
+    linkInput.addEventListener("focus", () => linkInput.select());
+    const copy = h("button", {
+      type: "button", class: "secondary small", id: "copy-link",
+      onclick: async () => {
+        try {
+          await navigator.clipboard.writeText(link);
+          toast("Link copied");
+        } catch {
+          linkInput.focus();
+          linkInput.select();
+          toast("Select the link and copy it");
+        }
+      },
+    }, "Copy link");
+    this.watchLink = h("a", { class: "button secondary small", href: `#room=${this.id}&watch`, target: "_blank", rel: "noopener", id: "watch-tab" }, "Watch in a new tab");
+    this.status = h("p", { class: "status", id: "status", role: "status", "aria-live": "polite" }, "Loading the room…");
+    this.boardHost = h("div", { class: "board-host" });
+    this.gameOver = h("div", { class: "gameover", id: "gameover", hidden: true, tabindex: -1 });
+    this.seatsList = h("ul", { class: "seats", id: "seats" });
+    this.controls = h("div", { class: "controls", id: "controls" });
+    this.undoBox = h("div", { id: "undo-box" });
+    this.infoHost = h("section", { class: "panel info-host" });
+    this.legalCount = h("span", {}, "");
+    this.legalMoves = h("div", { class: "moves", role: "group", "aria-label": "Legal moves" });
+    this.legalList = h("details", { class: "panel legal-list", id: "legal-list", hidden: true },
+      h("summary", {}, "All legal moves ", this.legalCount), this.legalMoves);
+    this.logList = h("ul", { class: "log", id: "log", "aria-label": "Game log, newest first" });
+    this.logEmpty = h("p", { class: "muted" }, "Nothing has happened yet.");
+    this.el.append(
+      h("div", { class: "room-head" },
+        this.title,
+        h("div", { class: "share" }, linkInput, copy, this.watchLink),
+        h("a", { class: "button secondary small", href: "#", id: "to-lobby" }, "← Lobby"),
+      ),
+      h("div", { class: "room" },
+        h("div", { class: "board-area" }, this.status, this.boardHost, this.gameOver),
+        h("aside", { class: "side", "aria-label": "Game details" },
+          h("section", { class: "panel", "aria-labelledby": "players-h" }, h("h2", { id: "players-h" }, "Players"), this.seatsList),
+          this.actionsPanel = h("section", { class: "panel", "aria-label": "Actions" }, this.controls, this.undoBox),
+          this.infoHost,
+          this.legalList,
+          h("section", { class: "panel", "aria-labelledby": "log-h" }, h("h2", { id: "log-h" }, "Game log"), this.logEmpty, this.logList),
+        ),
+      ),
+    );
+  }
+
+  onStatus() {
+    this.render();
+  }
+
+  /** Send a move for the perspective seat; rejects (and tells why) when refused. */
+  async send(text) {
+    const u = this.app.latest(this.id);
+    if (!u) throw new Error("no room");
+    const info = this.app.info(u.game);
+    const msg = { type: "move", room: this.id, move: text, seat: u.you };
+    // a sealed move of the opponent bumps the version without changing the position, so
+    // only turn-based games pin the version they chose the move at
+    if (!info.simultaneous) msg.version = u.version;
+    try {
+      await this.app.request(msg);
+    } catch (err) {
+      if (err.code === "stale_version") toast("The position changed meanwhile — have another look.");
+      else this.app.fail(err);
+      if (this.board) this.board.release();
+      throw err;
+    }
+  }
+
+  render() {
+    const u = this.app.latest(this.id);
+    if (!u) return;
+    const info = this.app.info(u.game);
+    const you = u.you;
+    this.title.textContent = info.title || u.game;
+    document.title = `${info.title || u.game} · Kibitz`;
+    this.watchLink.hidden = this.app.spectatorOnly;
+    const key = `${u.game}/${you}`;
+    if (this.boardKey !== key) {
+      this.boardHost.replaceChildren();
+      this.infoHost.replaceChildren();
+      this.board = createBoard(u.game, this.boardHost, this.infoHost, {
+        info,
+        you,
+        room: this.id,
+        send: (text) => this.send(text),
+        request: (msg) => this.app.request(msg),
+        latest: () => this.app.latest(this.id),
+      });
+      this.boardKey = key;
+    }
+    const legal = this.app.legalFor(u);
+    this.board.update(u, legal);
+    this.renderStatus(u, info);
+    this.renderSeats(u, info);
+    this.renderControls(u, info);
+    this.renderLegal(u, legal);
+    this.renderLog();
+    this.renderGameOver(u, info);
+  }
+
+  renderStatus(u, info) {
+    let text;
+    let tone = "";
+    const you = u.you;
+    const others = (seats) => seats.filter((s) => s !== you).map((s) => playerLabel(info, u, s));
+    if (u.status === "waiting") {
+      const open = u.seats.filter((s) => s.kind === "empty").length;
+      text = `Waiting for ${open} more player${open === 1 ? "" : "s"} — share the link or pick a seat.`;
+    } else if (u.status === "over") {
+      text = `Game over: ${outcomeText(info, u)}`;
+      tone = "over";
+    } else if (you === null) {
+      const acting = u.to_act.map((s) => playerLabel(info, u, s));
+      if (info.simultaneous && u.to_act.length > 1) {
+        const done = u.sealed.map((s) => playerLabel(info, u, s));
+        text = `Watching · ${acting.join(" and ")} choose at the same time${done.length ? ` — ${done.join(", ")} ha${done.length === 1 ? "s" : "ve"} moved` : ""}`;
+      } else {
+        text = `Watching · ${acting.join(", ")} to move`;
+      }
+    } else if (u.your_move) {
+      const waiting = u.to_act.filter((s) => s !== you && !u.sealed.includes(s));
+      text = `You have moved (${u.your_move}). Waiting for ${waiting.map((s) => playerLabel(info, u, s)).join(", ") || "the others"} — you may still change your move.`;
+    } else if (u.to_act.includes(you)) {
+      const sealedOthers = others(u.sealed);
+      text = sealedOthers.length ? `${sealedOthers.join(", ")} ha${sealedOthers.length === 1 ? "s" : "ve"} moved — your move` : "Your move";
+      if (info.simultaneous && u.to_act.length > 1 && !sealedOthers.length) text = "Your move — both sides move at the same time";
+      tone = "you";
+    } else {
+      text = `Waiting for ${u.to_act.map((s) => playerLabel(info, u, s)).join(", ")}`;
+    }
+    if (!this.app.conn.online) text += " (reconnecting…)";
+    this.status.textContent = text;
+    this.status.dataset.tone = tone;
+  }
+
+  seatChip(u, info, seat) {
+    if (u.game === "banqi") {
+      const c = colourOf(u, seat);
+      return c ? `chip ${c}` : "chip";
+    }
+    if (["chess", "dark_chess", "apocalypse"].includes(u.game)) return `chip ${seat === 0 ? "white" : "black"}`;
+    return `chip c${seat % 6}`;
+  }
+
+  renderSeats(u, info) {
+    const held = new Set(this.app.heldSeats(this.id));
+    const items = u.seats.map((s, seat) => {
+      const acting = u.status === "playing" && u.to_act.includes(seat);
+      const tags = [];
+      if (held.has(seat)) tags.push("you");
+      if (s.kind === "bot") tags.push("bot");
+      if (u.sealed.includes(seat)) tags.push("has moved");
+      else if (acting) tags.push(info.simultaneous && u.to_act.length > 1 ? "choosing" : "to move");
+      if (u.outcome) tags.push(u.outcome.ranks[seat] === 1 ? (u.outcome.winner === null ? "shared first" : "winner") : `rank ${u.outcome.ranks[seat]}`);
+      let right = null;
+      if (s.kind === "empty" && !held.size && !this.app.spectatorOnly && u.status === "waiting") {
+        right = h("button", { type: "button", class: "small", dataset: { takeSeat: seat }, onclick: () => this.take(seat) }, `Sit here`);
+      }
+      return h("li", { class: `seat${acting ? " acting" : ""}${held.has(seat) ? " me" : ""}`, dataset: { seat } },
+        h("span", { class: this.seatChip(u, info, seat), "aria-hidden": "true" }),
+        h("span", {}, s.kind === "empty" ? `${seatName(info, seat)}: open seat` : `${s.name} `, s.kind === "empty" ? null : h("span", { class: "tag" }, `${seatName(info, seat)}${tags.length ? ` · ${tags.join(" · ")}` : ""}`)),
+        right);
+    });
+    this.seatsList.replaceChildren(...items);
+  }
+
+  async take(seat) {
+    const name = this.playerName();
+    if (!name) return;
+    try {
+      await this.app.takeSeat(this.id, seat, this.playerName());
+    } catch (err) {
+      this.app.fail(err);
+    }
+  }
+
+  renderControls(u, info) {
+    const you = u.you;
+    const controls = [];
+    const playing = u.status === "playing";
+    if (you !== null && playing) {
+      if (this.confirming) {
+        controls.push(h("div", { class: "confirm", role: "group", "aria-label": "Confirm resignation" },
+          h("span", {}, "Resign this game?"),
+          h("button", { type: "button", class: "danger", id: "resign-yes", onclick: () => this.resign() }, "Yes, resign"),
+          h("button", { type: "button", class: "secondary", id: "resign-no", onclick: () => { this.confirming = false; this.render(); } }, "Cancel")));
+      } else {
+        controls.push(h("button", { type: "button", class: "secondary", id: "resign", onclick: () => { this.confirming = true; this.render(); this.el.querySelector("#resign-yes").focus(); } }, "Resign"));
+      }
+      if (this.app.undoAllowed(this.id, info) && u.turn > 0 && !u.undo) {
+        controls.push(h("button", { type: "button", class: "secondary", id: "undo", onclick: () => this.undo() }, "Take back"));
+      }
+    }
+    if (you === null && playing) controls.push(h("span", { class: "muted" }, "You are watching."));
+    if (u.status === "over") controls.push(h("a", { class: "button", href: "#", id: "new-game" }, "New game"));
+    this.controls.replaceChildren(...controls);
+
+    const undo = u.undo;
+    const box = [];
+    if (undo && playing) {
+      const asker = playerLabel(info, u, undo.seat);
+      if (undo.seat === you) {
+        box.push(h("p", {}, "You asked to take back your last move — waiting for an answer."));
+      } else if (you !== null && u.seats[you] && u.seats[you].kind === "person" && !undo.accepted.includes(you)) {
+        box.push(h("p", {}, `${asker} asks to take back their last move.`),
+          h("div", { class: "row" },
+            h("button", { type: "button", id: "undo-accept", onclick: () => this.answerUndo(true) }, "Accept"),
+            h("button", { type: "button", class: "secondary", id: "undo-decline", onclick: () => this.answerUndo(false) }, "Decline")));
+      } else {
+        box.push(h("p", {}, `${asker} asked to take back a move.`));
+      }
+    }
+    this.undoBox.className = box.length ? "undo-ask" : "";
+    this.undoBox.replaceChildren(...box);
+    this.actionsPanel.hidden = !controls.length && !box.length;
+  }
+
+  async resign() {
+    this.confirming = false;
+    const u = this.app.latest(this.id);
+    try {
+      await this.app.request({ type: "resign", room: this.id, seat: u.you });
+    } catch (err) {
+      this.app.fail(err);
+    }
+    this.render();
+  }
+
+  async undo() {
+    const u = this.app.latest(this.id);
+    try {
+      await this.app.request({ type: "undo", room: this.id, seat: u.you });
+    } catch (err) {
+      this.app.fail(err);
+    }
+  }
+
+  async answerUndo(accept) {
+    const u = this.app.latest(this.id);
+    try {
+      await this.app.request({ type: "undo_answer", room: this.id, seat: u.you, accept });
+    } catch (err) {
+      this.app.fail(err);
+    }
+  }
+
+  renderLegal(u, legal) {
+    const show = legal.length > 0 && !OWN_MOVE_LIST.has(u.game);
+    this.legalList.hidden = !show;
+    if (!show) {
+      this.legalMoves.replaceChildren();
+      return;
+    }
+    this.legalCount.textContent = `(${legal.length})`;
+    this.legalMoves.replaceChildren(...legal.map((t) => h("button", {
+      type: "button", class: "secondary small", dataset: { legal: t },
+      onclick: () => this.send(t).catch(() => {}),
+    }, t)));
+  }
+
+  renderLog() {
+    const r = this.app.room(this.id);
+    this.logList.replaceChildren(...r.log.slice(0, 40).map((e) => h("li", {}, e.text)));
+    this.logEmpty.hidden = r.log.length > 0;
+  }
+
+  renderGameOver(u, info) {
+    if (u.status !== "over" || !u.outcome) {
+      this.gameOver.hidden = true;
+      return;
+    }
+    const wasHidden = this.gameOver.hidden;
+    const o = u.outcome;
+    const ranking = o.ranks.length > 2
+      ? h("ol", {}, o.ranks.map((r, seat) => ({ r, seat })).sort((a, b) => a.r - b.r)
+        .map(({ r, seat }) => h("li", { value: r }, playerLabel(info, u, seat))))
+      : null;
+    this.gameOver.replaceChildren(
+      h("h2", {}, "Game over"),
+      h("p", { class: "result", dataset: { reason: o.reason } }, outcomeText(info, u)),
+      h("p", { class: "muted" }, `Reason: ${reasonText(o.reason)}.`),
+      ...(ranking ? [ranking] : []),
+    );
+    this.gameOver.hidden = false;
+    if (wasHidden && document.activeElement === document.body) this.gameOver.focus();
+  }
+}

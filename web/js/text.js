@@ -1,0 +1,78 @@
+// Words for people: seat names, outcomes, events.
+
+const REASONS = {
+  checkmate: "checkmate",
+  stalemate: "stalemate",
+  king_captured: "the king was captured",
+  resignation: "resignation",
+  timeout: "time",
+  repetition: "threefold repetition",
+  fifty_moves: "the fifty-move rule",
+  insufficient_material: "insufficient material",
+  horsemen_lost: "all horsemen lost",
+  no_moves: "no legal move left",
+  all_captured: "all pieces captured",
+  no_progress: "no capture or flip for too long",
+  goal: "first to the goal",
+  turn_cap: "the turn limit",
+};
+
+export function reasonText(reason) {
+  return REASONS[reason] || String(reason || "").replaceAll("_", " ");
+}
+
+/** "White" (seat name of the game) or "Seat 3". */
+export function seatName(info, seat) {
+  if (seat === null || seat === undefined) return "Spectator";
+  const names = (info && info.seat_names) || [];
+  return names[seat] || `Seat ${seat + 1}`;
+}
+
+/** "Ada (White)", "Ada" in a game without seat names, or "White" when nobody sits there. */
+export function playerLabel(info, update, seat) {
+  const holder = update && update.seats && update.seats[seat];
+  const role = seatName(info, seat);
+  const named = info && info.seat_names && info.seat_names[seat];
+  if (holder && holder.name) return named ? `${holder.name} (${role})` : holder.name;
+  return role;
+}
+
+/** A one-line summary of an outcome, from the point of view of `you` when seated. */
+export function outcomeText(info, update) {
+  const o = update.outcome;
+  if (!o) return "";
+  const reason = reasonText(o.reason);
+  const n = o.ranks.length;
+  if (o.winner !== null && o.winner !== undefined) {
+    const who = update.you === o.winner ? "You win" : `${playerLabel(info, update, o.winner)} wins`;
+    return `${who} — ${reason}`;
+  }
+  if (o.ranks.every((r) => r === 1)) return `Draw — ${reason}`;
+  const firsts = o.ranks.map((r, i) => (r === 1 ? playerLabel(info, update, i) : null)).filter(Boolean);
+  return `${firsts.join(" and ")} share first place of ${n} — ${reason}`;
+}
+
+/** One log line for a protocol event (rendered for this recipient). */
+export function eventText(info, update, ev) {
+  const who = (seat) => (update.you === seat ? "You" : playerLabel(info, update, seat));
+  switch (ev.kind) {
+    case "seat":
+      return `${ev.holder && ev.holder.name ? ev.holder.name : "Someone"} took the seat ${seatName(info, ev.seat)}`;
+    case "unseat":
+      return `${seatName(info, ev.seat)} is free again`;
+    case "sealed":
+      return ev.move ? `You sealed your move ${ev.move}` : `${who(ev.seat)} has moved (sealed)`;
+    case "move":
+      return null; // the board module describes moves from the view
+    case "resign":
+      return `${who(ev.seat)} resigned`;
+    case "undo_request":
+      return `${who(ev.seat)} asked to take back a move`;
+    case "undo_answer":
+      return `${who(ev.seat)} ${ev.accept ? "accepted" : "declined"} the take-back`;
+    case "undo":
+      return `Moves taken back: the game is back at turn ${ev.turn}`;
+    default:
+      return null;
+  }
+}

@@ -454,8 +454,9 @@ class Room:
         self.undo_request = None
 
     def _apply_timeout(self, d: Mapping[str, Any], at: float) -> None:
-        if self.clock:
-            self.clock.stop(d["seat"], at)
+        if self.clock:  # the flag fell: no time left, and no increment for a move not made
+            self.clock.left[d["seat"]] = 0.0
+            self.clock.stopped.add(d["seat"])
         self._apply_resign({"seat": d["seat"], "reason": "timeout"}, at)
 
     def _apply_undo_request(self, d: Mapping[str, Any], at: float) -> None:

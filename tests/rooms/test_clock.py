@@ -56,6 +56,13 @@ def test_flag_fall_loses_a_turn_based_game(registry: Registry) -> None:
     assert room.deadline() is None and room.tick(T0 + 100) == []
 
 
+def test_a_fallen_fischer_flag_shows_no_time_left(registry: Registry) -> None:
+    room = room_with(registry, "chess", {"clock": {"type": "fischer", "base": 5, "increment": 3}})
+    step(room, room.tick(T0 + 7))
+    assert room.clock is not None and room.clock.left == [0.0, 5.0]
+    assert room.snapshot(None)["clock"]["running"] == []
+
+
 def test_per_move_clock_resets_each_turn(registry: Registry) -> None:
     room = room_with(registry, "chess", {"clock": {"type": "per_move", "seconds": 5}})
     step(room, room.move(0, "a", "e2e4", T0 + 5))

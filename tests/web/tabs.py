@@ -97,8 +97,13 @@ class Tab:
         seats: list[str] | None = None,
         options: dict[str, Any] | None = None,
         undo: bool | None = None,
+        clock: dict[str, Any] | None = None,
+        on_timeout: str | None = None,
     ) -> str:
-        """Fill the lobby form and create a room; ``seats`` per seat: "me" or "open"."""
+        """Fill the lobby form and create a room; ``seats`` per seat: "me" or "open".
+
+        ``clock`` as in the protocol, but a Fischer ``base`` in minutes (as the form asks).
+        """
         page = self.page
         if "#room=" in page.url:
             await page.click("#to-lobby")
@@ -121,6 +126,15 @@ class Tab:
             await page.select_option(f"#seat-{seat}", who)
         if undo is not None:
             await page.set_checked("#opt-undo", undo)
+        if clock is not None:
+            await page.select_option("#clock-type", clock["type"])
+            if clock["type"] == "fischer":
+                await page.fill("#clock-base", str(clock["base"]))
+                await page.fill("#clock-increment", str(clock.get("increment", 0)))
+            else:
+                await page.fill("#clock-seconds", str(clock["seconds"]))
+        if on_timeout is not None:
+            await page.select_option("#clock-on-timeout", on_timeout)
         await page.click("#create-room")
         await page.wait_for_url("**/#room=*")
         room = page.url.split("#room=")[1]

@@ -23,6 +23,10 @@ export class App extends EventTarget {
     this.held = new Map(); // room id -> Set of seats this session holds
     this.watching = new Set();
     this.ready = false;
+    // The server's clock, as seen from ours (seconds; see serverNow)
+    this.wallOffset = Date.now() / 1000 - performance.now() / 1000;
+    this.lowerOffset = -Infinity;
+    this.liveOffset = null;
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     this.conn = new Connection({ url: `${scheme}://${location.host}/ws`, hello: () => this.helloFields() });
     this.conn.addEventListener("welcome", (e) => this.onWelcome(e.detail));
@@ -104,7 +108,7 @@ export class App extends EventTarget {
   room(id) {
     let r = this.rooms.get(id);
     if (!r) {
-      r = { updates: new Map(), log: readLog(id) };
+      r = { updates: new Map(), log: readLog(id), version: null, flagged: null };
       this.rooms.set(id, r);
     }
     return r;
@@ -141,11 +145,19 @@ export class App extends EventTarget {
   }
 
   onUpdate(u) {
+    const received = performance.now() / 1000;
     const r = this.room(u.room);
     const key = u.you === null ? "spectator" : String(u.you);
     const prev = r.updates.get(key);
     if (prev && u.version < prev.version) return;
+    // pushed right after its event (not a resync of older news): its `at` is "now"
+    const live = !!u.events && u.events.length > 0 && r.version !== null && (u.version === r.version + 1 || u.version === r.version);
+    r.version = Math.max(r.version || 0, u.version);
+    if (typeof u.at === "number") this.observeServerTime(u.at, received, live);
     r.updates.set(key, u);
+    if (u.events) {
+      for (const ev of u.events) if (ev.kind === "timeout") r.flagged = ev.seat;
+    }
     if (u.you !== null && !this.held.has(u.room)) this.addHeld(u.room, u.you);
     const logKey = this.heldSeats(u.room).length ? String(this.heldSeats(u.room)[0]) : "spectator";
     if (key === logKey && u.events) this.log(u, r);
@@ -188,11 +200,39 @@ export class App extends EventTarget {
     return [];
   }
 
-  /** Take-backs allowed here? The protocol does not say; we know it for rooms we created. */
-  undoAllowed(id, info) {
-    const d = storage.room(id);
-    if (typeof d.undo === "boolean") return d.undo;
-    return !info.hidden_information;
+  /** Take-backs allowed in this room? Every update carries the room's settings. */
+  undoAllowed(u) {
+    return !!(u && u.settings && u.settings.undo === true);
+  }
+
+  /**
+   * An update about an event at server time `at` arrived at `received` (our monotonic
+   * seconds). The server's clock was then at least `at` (it sends after the event), so
+   * `at - received` is a lower bound of the offset from our monotonic clock to the server's;
+   * for an update pushed live it is the offset itself, less the network delay — the largest
+   * such sample is the best. Until a live one arrives we trust the browser's wall clock, as
+   * far as no sample contradicts it.
+   */
+  observeServerTime(at, received, live) {
+    const sample = at - received;
+    this.lowerOffset = Math.max(this.lowerOffset, sample);
+    if (live) this.liveOffset = this.liveOffset === null ? sample : Math.max(this.liveOffset, sample);
+  }
+
+  /** The server's time now (Unix seconds), corrected for a browser clock that is off. */
+  serverNow() {
+    const base = this.liveOffset === null ? this.wallOffset : this.liveOffset;
+    return performance.now() / 1000 + Math.max(base, this.lowerOffset);
+  }
+
+  /** The seat whose flag fell in a room over by timeout, when we know it. */
+  flaggedSeat(id) {
+    const r = this.rooms.get(id);
+    if (r && r.flagged !== null && r.flagged !== undefined) return r.flagged;
+    const u = this.latest(id);
+    const o = u && u.outcome;
+    if (o && o.reason === "timeout" && o.ranks.length === 2 && o.winner !== null && o.winner !== undefined) return 1 - o.winner;
+    return null;
   }
 
   request(msg) {

@@ -79,9 +79,10 @@ export class LobbyView {
     const optionsBox = h("div", { class: "options" });
     const seatsBox = h("div", { class: "seats-box" });
     const undoBox = h("div", {});
+    const clockBox = this.clockFields();
     const form = h("form", { "aria-labelledby": "create-h", novalidate: true },
       h("label", { class: "field", for: "game" }, h("span", {}, "Game"), select),
-      desc, optionsBox, seatsBox, undoBox,
+      desc, optionsBox, seatsBox, clockBox, undoBox,
       h("div", {}, h("button", { type: "submit", id: "create-room" }, "Create room")),
     );
     const build = () => {
@@ -92,6 +93,7 @@ export class LobbyView {
       undoBox.replaceChildren(h("label", { class: "field check" },
         h("input", { type: "checkbox", name: "undo", id: "opt-undo", checked: !info.hidden_information }),
         h("span", {}, "Allow take-backs", info.hidden_information ? h("small", {}, " (off by default: a take-back would replay with knowledge gained)") : null)));
+      this.showClockFields(info);
     };
     select.addEventListener("change", build);
     form.addEventListener("submit", (e) => {
@@ -101,6 +103,80 @@ export class LobbyView {
     build();
     this.form = form;
     this.formBox.replaceChildren(this.formBox.firstChild, form);
+  }
+
+  // -- the clock ------------------------------------------------------------------------
+
+  clockFields() {
+    const type = h("select", { id: "clock-type", name: "clock-type" },
+      h("option", { value: "none" }, "No clock"),
+      h("option", { value: "fischer" }, "Fischer: time + increment"),
+      h("option", { value: "per_move" }, "Per move"));
+    const num = (id, value, attrs) => h("input", { id, name: id, type: "number", inputmode: "decimal", value, ...attrs });
+    this.clockInputs = {
+      type,
+      base: num("clock-base", 5, { min: 0.5, max: 1440, step: "any" }),
+      increment: num("clock-increment", 2, { min: 0, max: 3600, step: 1 }),
+      seconds: num("clock-seconds", 30, { min: 1, max: 86400, step: 1 }),
+      onTimeout: h("select", { id: "clock-on-timeout", name: "on-timeout" },
+        h("option", { value: "forfeit" }, "Forfeit — the seat that has not moved loses"),
+        h("option", { value: "random" }, "Random move — one is played for it")),
+    };
+    const c = this.clockInputs;
+    this.clockParts = {
+      fischer: h("div", { class: "clock-fields" },
+        h("label", { class: "field", for: "clock-base" }, h("span", {}, "Minutes per player"), c.base),
+        h("label", { class: "field", for: "clock-increment" }, h("span", {}, "Increment (seconds per move)"), c.increment)),
+      per_move: h("div", { class: "clock-fields" },
+        h("label", { class: "field", for: "clock-seconds" }, h("span", {}, "Seconds per move"), c.seconds)),
+      onTimeout: h("label", { class: "field", for: "clock-on-timeout" },
+        h("span", {}, "On timeout"), c.onTimeout,
+        h("small", {}, "When a clock runs out while both sides choose their move at the same time")),
+    };
+    type.addEventListener("change", () => this.showClockFields(this.clockInfo));
+    return h("fieldset", { class: "clock-choice", id: "clock-choice" },
+      h("legend", {}, "Clock"),
+      h("label", { class: "field", for: "clock-type" }, h("span", {}, "Time control"), type),
+      this.clockParts.fischer, this.clockParts.per_move, this.clockParts.onTimeout);
+  }
+
+  showClockFields(info) {
+    this.clockInfo = info;
+    const kind = this.clockInputs.type.value;
+    this.clockParts.fischer.hidden = kind !== "fischer";
+    this.clockParts.per_move.hidden = kind !== "per_move";
+    this.clockParts.onTimeout.hidden = kind === "none" || !(info && info.simultaneous);
+  }
+
+  /** The clock settings of the form: [settings fields] or null after telling what is wrong. */
+  clockSettings(info) {
+    const c = this.clockInputs;
+    const kind = c.type.value;
+    if (kind === "none") return {};
+    const read = (input, lo, hi, what) => {
+      const v = Number(input.value);
+      if (input.value.trim() === "" || !Number.isFinite(v) || v < lo || v > hi) {
+        toast(`${what} must be a number from ${lo} to ${hi}`);
+        input.focus();
+        return null;
+      }
+      return v;
+    };
+    let clock;
+    if (kind === "fischer") {
+      const minutes = read(c.base, 0.5, 1440, "Minutes per player");
+      if (minutes === null) return null;
+      const increment = read(c.increment, 0, 3600, "The increment");
+      if (increment === null) return null;
+      clock = { type: "fischer", base: Math.round(minutes * 60 * 10) / 10, increment };
+    } else {
+      const seconds = read(c.seconds, 1, 86400, "Seconds per move");
+      if (seconds === null) return null;
+      clock = { type: "per_move", seconds };
+    }
+    const out = { clock };
+    if (info.simultaneous) out.on_timeout = c.onTimeout.value;
+    return out;
   }
 
   optionFields(info) {
@@ -180,14 +256,16 @@ export class LobbyView {
     }
     const seatSelects = [...form.querySelectorAll("select[data-seat]")];
     const undo = form.querySelector("#opt-undo").checked;
+    const clock = this.clockSettings(info);
+    if (clock === null) return;
     const button = form.querySelector("#create-room");
     button.disabled = true;
     try {
       const reply = await this.app.request({
-        type: "create_room", game, options, seats: seatSelects.length, settings: { undo },
+        type: "create_room", game, options, seats: seatSelects.length, settings: { undo, ...clock },
       });
       const id = reply.room;
-      storage.updateRoom(id, (d) => { d.undo = undo; d.game = game; d.status = "waiting"; });
+      storage.updateRoom(id, (d) => { d.game = game; d.status = "waiting"; });
       for (const sel of seatSelects) {
         const seat = Number(sel.dataset.seat);
         if (sel.value === "me") await this.app.takeSeat(id, seat, name);

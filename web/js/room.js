@@ -4,6 +4,7 @@
 
 import { OWN_MOVE_LIST, createBoard } from "./boards/index.js";
 import { colourOf } from "./boards/banqi.js";
+import { ClockView } from "./clock.js";
 import { h, toast } from "./dom.js";
 import { outcomeText, playerLabel, reasonText, seatName } from "./text.js";
 
@@ -15,6 +16,7 @@ export class RoomView {
     this.board = null;
     this.boardKey = null;
     this.confirming = false;
+    this.clocks = new ClockView({ serverNow: () => app.serverNow(), mine: () => app.heldSeats(id) });
     this.el = h("section", { class: "room-view", dataset: { room: id } });
     host.replaceChildren(this.el);
     this.build();
@@ -33,6 +35,7 @@ export class RoomView {
   }
 
   destroy() {
+    this.clocks.destroy();
     this.app.removeEventListener("update", this.onUpdate);
     this.app.removeEventListener("ready", this.onReady);
     this.app.removeEventListener("held", this.onHeld);
@@ -81,7 +84,7 @@ export class RoomView {
       h("div", { class: "room" },
         h("div", { class: "board-area" }, this.status, this.boardHost, this.gameOver),
         h("aside", { class: "side", "aria-label": "Game details" },
-          h("section", { class: "panel", "aria-labelledby": "players-h" }, h("h2", { id: "players-h" }, "Players"), this.seatsList),
+          h("section", { class: "panel", "aria-labelledby": "players-h" }, h("h2", { id: "players-h" }, "Players"), this.seatsList, this.clocks.summary, this.clocks.announcer),
           this.actionsPanel = h("section", { class: "panel", "aria-label": "Actions" }, this.controls, this.undoBox),
           this.infoHost,
           this.legalList,
@@ -99,11 +102,9 @@ export class RoomView {
   async send(text) {
     const u = this.app.latest(this.id);
     if (!u) throw new Error("no room");
-    const info = this.app.info(u.game);
-    const msg = { type: "move", room: this.id, move: text, seat: u.you };
-    // a sealed move of the opponent bumps the version without changing the position, so
-    // only turn-based games pin the version they chose the move at
-    if (!info.simultaneous) msg.version = u.version;
+    // the version the move was chosen at: refused if the position changed since (another
+    // seat sealing its move in a simultaneous turn does not count as a change)
+    const msg = { type: "move", room: this.id, move: text, seat: u.you, version: u.version };
     try {
       await this.app.request(msg);
     } catch (err) {
@@ -138,6 +139,8 @@ export class RoomView {
     }
     const legal = this.app.legalFor(u);
     this.board.update(u, legal);
+    this.flagged = u.status === "over" ? this.app.flaggedSeat(this.id) : null;
+    this.clocks.update(u, info, this.flagged);
     this.renderStatus(u, info);
     this.renderSeats(u, info);
     this.renderControls(u, info);
@@ -155,7 +158,7 @@ export class RoomView {
       const open = u.seats.filter((s) => s.kind === "empty").length;
       text = `Waiting for ${open} more player${open === 1 ? "" : "s"} — share the link or pick a seat.`;
     } else if (u.status === "over") {
-      text = `Game over: ${outcomeText(info, u)}`;
+      text = `Game over: ${outcomeText(info, u, this.flagged)}`;
       tone = "over";
     } else if (you === null) {
       const acting = u.to_act.map((s) => playerLabel(info, u, s));
@@ -199,15 +202,18 @@ export class RoomView {
       if (s.kind === "bot") tags.push("bot");
       if (u.sealed.includes(seat)) tags.push("has moved");
       else if (acting) tags.push(info.simultaneous && u.to_act.length > 1 ? "choosing" : "to move");
+      if (u.outcome && seat === this.flagged) tags.push("out of time");
       if (u.outcome) tags.push(u.outcome.ranks[seat] === 1 ? (u.outcome.winner === null ? "shared first" : "winner") : `rank ${u.outcome.ranks[seat]}`);
-      let right = null;
+      const right = [];
+      const clock = this.clocks.el(seat);
+      if (clock) right.push(clock);
       if (s.kind === "empty" && !held.size && !this.app.spectatorOnly && u.status === "waiting") {
-        right = h("button", { type: "button", class: "small", dataset: { takeSeat: seat }, onclick: () => this.take(seat) }, `Sit here`);
+        right.push(h("button", { type: "button", class: "small", dataset: { takeSeat: seat }, onclick: () => this.take(seat) }, `Sit here`));
       }
       return h("li", { class: `seat${acting ? " acting" : ""}${held.has(seat) ? " me" : ""}`, dataset: { seat } },
         h("span", { class: this.seatChip(u, info, seat), "aria-hidden": "true" }),
         h("span", {}, s.kind === "empty" ? `${seatName(info, seat)}: open seat` : `${s.name} `, s.kind === "empty" ? null : h("span", { class: "tag" }, `${seatName(info, seat)}${tags.length ? ` · ${tags.join(" · ")}` : ""}`)),
-        right);
+        h("span", { class: "seat-right" }, right));
     });
     this.seatsList.replaceChildren(...items);
   }
@@ -235,7 +241,7 @@ export class RoomView {
       } else {
         controls.push(h("button", { type: "button", class: "secondary", id: "resign", onclick: () => { this.confirming = true; this.render(); this.el.querySelector("#resign-yes").focus(); } }, "Resign"));
       }
-      if (this.app.undoAllowed(this.id, info) && u.turn > 0 && !u.undo) {
+      if (this.app.undoAllowed(u) && u.turn > 0 && !u.undo) {
         controls.push(h("button", { type: "button", class: "secondary", id: "undo", onclick: () => this.undo() }, "Take back"));
       }
     }
@@ -325,7 +331,7 @@ export class RoomView {
       : null;
     this.gameOver.replaceChildren(
       h("h2", {}, "Game over"),
-      h("p", { class: "result", dataset: { reason: o.reason } }, outcomeText(info, u)),
+      h("p", { class: "result", dataset: { reason: o.reason } }, outcomeText(info, u, this.flagged)),
       h("p", { class: "muted" }, `Reason: ${reasonText(o.reason)}.`),
       ...(ranking ? [ranking] : []),
     );

@@ -1,6 +1,5 @@
 // What survives a reload, in localStorage: the session secret, the player's name, and per
-// room the last version seen, the seat tokens, the take-back setting we created it with,
-// and the last legal list of a sealed simultaneous turn. One key per room, so two tabs of
+// room the last version seen, the seat tokens, and the last legal list of a sealed simultaneous turn. One key per room, so two tabs of
 // the same browser do not overwrite each other's rooms.
 
 const PREFIX = "kibitz.";

@@ -5,7 +5,7 @@ const REASONS = {
   stalemate: "stalemate",
   king_captured: "the king was captured",
   resignation: "resignation",
-  timeout: "time",
+  timeout: "out of time",
   repetition: "threefold repetition",
   fifty_moves: "the fifty-move rule",
   insufficient_material: "insufficient material",
@@ -37,13 +37,31 @@ export function playerLabel(info, update, seat) {
   return role;
 }
 
-/** A one-line summary of an outcome, from the point of view of `you` when seated. */
-export function outcomeText(info, update) {
+/** "Ada (White) ran out of time" / "you ran out of time" (null: unknown seat). */
+export function flagText(info, update, flagged) {
+  if (flagged === null || flagged === undefined) return null;
+  return `${update.you === flagged ? "you" : playerLabel(info, update, flagged)} ran out of time`;
+}
+
+/**
+ * A one-line summary of an outcome, from the point of view of `you` when seated;
+ * `flagged` is the seat whose time ran out, when the game ended that way and it is known.
+ */
+export function outcomeText(info, update, flagged = null) {
   const o = update.outcome;
   if (!o) return "";
   const reason = reasonText(o.reason);
   const n = o.ranks.length;
-  if (o.winner !== null && o.winner !== undefined) {
+  const hasWinner = o.winner !== null && o.winner !== undefined;
+  if (o.reason === "timeout") {
+    const flag = flagText(info, update, flagged);
+    if (hasWinner) {
+      const who = update.you === o.winner ? "You win on time" : `${playerLabel(info, update, o.winner)} wins on time`;
+      return flag ? `${who} — ${flag}` : who;
+    }
+    if (flag) return `${flag[0].toUpperCase()}${flag.slice(1)}`;
+  }
+  if (hasWinner) {
     const who = update.you === o.winner ? "You win" : `${playerLabel(info, update, o.winner)} wins`;
     return `${who} — ${reason}`;
   }
@@ -66,6 +84,8 @@ export function eventText(info, update, ev) {
       return null; // the board module describes moves from the view
     case "resign":
       return `${who(ev.seat)} resigned`;
+    case "timeout":
+      return `${who(ev.seat)} ran out of time`;
     case "undo_request":
       return `${who(ev.seat)} asked to take back a move`;
     case "undo_answer":

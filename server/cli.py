@@ -67,8 +67,8 @@ def _parser() -> argparse.ArgumentParser:
         "(default 5000)",
     )  # fmt: skip
     s.add_argument(
-        "--bot-workers", type=int, default=0, metavar="N",
-        help="worker processes for bot searches (0 offers no bots)",
+        "--bot-workers", type=int, default=2, metavar="N",
+        help="worker processes for bot searches (default 2; 0 offers no bots)",
     )  # fmt: skip
     s.add_argument("-v", "--verbose", action="store_true", help="debug logging")
 

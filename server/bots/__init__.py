@@ -1,0 +1,190 @@
+"""Bots: search algorithms over the engine contract that see only a seat's views.
+
+``make_bot(game, strength)`` builds a bot; ``strengths(game)`` lists the named strengths a room
+offers for a game (weakest first). A bot's ``choose(game, seat, views, legal, budget, rng)``
+returns one of ``legal`` (see :mod:`server.bots.bot`); ``bot.think_time`` is the budget the
+strength is meant to get (pass ``min(bot.think_time, what the clock allows)``).
+
+Strengths name an algorithm and a think time per game. The algorithms (one file each):
+
+==============  =======================================================================
+``random``      :mod:`.random_bot` — uniform
+``careful``     :mod:`.careful` — seed 003: win at once, else never allow a win at once
+``greedy``      :mod:`.greedy` — one ply on the evaluator
+``alphabeta``   :mod:`.alphabeta` — iterative deepening, TT, ordering, quiescence
+``mcts``        :mod:`.mcts` — UCT, depth limit, heuristic weights (seed 003)
+``maxn``        :mod:`.maxn` — max^n with per-depth best-N (seed 004), sampled chance
+``ismcts``      :mod:`.ismcts` — information-set MCTS on ``determinize`` worlds
+``smmcts``      :mod:`.smmcts` — decoupled UCT for simultaneous turns
+``aggressive``  :mod:`.aggressive` — seed 000's one-ply Apocalypse bot
+==============  =======================================================================
+
+Besides the named strengths, ``make_bot`` accepts an algorithm name that suits the game
+(``"greedy"``, ``"ismcts"``, ...) with its default think time, for the arena and tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .bot import Bot, Deadline
+
+__all__ = ["ALGORITHMS", "STRENGTHS", "Bot", "Deadline", "algorithms", "make_bot", "strengths"]
+
+
+def _random(t: float = 0.0, **kw: Any) -> Bot:
+    from .random_bot import RandomBot
+
+    return RandomBot(think_time=t, **kw)
+
+
+def _careful(t: float = 0.1, **kw: Any) -> Bot:
+    from .careful import CarefulBot
+
+    return CarefulBot(think_time=t, **kw)
+
+
+def _greedy(t: float = 0.1, **kw: Any) -> Bot:
+    from .greedy import GreedyBot
+
+    return GreedyBot(think_time=t, **kw)
+
+
+def _alphabeta(t: float = 1.0, **kw: Any) -> Bot:
+    from .alphabeta import AlphaBetaBot
+
+    return AlphaBetaBot(think_time=t, **kw)
+
+
+def _mcts(t: float = 1.0, **kw: Any) -> Bot:
+    from .mcts import MCTSBot
+
+    return MCTSBot(think_time=t, **kw)
+
+
+def _maxn(t: float = 1.0, **kw: Any) -> Bot:
+    from .maxn import MaxNBot
+
+    return MaxNBot(think_time=t, **kw)
+
+
+def _ismcts(t: float = 1.0, **kw: Any) -> Bot:
+    from .ismcts import ISMCTSBot
+
+    return ISMCTSBot(think_time=t, **kw)
+
+
+def _smmcts(t: float = 1.0, **kw: Any) -> Bot:
+    from .smmcts import SimultaneousBot
+
+    return SimultaneousBot(think_time=t, **kw)
+
+
+def _aggressive(t: float = 0.0, **kw: Any) -> Bot:
+    from .aggressive import AggressiveBot
+
+    return AggressiveBot(think_time=t, **kw)
+
+
+Factory = Callable[..., Bot]
+
+#: the algorithms that suit each game: name -> (factory, keyword arguments)
+ALGORITHMS: dict[str, dict[str, tuple[Factory, dict[str, Any]]]] = {
+    "chess": {
+        "random": (_random, {}),
+        "careful": (_careful, {}),
+        "greedy": (_greedy, {}),
+        "alphabeta": (_alphabeta, {}),
+        "mcts": (_mcts, {"rollout_depth": 6}),
+    },
+    "dark_chess": {
+        "random": (_random, {}),
+        "careful": (_careful, {}),
+        "greedy": (_greedy, {"worlds": 4}),
+        "mcts": (_mcts, {"rollout_depth": 6}),
+        "ismcts": (_ismcts, {"rollout_depth": 6}),
+    },
+    "apocalypse": {
+        "random": (_random, {}),
+        "careful": (_careful, {}),
+        "greedy": (_greedy, {}),
+        "aggressive": (_aggressive, {}),
+        "smmcts": (_smmcts, {}),
+    },
+    "banqi": {
+        "random": (_random, {}),
+        "careful": (_careful, {}),
+        "greedy": (_greedy, {"worlds": 8}),
+        "mcts": (_mcts, {}),
+        "ismcts": (_ismcts, {}),
+    },
+    "hase_und_igel": {
+        "random": (_random, {}),
+        "careful": (_careful, {}),
+        "greedy": (_greedy, {"worlds": 4}),
+        "mcts": (_mcts, {}),
+        "maxn": (_maxn, {}),
+    },
+}
+
+#: named strengths per game, weakest first: name -> (algorithm, think time in seconds)
+STRENGTHS: dict[str, dict[str, tuple[str, float]]] = {
+    "chess": {
+        "random": ("random", 0.0),
+        "easy": ("greedy", 0.1),
+        "normal": ("alphabeta", 0.5),
+        "hard": ("alphabeta", 2.0),
+    },
+    "dark_chess": {
+        "random": ("random", 0.0),
+        "easy": ("careful", 0.2),
+        "normal": ("ismcts", 1.0),
+        "hard": ("ismcts", 3.0),
+    },
+    "apocalypse": {
+        "random": ("random", 0.0),
+        "easy": ("aggressive", 0.0),
+        "normal": ("smmcts", 1.0),
+        "hard": ("smmcts", 3.0),
+    },
+    "banqi": {
+        "random": ("random", 0.0),
+        "easy": ("greedy", 0.2),
+        "normal": ("ismcts", 1.0),
+        "hard": ("ismcts", 3.0),
+    },
+    "hase_und_igel": {
+        "random": ("random", 0.0),
+        "easy": ("greedy", 0.2),
+        "normal": ("maxn", 1.0),
+        "hard": ("maxn", 3.0),
+    },
+}
+
+
+def strengths(game: str) -> list[str]:
+    """The named strengths of ``game``, weakest first; ``KeyError`` for an unknown game."""
+    return list(STRENGTHS[game])
+
+
+def algorithms(game: str) -> list[str]:
+    """The algorithm names ``make_bot`` accepts for ``game`` besides the strengths."""
+    return list(ALGORITHMS[game])
+
+
+def make_bot(game: str, strength: str, **options: Any) -> Bot:
+    """A bot of a named strength (or algorithm) for ``game``; ``KeyError`` if unknown.
+
+    ``options`` go to the algorithm (e.g. ``max_iterations`` for deterministic tests).
+    """
+    table = ALGORITHMS[game]
+    if game == "dark_chess":  # load the world sampler now, not during the first move
+        import server.engine.dark_chess_worlds  # noqa: F401
+    named = STRENGTHS[game].get(strength)
+    if named is not None:
+        algorithm, think_time = named
+        factory, defaults = table[algorithm]
+        return factory(think_time, **{**defaults, **options})
+    factory, defaults = table[strength]
+    return factory(**{**defaults, **options})

@@ -32,13 +32,15 @@ Readings of GAMES.md where it leaves room:
   (reason ``horsemen_lost``). Then, following Dagaz's controller: if White has no legal move
   the game ends and White loses (reason ``no_moves``, also when Black cannot move either);
   if only Black has no legal move, ``to_act`` is ``{0}`` and White's move is applied alone.
-  There is no other draw rule (Dagaz has none); rooms bound a game by their clocks.
+  Dagaz has no other draw rule, so a game could go on for ever; we add one [Decide]: after
+  ``max_turns`` joint turns (option, default 200; 0 = no limit) the game is drawn (reason
+  ``turn_limit``).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -206,6 +208,7 @@ class ApocalypseState:
     last_moves: tuple[ApocalypseMove | None, ApocalypseMove | None] = (None, None)
     events: tuple[Event, ...] = ()
     ruleset: str = "dagaz"
+    max_turns: int = 0
 
     def __repr__(self) -> str:
         return f"ApocalypseState({board_to_text(self.board)!r}, ply={self.ply})"
@@ -275,9 +278,7 @@ def _promotes(board: str, seat: Seat, move: ApocalypseMove, other: ApocalypseMov
     return limit > 0
 
 
-def join(
-    board: str, moves: Mapping[Seat, ApocalypseMove]
-) -> tuple[str, tuple[Event, ...]]:
+def join(board: str, moves: Mapping[Seat, ApocalypseMove]) -> tuple[str, tuple[Event, ...]]:
     """Apply one or two simultaneous moves to ``board`` (1.3); return the board and events."""
     new = list(board)
     events: list[Event] = []
@@ -332,13 +333,21 @@ class Apocalypse(Game[ApocalypseState, ApocalypseMove]):
     simultaneous = True
     options = {
         "ruleset": Option("str", "dagaz", "Rules: Dagaz (GAMES.md 1.2-1.4)", choices=("dagaz",)),
+        "max_turns": Option(
+            "int",
+            200,
+            "Joint turns before the game is drawn (0: no limit)",
+            minimum=0,
+            maximum=10_000,
+        ),
     }
 
     # -- setup ---------------------------------------------------------------------------
 
     def new(self, options: Mapping[str, Any], n_seats: int, rng: random.Random) -> ApocalypseState:
         ruleset = options.get("ruleset", "dagaz")
-        return ApocalypseState(board_from_text(START_BOARD), ruleset=ruleset)
+        limit = int(options.get("max_turns", 0))
+        return ApocalypseState(board_from_text(START_BOARD), ruleset=ruleset, max_turns=limit)
 
     # -- playing -------------------------------------------------------------------------
 
@@ -369,7 +378,7 @@ class Apocalypse(Game[ApocalypseState, ApocalypseMove]):
             self.check_moves(state, moves)
         board, events = join(state.board, moves)
         last = (moves.get(WHITE), moves.get(BLACK))
-        return ApocalypseState(board, state.ply + 1, last, events, state.ruleset)
+        return ApocalypseState(board, state.ply + 1, last, events, state.ruleset, state.max_turns)
 
     def outcome(self, state: ApocalypseState) -> Outcome | None:
         white, black = state.board.count(KNIGHT[WHITE]), state.board.count(KNIGHT[BLACK])
@@ -381,6 +390,8 @@ class Apocalypse(Game[ApocalypseState, ApocalypseMove]):
             return Outcome.win(BLACK, 2, "horsemen_lost")
         if not generate(state, WHITE):
             return Outcome.win(BLACK, 2, "no_moves")
+        if state.max_turns and state.ply >= state.max_turns:
+            return Outcome.draw(2, "turn_limit")
         return None
 
     def ply(self, state: ApocalypseState) -> int:
@@ -390,6 +401,7 @@ class Apocalypse(Game[ApocalypseState, ApocalypseMove]):
         """Everything is public once a turn is resolved (sealed moves never reach the engine)."""
         return {
             "ruleset": state.ruleset,
+            "max_turns": state.max_turns,
             "board": board_to_text(state.board),
             "pieces": {square_name(sq): ch for sq, ch in enumerate(state.board) if ch != EMPTY},
             "ply": state.ply,
@@ -422,6 +434,23 @@ class Apocalypse(Game[ApocalypseState, ApocalypseMove]):
             score += 2.0
         return score
 
+    def determinize(self, views: Sequence[Json], seat: Seat, rng: random.Random) -> ApocalypseState:
+        """The true state between turns, rebuilt from the last view: the board, the moves
+        of the previous turn (the ko, 1.2.6) and its events are all public once a turn is
+        resolved; a sealed move of the turn in progress is never part of any view."""
+        view = views[-1]
+        last = view["last_moves"]
+        moves = [None if last.get(str(s)) is None else ApocalypseMove.from_text(last[str(s)])
+                 for s in (WHITE, BLACK)]  # fmt: skip
+        return ApocalypseState(
+            board_from_text(str(view["board"])),
+            int(view["ply"]),
+            (moves[0], moves[1]),
+            tuple(Event.from_json(e) for e in view["last_events"]),
+            str(view.get("ruleset", "dagaz")),
+            int(view.get("max_turns", 0)),
+        )
+
     # -- snapshots -----------------------------------------------------------------------
 
     def encode_state(self, state: ApocalypseState) -> Json:
@@ -431,6 +460,7 @@ class Apocalypse(Game[ApocalypseState, ApocalypseMove]):
             "last_moves": [None if m is None else str(m) for m in state.last_moves],
             "events": [e.to_json() for e in state.events],
             "ruleset": state.ruleset,
+            "max_turns": state.max_turns,
         }
 
     def decode_state(self, data: Mapping[str, Any]) -> ApocalypseState:
@@ -441,6 +471,7 @@ class Apocalypse(Game[ApocalypseState, ApocalypseMove]):
             (last[0], last[1]),
             tuple(Event.from_json(e) for e in data["events"]),
             str(data.get("ruleset", "dagaz")),
+            int(data.get("max_turns", 0)),
         )
 
 

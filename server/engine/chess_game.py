@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import io
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -180,6 +180,28 @@ class Chess(Game[ChessState, chess.Move]):
         for uci in data["moves"]:
             board.push(chess.Move.from_uci(uci))
         return ChessState(board, data["start"])
+
+    # -- bot hooks -----------------------------------------------------------------------
+
+    def determinize(
+        self, views: Sequence[Mapping[str, Any]], seat: Seat, rng: random.Random
+    ) -> ChessState:
+        """The true state, rebuilt from a seat's views (chess hides nothing): the position of
+        the last view, with the moves that led to it replayed from the views' ``last_move``
+        as far back as the views form an unbroken chain (repetitions need that history)."""
+        board: chess.Board | None = None
+        start, base = "", 0
+        for view in views:
+            fen, last, ply = str(view["fen"]), view.get("last_move"), int(view["ply"])
+            if board is not None and last and ply == base + len(board.move_stack) + 1:
+                board.push(chess.Move.from_uci(str(last)))
+                if board.fen() == fen:
+                    continue
+            if board is None or board.fen() != fen or ply != base + len(board.move_stack):
+                board, start, base = chess.Board(fen), fen, ply
+        if board is None:
+            raise ValueError("no view to rebuild a chess position from")
+        return ChessState(board, start)
 
     # -- exports -------------------------------------------------------------------------
 

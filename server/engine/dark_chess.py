@@ -29,7 +29,7 @@ from __future__ import annotations
 import functools
 import io
 import random
-from collections.abc import Hashable, Iterator, Mapping
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -447,6 +447,25 @@ class DarkChess(Game[DarkChessState, chess.Move]):
         """Fast perft straight on the board; game ends (king taken, repetition, no move,
         fifty moves) are leaves with no children, as in the generic perft."""
         return _perft(state.board.copy(), depth, list(state.keys))
+
+    # -- bot hooks -----------------------------------------------------------------------
+
+    def determinize(
+        self,
+        views: Sequence[Json],
+        seat: Seat,
+        rng: random.Random,
+        *,
+        hint: DarkChessState | None = None,
+        max_seconds: float | None = None,
+    ) -> DarkChessState:
+        """A true state consistent with every view ``seat`` has had (its view of the result
+        equals ``views[-1]``): see :mod:`server.engine.dark_chess_worlds`. ``hint``: a world
+        sampled earlier in the same game, extended cheaply when it still fits;
+        ``max_seconds``: a time bound for the search of a history."""
+        from .dark_chess_worlds import determinize
+
+        return determinize(views, seat, rng, hint=hint, max_seconds=max_seconds)
 
     # -- snapshots -----------------------------------------------------------------------
 

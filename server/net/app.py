@@ -65,7 +65,7 @@ class Config:
     web_dir: Path | None = DEFAULT_WEB
     limits: Limits = field(default_factory=Limits)
     #: bot worker processes (0: no bots offered)
-    bot_workers: int = 0
+    bot_workers: int = 2
     #: this node's name among the nodes sharing one Redis (default: host name and port)
     node_id: str | None = None
     #: how long a room's lease lasts without renewal: a dead node's rooms move after this

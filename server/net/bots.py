@@ -14,16 +14,19 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
-import importlib
+import ctypes
+import ctypes.util
 import logging
 import multiprocessing
 import os
 import random
+import signal
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..bots import make_bot
 from ..engine import EngineError, get_game, turn_rng
 from ..rooms.errors import RoomError
 from ..rooms.room import BOT, Room
@@ -39,9 +42,15 @@ DEFAULT_BUDGET = 1.0
 _BOTS: dict[tuple[str, str], Any] = {}
 
 
-def _worker_init() -> None:
+def _worker_init(parent: int) -> None:
     with contextlib.suppress(OSError):
         os.nice(10)  # searching yields the CPU to the server that serves people
+    # die with the server, even when it is killed with SIGKILL (Linux: PR_SET_PDEATHSIG)
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # 1 = PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # the server died before we got here
+        os._exit(0)
 
 
 def think(
@@ -57,20 +66,15 @@ def think(
     key = (game_name, strength)
     bot = _BOTS.get(key)
     if bot is None:
-        bot = _BOTS[key] = bots_api().make_bot(game_name, strength)
+        bot = _BOTS[key] = make_bot(game_name, strength)
     t0 = time.perf_counter()
     move = bot.choose(get_game(game_name), seat, views, legal, budget, random.Random(seed))
     return str(move), time.perf_counter() - t0
 
 
-def bots_api() -> Any:
-    """The bot library (``server.bots``: ``make_bot``, ``strengths``), imported on use."""
-    return importlib.import_module("server.bots")
-
-
 def bot_budget(game_name: str, strength: str) -> float:
-    bot = bots_api().make_bot(game_name, strength)
-    return float(getattr(bot, "budget", DEFAULT_BUDGET))
+    """The think time a named strength is meant to get."""
+    return float(getattr(make_bot(game_name, strength), "think_time", DEFAULT_BUDGET))
 
 
 def view_history(room: Room, seat: int) -> list[dict[str, Any]]:
@@ -112,7 +116,7 @@ class BotRunner:
     def start(self) -> None:
         ctx = multiprocessing.get_context("spawn")
         self.pool = concurrent.futures.ProcessPoolExecutor(
-            self.workers, mp_context=ctx, initializer=_worker_init
+            self.workers, mp_context=ctx, initializer=_worker_init, initargs=(os.getpid(),)
         )
         self.hub.on_change.append(self.poke)
 
@@ -125,7 +129,15 @@ class BotRunner:
         """A room changed: start thinking for each bot seat that owes a move."""
         if self.pool is None:
             return
-        for seat in hosted.room.bot_seats_to_act():
+        room = hosted.room
+        if room.status == "over":  # nothing more to think about here
+            for seat in range(room.n_seats):
+                self.minds.pop((room.id, seat), None)
+            return
+        for seat, holder in enumerate(room.seats):
+            if holder.kind == "bot" and room.status == "playing":
+                self.history(room, seat)  # one view per turn, as the turns happen
+        for seat in room.bot_seats_to_act():
             key = (hosted.room.id, seat)
             if key not in self.thinking:
                 self.thinking.add(key)
@@ -142,6 +154,8 @@ class BotRunner:
         return budget
 
     def history(self, room: Room, seat: int) -> list[dict[str, Any]]:
+        """The seat's views so far: extended by one view per new turn, rebuilt from the
+        log only when turns were missed (a restart, a takeover) or taken back."""
         mind = self.minds.setdefault((room.id, seat), _SeatMind())
         undos = sum(1 for e in room.events if e.kind == "undo")
         if mind.turns == len(room.turns) - 1 and mind.undo_seen == undos:

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from ..bots import strengths
 from ..rooms.errors import Forbidden, NotSeated
 from ..rooms.room import clamp_since
-from .bots import bots_api
 from .connection import Client
 from .errors import ProtocolError
 from .hub import ROOM_ID, Hub
@@ -66,7 +66,7 @@ class Handlers:
         if not self.bots:
             return []
         try:
-            return list(bots_api().strengths(game))
+            return list(strengths(game))
         except KeyError:
             return []
 

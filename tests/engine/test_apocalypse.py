@@ -10,6 +10,7 @@ import pytest
 from server.engine import IllegalMove, InvalidMove, get_game
 from server.engine.apocalypse import (
     START_BOARD,
+    Apocalypse,
     ApocalypseMove,
     ApocalypseState,
     board_to_text,
@@ -295,9 +296,7 @@ def test_promotion_refused_then_forced_relocation() -> None:
     assert board(state) == "2P1n/5/1n3/5/N3N"
     assert events(state) == [{"type": "promotion_refused", "square": "c5", "seat": 0}]
     # next turn: only relocations of that pawn, to every empty square off rank 5
-    empty_off_last_rank = {
-        f + str(r) for f in "abcde" for r in range(1, 5)
-    } - {"a1", "e1", "b3"}
+    empty_off_last_rank = {f + str(r) for f in "abcde" for r in range(1, 5)} - {"a1", "e1", "b3"}
     assert texts(GAME.legal_moves(state, 0)) == {"c5" + sq for sq in empty_off_last_rank}
     assert len(empty_off_last_rank) == 17
     assert "c5a5" not in texts(GAME.legal_moves(state, 0))
@@ -458,3 +457,20 @@ def test_registry_entry() -> None:
     info = GAME.info()
     assert info["simultaneous"] is True and info["hidden_information"] is True
     assert info["options"]["ruleset"]["choices"] == ["dagaz"]
+
+
+def test_a_game_is_drawn_after_max_turns() -> None:
+    """Our addition [Decide]: Dagaz has no draw rule, so a game is bounded (default 200)."""
+    game = Apocalypse()
+    opts = game.check_options({"max_turns": 2})
+    assert game.check_options({})["max_turns"] == 200
+    state = game.new(opts, 2, random.Random(0))
+    for moves in ({0: "b1b2", 1: "b5b4"}, {0: "d1d2", 1: "d5d4"}):
+        state = game.play(
+            state, {s: game.parse_move(state, s, m) for s, m in moves.items()}, random.Random(0)
+        )
+    outcome = game.outcome(state)
+    assert outcome is not None and outcome.reason == "turn_limit" and outcome.winner is None
+    assert game.to_act(state) == frozenset()
+    assert game.decode_state(game.encode_state(state)) == state
+    assert game.view(state, None)["max_turns"] == 2

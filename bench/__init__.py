@@ -1,0 +1,1 @@
+"""Benchmarks (not tests): arena runs and the bench-only bots they need."""

@@ -1,0 +1,41 @@
+"""THE CHEATING TWIN — benchmark only, never a server bot.
+
+:class:`CheatingISMCTS` is :class:`server.bots.ismcts.ISMCTSBot` with one change: every world
+it searches is the *true* state, which the arena shows it because the class says
+``reads_true_state = True`` (``server.arena`` honours that label and nothing else does). It
+measures what honesty costs: ``bench/bots.sh`` plays the honest ISMCTS against it at equal
+budgets.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from server.bots.ismcts import ISMCTSBot
+from server.engine import Game
+
+
+class CheatingISMCTS(ISMCTSBot):
+    name = "ismcts-CHEATING"
+    reads_true_state = True  # the arena shows this bot the true state: bench only
+
+    def __init__(self, **options: Any) -> None:
+        options.setdefault("rollout_depth", 6)
+        super().__init__(**options)
+        self._truth: Any = None
+
+    def observe_true_state(self, state: Any) -> None:
+        self._truth = state
+
+    def determinize(
+        self,
+        game: Game[Any, Any],
+        views: Sequence[Any],
+        seat: int,
+        rng: random.Random,
+        hint: Any,
+        seconds: float | None,
+    ) -> Any:
+        return self._truth

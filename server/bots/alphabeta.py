@@ -1,0 +1,438 @@
+"""Alpha-beta: iterative deepening negamax for two-seat, turn-based, full-information games.
+
+The search (:class:`AlphaBeta`) runs on a :class:`Position` — push/pop on one mutable position
+with an evaluation kept up to date — and knows nothing of any game. It has what makes a
+Python searcher play decently (seed 000's "alpha-beta with a time frame", seed 004's move
+sorting):
+
+* iterative deepening under a deadline, keeping the best move of the last finished depth (or a
+  better one the unfinished depth has already proved);
+* a transposition table (exact keys) giving the best move to try first and cut-offs;
+* move ordering: table move, captures by MVV-LVA, two killer moves per ply, history counts;
+* principal variation search, late move reductions, null-move pruning, check extension;
+* quiescence search on captures with stand-pat and delta pruning;
+* mate scores that prefer the fastest mate.
+
+:class:`AlphaBetaBot` plays chess on :class:`~server.bots.chess_eval.ChessPosition` and any other
+two-seat turn-based game through :class:`GamePosition` (the engine contract with the game's
+``evaluate`` hook).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from server.engine import Game
+
+from .bot import Deadline, Json, moves_by_text, world
+from .chess_eval import MATE
+
+INF = 10 * MATE
+EXACT, LOWER, UPPER = 0, 1, 2
+_TIME_CHECK = 256  # nodes between clock reads
+
+
+class Position(Protocol):
+    """What :class:`AlphaBeta` needs from a game position (scores for the side to move)."""
+
+    def key(self) -> Hashable: ...
+    def moves(self) -> list[Any]: ...
+    def captures(self) -> list[Any]: ...
+    def push(self, move: Any) -> None: ...
+    def pop(self) -> None: ...
+    def evaluate(self) -> int: ...
+    def terminal(self, ply: int) -> int | None: ...
+    def no_moves(self, ply: int) -> int: ...
+    def is_capture(self, move: Any) -> bool: ...
+    def capture_order(self, move: Any) -> int: ...
+    def gain(self, move: Any) -> int: ...
+    def in_check(self) -> bool: ...
+
+
+class _Timeout(Exception):
+    pass
+
+
+@dataclass(slots=True)
+class SearchResult:
+    move: Any
+    score: int
+    depth: int
+    nodes: int
+    seconds: float
+
+
+class AlphaBeta:
+    """One search. ``null_move``: allow null-move pruning (the position must accept ``None``
+    as a pass in push)."""
+
+    def __init__(self, position: Position, *, null_move: bool = False) -> None:
+        self.pos = position
+        self.null_move = null_move
+        self.tt: dict[Hashable, tuple[int, int, int, Any]] = {}
+        self.killers: list[list[Any]] = [[None, None] for _ in range(128)]
+        self.history: dict[Any, int] = {}
+        self.nodes = 0
+        self.deadline: Deadline | None = None
+
+    # -- driver ------------------------------------------------------------------------------
+
+    def search(
+        self,
+        root_moves: Sequence[Any],
+        deadline: Deadline,
+        *,
+        max_depth: int = 64,
+        min_depth: int = 1,
+    ) -> SearchResult:
+        """The best of ``root_moves`` found before ``deadline`` (depth ``min_depth`` is always
+        finished, so keep it small)."""
+        self.deadline = deadline
+        started = time.perf_counter()
+        moves = list(root_moves)
+        best, best_score, done_depth = moves[0], -INF, 0
+        for depth in range(1, max_depth + 1):
+            if depth > min_depth and deadline.elapsed() > 0.45 * deadline.budget:
+                break  # the next depth would not finish
+            try:
+                move, score = self._root(moves, depth, enforce=depth > min_depth)
+            except _Timeout:
+                if self._partial is not None:
+                    best, best_score = self._partial
+                break
+            best, best_score, done_depth = move, score, depth
+            moves.remove(move)
+            moves.insert(0, move)
+            if abs(score) > MATE - 1000:
+                break  # a forced mate either way: deeper search will not change it
+        return SearchResult(best, best_score, done_depth, self.nodes, time.perf_counter() - started)
+
+    def _root(self, moves: list[Any], depth: int, *, enforce: bool) -> tuple[Any, int]:
+        self._enforce = enforce
+        self._partial: tuple[Any, int] | None = None
+        pos = self.pos
+        alpha, beta = -INF, INF
+        best = moves[0]
+        for i, move in enumerate(moves):
+            pos.push(move)
+            try:
+                if i == 0:
+                    score = -self._negamax(depth - 1, -beta, -alpha, 1, True)
+                else:
+                    score = -self._negamax(depth - 1, -alpha - 1, -alpha, 1, True)
+                    if score > alpha:
+                        score = -self._negamax(depth - 1, -beta, -alpha, 1, True)
+            finally:
+                pos.pop()
+            if score > alpha or i == 0:
+                alpha, best = score, move
+                if i > 0 or depth > 1:
+                    self._partial = (best, alpha)
+        self.tt[pos.key()] = (depth, EXACT, alpha, best)
+        return best, alpha
+
+    # -- the tree ------------------------------------------------------------------------------
+
+    def _tick(self) -> None:
+        self.nodes += 1
+        if self._enforce and self.nodes % _TIME_CHECK == 0:
+            assert self.deadline is not None
+            if self.deadline.expired():
+                raise _Timeout
+
+    def _negamax(self, depth: int, alpha: int, beta: int, ply: int, allow_null: bool) -> int:
+        self._tick()
+        pos = self.pos
+        decided = pos.terminal(ply)
+        if decided is not None:
+            return decided
+        key = pos.key()
+        entry = self.tt.get(key)
+        tt_move = None
+        if entry is not None:
+            e_depth, flag, score, tt_move = entry
+            if e_depth >= depth:
+                score = _from_tt(score, ply)
+                if flag == EXACT:
+                    return score
+                if flag == LOWER and score >= beta:
+                    return score
+                if flag == UPPER and score <= alpha:
+                    return score
+        in_check = pos.in_check()
+        if in_check:
+            depth += 1
+        if depth <= 0:
+            return self._quiesce(alpha, beta, ply)
+        moves = pos.moves()
+        if not moves:
+            return pos.no_moves(ply)
+
+        if (
+            self.null_move
+            and allow_null
+            and not in_check
+            and depth >= 3
+            and beta < MATE - 1000
+            and pos.evaluate() >= beta
+        ):
+            pos.push(None)
+            try:
+                score = -self._negamax(depth - 3, -beta, -beta + 1, ply + 1, False)
+            finally:
+                pos.pop()
+            if score >= beta:
+                return beta
+
+        ordered = self._order(moves, tt_move, ply)
+        original_alpha = alpha
+        best_score, best_move = -INF, ordered[0]
+        for i, move in enumerate(ordered):
+            capture = pos.is_capture(move)
+            pos.push(move)
+            try:
+                if i == 0:
+                    score = -self._negamax(depth - 1, -beta, -alpha, ply + 1, True)
+                else:
+                    reduce = 1 if (i >= 4 and depth >= 3 and not capture and not in_check) else 0
+                    score = -self._negamax(depth - 1 - reduce, -alpha - 1, -alpha, ply + 1, True)
+                    if score > alpha and (reduce or score < beta):
+                        score = -self._negamax(depth - 1, -beta, -alpha, ply + 1, True)
+            finally:
+                pos.pop()
+            if score > best_score:
+                best_score, best_move = score, move
+            if score > alpha:
+                alpha = score
+            if alpha >= beta:
+                if not capture:
+                    killers = self.killers[min(ply, 127)]
+                    if killers[0] != move:
+                        killers[1], killers[0] = killers[0], move
+                    self.history[move] = self.history.get(move, 0) + depth * depth
+                break
+        flag = EXACT
+        if best_score <= original_alpha:
+            flag = UPPER
+        elif best_score >= beta:
+            flag = LOWER
+        if len(self.tt) > 2_000_000:
+            self.tt.clear()
+        self.tt[key] = (depth, flag, _to_tt(best_score, ply), best_move)
+        return best_score
+
+    def _order(self, moves: list[Any], tt_move: Any, ply: int) -> list[Any]:
+        pos = self.pos
+        killers = self.killers[min(ply, 127)]
+        history = self.history
+
+        def rank(move: Any) -> int:
+            if move == tt_move:
+                return 10_000_000
+            if pos.is_capture(move):
+                return 1_000_000 + pos.capture_order(move)
+            if move == killers[0]:
+                return 900_000
+            if move == killers[1]:
+                return 800_000
+            return history.get(move, 0)
+
+        return sorted(moves, key=rank, reverse=True)
+
+    def _quiesce(self, alpha: int, beta: int, ply: int) -> int:
+        self._tick()
+        pos = self.pos
+        decided = pos.terminal(ply)
+        if decided is not None:
+            return decided
+        stand = pos.evaluate()
+        if stand >= beta:
+            return stand
+        if stand > alpha:
+            alpha = stand
+        captures = pos.captures()
+        captures.sort(key=pos.capture_order, reverse=True)
+        for move in captures:
+            if stand + pos.gain(move) + 200 < alpha:
+                continue  # delta pruning: even winning it all does not reach alpha
+            pos.push(move)
+            try:
+                score = -self._quiesce(-beta, -alpha, ply + 1)
+            finally:
+                pos.pop()
+            if score >= beta:
+                return score
+            if score > alpha:
+                alpha = score
+        return alpha
+
+
+def _to_tt(score: int, ply: int) -> int:
+    if score > MATE - 1000:
+        return score + ply
+    if score < -MATE + 1000:
+        return score - ply
+    return score
+
+
+def _from_tt(score: int, ply: int) -> int:
+    if score > MATE - 1000:
+        return score - ply
+    if score < -MATE + 1000:
+        return score + ply
+    return score
+
+
+# -- positions of the engine contract ----------------------------------------------------------
+
+
+class GamePosition:
+    """Any two-seat turn-based game as a :class:`Position`, through the engine contract.
+
+    States are immutable, so push/pop keep a stack of states. The evaluation is the game's
+    ``evaluate`` hook (mover minus opponent) times ``scale``; captures for quiescence are the
+    moves whose ``move_heuristic`` exceeds ``tactical`` (none without the hook). Chance moves
+    use the one ``rng`` given (the search sees one future).
+    """
+
+    def __init__(
+        self,
+        game: Game[Any, Any],
+        state: Any,
+        rng: random.Random,
+        *,
+        scale: float = 100.0,
+        tactical: float = 0.5,
+    ) -> None:
+        self.game = game
+        self.states = [state]
+        acting = game.to_act(state)
+        self.movers = [min(acting) if acting else 0]
+        self.rng = rng
+        self.scale = scale
+        self.tactical = tactical
+        self._evaluate = getattr(game, "evaluate", None)
+        self._heuristic = getattr(game, "move_heuristic", None)
+
+    def key(self) -> Hashable:
+        return json.dumps(self.game.encode_state(self.states[-1]), sort_keys=True)
+
+    def moves(self) -> list[Any]:
+        return self.game.legal_moves(self.states[-1], self.movers[-1])
+
+    def captures(self) -> list[Any]:
+        if self._heuristic is None:
+            return []
+        state, mover = self.states[-1], self.movers[-1]
+        return [m for m in self.moves() if self._heuristic(state, mover, m) > self.tactical]
+
+    def push(self, move: Any) -> None:
+        state, mover = self.states[-1], self.movers[-1]
+        child = self.game.play(state, {mover: move}, self.rng, check=False)
+        acting = self.game.to_act(child)
+        self.states.append(child)
+        self.movers.append(min(acting) if acting else 1 - mover)
+
+    def pop(self) -> None:
+        self.states.pop()
+        self.movers.pop()
+
+    def evaluate(self) -> int:
+        if self._evaluate is None:
+            return 0
+        mover = self.movers[-1]
+        e = self._evaluate(self.states[-1], mover)
+        return int(self.scale * (e[mover] - max(v for s, v in enumerate(e) if s != mover)))
+
+    def terminal(self, ply: int) -> int | None:
+        outcome = self.game.outcome(self.states[-1])
+        if outcome is None:
+            return None
+        score = outcome.scores[self.movers[-1]]
+        if score > 0.5:
+            return MATE - ply
+        if score < 0.5:
+            return -MATE + ply
+        return 0
+
+    def no_moves(self, ply: int) -> int:
+        return 0
+
+    def is_capture(self, move: Any) -> bool:
+        if self._heuristic is None:
+            return False
+        return self._heuristic(self.states[-1], self.movers[-1], move) > self.tactical
+
+    def capture_order(self, move: Any) -> int:
+        if self._heuristic is None:
+            return 0
+        return int(100 * self._heuristic(self.states[-1], self.movers[-1], move))
+
+    def gain(self, move: Any) -> int:
+        return INF  # unknown: never delta-prune
+
+    def in_check(self) -> bool:
+        return False
+
+
+# -- the bot -----------------------------------------------------------------------------------
+
+
+class AlphaBetaBot:
+    """Alpha-beta for two-seat turn-based full-information games (chess, through
+    :class:`~server.bots.chess_eval.ChessPosition`).
+
+    Args:
+        think_time: the strength's usual budget in seconds.
+        max_depth: a depth cap (weaker strengths, deterministic tests).
+    """
+
+    name = "alphabeta"
+
+    def __init__(self, *, think_time: float = 1.0, max_depth: int = 64) -> None:
+        self.think_time = think_time
+        self.max_depth = max_depth
+        self.last: SearchResult | None = None
+
+    def choose(
+        self,
+        game: Game[Any, Any],
+        seat: int,
+        views: Sequence[Json],
+        legal: Sequence[str],
+        budget: float,
+        rng: random.Random,
+    ) -> str:
+        deadline = Deadline(budget)
+        if len(legal) == 1:
+            return legal[0]
+        state = world(game, views, seat, rng)
+        by_text = moves_by_text(game, state, seat, legal)
+        position, null_move = self.position(game, state, rng)
+        root = list(by_text.values())
+        rng.shuffle(root)  # ties between equal moves go to chance, not to list order
+        result = AlphaBeta(position, null_move=null_move).search(
+            root, deadline, max_depth=self.max_depth
+        )
+        self.last = result
+        return str(result.move)
+
+    @staticmethod
+    def position(game: Game[Any, Any], state: Any, rng: random.Random) -> tuple[Position, bool]:
+        if game.name == "chess":
+            from .chess_eval import ChessPosition, position_key
+
+            board = state.board.copy()
+            history = []
+            replay = board.copy()
+            while replay.move_stack:
+                replay.pop()
+                history.append(position_key(replay))
+            history.reverse()
+            return ChessPosition(board, history=history), True
+        return GamePosition(game, state, rng), False

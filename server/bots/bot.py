@@ -1,0 +1,151 @@
+"""The bot interface and what every algorithm shares: deadlines, worlds, move look-up.
+
+A bot is asked for one move at a time::
+
+    bot.choose(game, seat, views, legal, budget, rng) -> str
+
+``views`` are every view the seat has received, oldest first (``game.view(state, seat)``
+after each turn; the last is the current one), ``legal`` the seat's legal move texts now (what
+the room sends that seat), ``budget`` the seconds it may think and ``rng`` its randomness. A
+bot never receives the true state: a search that needs a full state rebuilds one with the
+game's ``determinize(views, seat, rng)`` hook — for open games a reconstruction, for hidden
+information a sample of what the seat cannot see that agrees with everything it has seen.
+The answer is always one of ``legal``.
+
+Bots are pure (no I/O, no asyncio); the net layer runs them in worker processes.
+"""
+
+from __future__ import annotations
+
+import inspect
+import random
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from server.engine import Game
+
+Json = Mapping[str, Any]
+
+#: how much of the budget a search may plan to use; the rest absorbs the last step and
+#: the move's way back (the tests allow budget + 10 %)
+SAFETY = 0.8
+
+
+class Bot(Protocol):
+    """What the room's bot runner calls. ``think_time`` is the strength's usual budget."""
+
+    name: str
+    think_time: float
+
+    def choose(
+        self,
+        game: Game[Any, Any],
+        seat: int,
+        views: Sequence[Json],
+        legal: Sequence[str],
+        budget: float,
+        rng: random.Random,
+    ) -> str: ...
+
+
+class NoWorldError(Exception):
+    """The game cannot rebuild a state from the views (no ``determinize`` hook)."""
+
+
+@dataclass(slots=True)
+class Deadline:
+    """A monotonic deadline ``budget`` seconds from now (scaled by :data:`SAFETY`)."""
+
+    budget: float
+    start: float = field(default_factory=time.perf_counter)
+
+    def __post_init__(self) -> None:
+        self.budget = max(0.0, self.budget) * SAFETY
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
+
+    def left(self) -> float:
+        return self.budget - self.elapsed()
+
+    def expired(self) -> bool:
+        return time.perf_counter() - self.start >= self.budget
+
+    def fraction(self, share: float) -> Deadline:
+        """A deadline for the first ``share`` of the time left."""
+        d = Deadline(0.0, time.perf_counter())
+        d.budget = max(0.0, self.left()) * share
+        return d
+
+
+def world(
+    game: Game[Any, Any],
+    views: Sequence[Json],
+    seat: int,
+    rng: random.Random,
+    *,
+    seconds: float | None = None,
+    hint: Any = None,
+) -> Any:
+    """A true state consistent with ``views``, from the game's ``determinize`` hook.
+
+    ``seconds`` (a time bound) and ``hint`` (an earlier world to extend) are passed on to
+    hooks that accept ``max_seconds=`` / ``hint=`` (Dark Chess) and dropped otherwise.
+    """
+    determinize = getattr(game, "determinize", None)
+    if determinize is None:
+        raise NoWorldError(f"{game.name} has no determinize hook: bots cannot rebuild a state")
+    accepted = _keywords(game)
+    kwargs: dict[str, Any] = {}
+    if seconds is not None and "max_seconds" in accepted:
+        kwargs["max_seconds"] = max(0.0, seconds)
+    if hint is not None and "hint" in accepted:
+        kwargs["hint"] = hint
+    return determinize(views, seat, rng, **kwargs)
+
+
+_KEYWORDS: dict[type, frozenset[str]] = {}
+
+
+def _keywords(game: Game[Any, Any]) -> frozenset[str]:
+    kind = type(game)
+    if kind not in _KEYWORDS:
+        method = getattr(game, "determinize", None)
+        _KEYWORDS[kind] = (
+            frozenset(inspect.signature(method).parameters) if method is not None else frozenset()
+        )
+    return _KEYWORDS[kind]
+
+
+def moves_by_text(
+    game: Game[Any, Any], state: Any, seat: int, legal: Sequence[str]
+) -> dict[str, Any]:
+    """The seat's moves in ``state`` keyed by text, limited to ``legal`` (the room's list is
+    the authority; a text the state does not know is parsed)."""
+    wanted = set(legal)
+    out = {str(m): m for m in game.legal_moves(state, seat) if str(m) in wanted}
+    for text in legal:
+        if text not in out:
+            out[text] = game.parse_move(state, seat, text)
+    return out
+
+
+def opponents(game: Game[Any, Any], state: Any, seat: int) -> list[int]:
+    return [s for s in range(n_seats(game, state)) if s != seat]
+
+
+def n_seats(game: Game[Any, Any], state: Any) -> int:
+    """The number of seats playing ``state``."""
+    if game.min_seats == game.max_seats:
+        return game.min_seats
+    evaluate = getattr(game, "evaluate", None)
+    if evaluate is not None:
+        return len(evaluate(state, 0))
+    return len(game.view(state, None).get("runners", ())) or game.min_seats
+
+
+def score_of(outcome: Any, seat: int) -> float:
+    """The seat's score in a finished game (1 win, 0.5 draw, 0 loss; ranks for more seats)."""
+    return float(outcome.scores[seat])

@@ -1,0 +1,325 @@
+"""Chess evaluation: material + piece-square tables, and a search position over one board.
+
+The tables are Tomasz Michniewski's "simplified evaluation function" (chessprogramming wiki)
+with a middle-game and an end-game king table blended by the material left. Scores are in
+centipawns. :class:`ChessPosition` keeps the evaluation up to date move by move (push/pop on
+one python-chess board) and is what :mod:`server.bots.alphabeta` searches; it also serves
+Dark Chess worlds (king capture instead of mate: ``king_capture=True``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+import chess
+
+from server.engine import Game
+
+from .evaluator import logistic
+
+VALUE = {chess.PAWN: 100, chess.KNIGHT: 320, chess.BISHOP: 330, chess.ROOK: 500,
+         chess.QUEEN: 900, chess.KING: 20000}  # fmt: skip
+
+# rows from rank 8 down to rank 1, as White sees the board
+_PAWN = (
+    0, 0, 0, 0, 0, 0, 0, 0,
+    50, 50, 50, 50, 50, 50, 50, 50,
+    10, 10, 20, 30, 30, 20, 10, 10,
+    5, 5, 10, 25, 25, 10, 5, 5,
+    0, 0, 0, 20, 20, 0, 0, 0,
+    5, -5, -10, 0, 0, -10, -5, 5,
+    5, 10, 10, -20, -20, 10, 10, 5,
+    0, 0, 0, 0, 0, 0, 0, 0,
+)  # fmt: skip
+_KNIGHT = (
+    -50, -40, -30, -30, -30, -30, -40, -50,
+    -40, -20, 0, 0, 0, 0, -20, -40,
+    -30, 0, 10, 15, 15, 10, 0, -30,
+    -30, 5, 15, 20, 20, 15, 5, -30,
+    -30, 0, 15, 20, 20, 15, 0, -30,
+    -30, 5, 10, 15, 15, 10, 5, -30,
+    -40, -20, 0, 5, 5, 0, -20, -40,
+    -50, -40, -30, -30, -30, -30, -40, -50,
+)  # fmt: skip
+_BISHOP = (
+    -20, -10, -10, -10, -10, -10, -10, -20,
+    -10, 0, 0, 0, 0, 0, 0, -10,
+    -10, 0, 5, 10, 10, 5, 0, -10,
+    -10, 5, 5, 10, 10, 5, 5, -10,
+    -10, 0, 10, 10, 10, 10, 0, -10,
+    -10, 10, 10, 10, 10, 10, 10, -10,
+    -10, 5, 0, 0, 0, 0, 5, -10,
+    -20, -10, -10, -10, -10, -10, -10, -20,
+)  # fmt: skip
+_ROOK = (
+    0, 0, 0, 0, 0, 0, 0, 0,
+    5, 10, 10, 10, 10, 10, 10, 5,
+    -5, 0, 0, 0, 0, 0, 0, -5,
+    -5, 0, 0, 0, 0, 0, 0, -5,
+    -5, 0, 0, 0, 0, 0, 0, -5,
+    -5, 0, 0, 0, 0, 0, 0, -5,
+    -5, 0, 0, 0, 0, 0, 0, -5,
+    0, 0, 0, 5, 5, 0, 0, 0,
+)  # fmt: skip
+_QUEEN = (
+    -20, -10, -10, -5, -5, -10, -10, -20,
+    -10, 0, 0, 0, 0, 0, 0, -10,
+    -10, 0, 5, 5, 5, 5, 0, -10,
+    -5, 0, 5, 5, 5, 5, 0, -5,
+    0, 0, 5, 5, 5, 5, 0, -5,
+    -10, 5, 5, 5, 5, 5, 0, -10,
+    -10, 0, 5, 0, 0, 0, 0, -10,
+    -20, -10, -10, -5, -5, -10, -10, -20,
+)  # fmt: skip
+_KING_MG = (
+    -30, -40, -40, -50, -50, -40, -40, -30,
+    -30, -40, -40, -50, -50, -40, -40, -30,
+    -30, -40, -40, -50, -50, -40, -40, -30,
+    -30, -40, -40, -50, -50, -40, -40, -30,
+    -20, -30, -30, -40, -40, -30, -30, -20,
+    -10, -20, -20, -20, -20, -20, -20, -10,
+    20, 20, 0, 0, 0, 0, 20, 20,
+    20, 30, 10, 0, 0, 10, 30, 20,
+)  # fmt: skip
+_KING_EG = (
+    -50, -40, -30, -20, -20, -30, -40, -50,
+    -30, -20, -10, 0, 0, -10, -20, -30,
+    -30, -10, 20, 30, 30, 20, -10, -30,
+    -30, -10, 30, 40, 40, 30, -10, -30,
+    -30, -10, 30, 40, 40, 30, -10, -30,
+    -30, -10, 20, 30, 30, 20, -10, -30,
+    -30, -30, 0, 0, 0, 0, -30, -30,
+    -50, -30, -30, -30, -30, -30, -30, -50,
+)  # fmt: skip
+
+
+def _by_square(table: tuple[int, ...], color: chess.Color) -> tuple[int, ...]:
+    """The table indexed by square (a1 = 0) for ``color``."""
+    if color == chess.WHITE:
+        return tuple(table[sq ^ 56] for sq in chess.SQUARES)
+    return tuple(table[sq] for sq in chess.SQUARES)
+
+
+_TABLES = {chess.PAWN: _PAWN, chess.KNIGHT: _KNIGHT, chess.BISHOP: _BISHOP, chess.ROOK: _ROOK,
+           chess.QUEEN: _QUEEN, chess.KING: tuple(0 for _ in range(64))}  # fmt: skip
+#: PST[color][piece_type][square]: material + table, kings' table apart (phase-blended)
+PST = {
+    color: {t: tuple(VALUE[t] + v for v in _by_square(_TABLES[t], color)) for t in _TABLES}
+    for color in (chess.WHITE, chess.BLACK)
+}
+KING_MG = {c: _by_square(_KING_MG, c) for c in (chess.WHITE, chess.BLACK)}
+KING_EG = {c: _by_square(_KING_EG, c) for c in (chess.WHITE, chess.BLACK)}
+PHASE = {chess.PAWN: 0, chess.KNIGHT: 1, chess.BISHOP: 1, chess.ROOK: 2, chess.QUEEN: 4,
+         chess.KING: 0}  # fmt: skip
+FULL_PHASE = 24
+
+MATE = 1_000_000
+_PIECE_TYPES = (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING)
+
+
+def material_pst(board: chess.Board) -> tuple[int, int]:
+    """(White-minus-Black material + tables without kings' tables, phase units left)."""
+    score = phase = 0
+    for color, sign in ((chess.WHITE, 1), (chess.BLACK, -1)):
+        own = board.occupied_co[color]
+        for t in _PIECE_TYPES:
+            table = PST[color][t]
+            mask = board.pieces_mask(t, color) & own
+            for sq in chess.scan_forward(mask):
+                score += sign * table[sq]
+                phase += PHASE[t]
+    return score, phase
+
+
+def king_terms(board: chess.Board, phase: int) -> int:
+    """The kings' table terms (White minus Black), blended by ``phase``."""
+    p = min(phase, FULL_PHASE)
+    out = 0
+    for color, sign in ((chess.WHITE, 1), (chess.BLACK, -1)):
+        king = board.king(color)
+        if king is not None:
+            out += (
+                sign
+                * (KING_MG[color][king] * p + KING_EG[color][king] * (FULL_PHASE - p))
+                // FULL_PHASE
+            )
+    return out
+
+
+def evaluate_board(board: chess.Board) -> int:
+    """Centipawns from White's side."""
+    score, phase = material_pst(board)
+    return score + king_terms(board, phase)
+
+
+def move_delta(board: chess.Board, move: chess.Move) -> tuple[int, int]:
+    """(change of :func:`material_pst`'s score, change of phase) made by ``move`` (White's
+    side), computed before the move is pushed."""
+    color = board.turn
+    sign = 1 if color == chess.WHITE else -1
+    piece = board.piece_type_at(move.from_square)
+    if piece is None:  # a null move
+        return 0, 0
+    own = PST[color]
+    delta = own[piece][move.to_square] - own[piece][move.from_square]
+    phase = 0
+    if move.promotion:
+        delta += own[move.promotion][move.to_square] - own[piece][move.to_square]
+        phase += PHASE[move.promotion]
+    if board.is_castling(move):
+        rank = chess.square_rank(move.from_square)
+        kingside = chess.square_file(move.to_square) > chess.square_file(move.from_square)
+        rook_from = move.to_square if board.chess960 else chess.square(7 if kingside else 0, rank)
+        rook_to = chess.square(5 if kingside else 3, rank)
+        delta += own[chess.ROOK][rook_to] - own[chess.ROOK][rook_from]
+        return sign * delta, 0
+    theirs = PST[not color]
+    if board.is_en_passant(move):
+        victim_sq = move.to_square + (-8 if color == chess.WHITE else 8)
+        delta += theirs[chess.PAWN][victim_sq]
+    else:
+        victim = board.piece_type_at(move.to_square)
+        if victim is not None:
+            delta += theirs[victim][move.to_square]
+            phase -= PHASE[victim]
+    return sign * delta, phase
+
+
+def position_key(board: chess.Board) -> Hashable:
+    """An exact transposition key (placement, turn, castling, e.p. square) from public
+    bitboards: as good as a Zobrist hash without its cost (~12 us each in python-chess)."""
+    return (
+        board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings,
+        board.occupied_co[chess.WHITE], board.turn, board.castling_rights, board.ep_square,
+    )  # fmt: skip
+
+
+class ChessPosition:
+    """A python-chess board searched by push/pop with an incremental evaluation.
+
+    Args:
+        board: the board to search (mutated during the search, restored afterwards).
+        king_capture: Dark Chess rules: moves are pseudo-legal, taking the king wins.
+        history: position keys before the current one (repetitions count as draws).
+    """
+
+    def __init__(
+        self,
+        board: chess.Board,
+        *,
+        king_capture: bool = False,
+        history: list[Hashable] | None = None,
+    ) -> None:
+        self.board = board
+        self.king_capture = king_capture
+        score, phase = material_pst(board)
+        self.scores = [score]
+        self.phases = [phase]
+        self.keys: list[Hashable] = [*(history or []), position_key(board)]
+
+    # -- the protocol of alphabeta.Position ----------------------------------------------
+
+    def key(self) -> Hashable:
+        return self.keys[-1]
+
+    def moves(self) -> list[chess.Move]:
+        if self.king_capture:
+            return list(self.board.generate_pseudo_legal_moves())
+        return list(self.board.generate_legal_moves())
+
+    def captures(self) -> list[chess.Move]:
+        board = self.board
+        if self.king_capture:
+            return list(board.generate_pseudo_legal_captures())
+        return list(board.generate_legal_captures())
+
+    def push(self, move: chess.Move | None) -> None:
+        """Play ``move``; ``None`` passes (a null move, for null-move pruning)."""
+        if move is None:
+            move, d, p = chess.Move.null(), 0, 0
+        else:
+            d, p = move_delta(self.board, move)
+        self.scores.append(self.scores[-1] + d)
+        self.phases.append(self.phases[-1] + p)
+        self.board.push(move)
+        self.keys.append(position_key(self.board))
+
+    def pop(self) -> None:
+        self.board.pop()
+        self.scores.pop()
+        self.phases.pop()
+        self.keys.pop()
+
+    def evaluate(self) -> int:
+        """Centipawns for the side to move."""
+        score = self.scores[-1] + king_terms(self.board, self.phases[-1])
+        return score if self.board.turn == chess.WHITE else -score
+
+    def terminal(self, ply: int) -> int | None:
+        """The score for the side to move if the game is decided here (before moves are
+        generated), else ``None``: draws by repetition and the fifty-move rule; a missing
+        king (Dark Chess)."""
+        board = self.board
+        if self.king_capture and not board.kings & board.occupied_co[board.turn]:
+            return -MATE + ply
+        if board.halfmove_clock >= 100:
+            return 0
+        key = self.keys[-1]
+        if len(self.keys) > 4 and key in self.keys[-3::-2][:50]:
+            return 0
+        if not self.king_capture and board.is_insufficient_material():
+            return 0
+        return None
+
+    def no_moves(self, ply: int) -> int:
+        """The score for the side to move when it has no move: mated or stalemated."""
+        if not self.king_capture and self.board.is_check():
+            return -MATE + ply
+        return 0
+
+    def is_capture(self, move: chess.Move) -> bool:
+        return self.board.is_capture(move)
+
+    def capture_order(self, move: chess.Move) -> int:
+        """MVV-LVA: most valuable victim first, then least valuable attacker."""
+        board = self.board
+        victim = board.piece_type_at(move.to_square) or chess.PAWN
+        attacker = board.piece_type_at(move.from_square) or chess.PAWN
+        return 10 * VALUE[victim] - attacker + (8000 if move.promotion else 0)
+
+    def gain(self, move: chess.Move) -> int:
+        """The material a capture wins at best (for delta pruning)."""
+        victim = self.board.piece_type_at(move.to_square)
+        value = VALUE[victim] if victim else VALUE[chess.PAWN]
+        if move.promotion:
+            value += VALUE[move.promotion] - VALUE[chess.PAWN]
+        return value
+
+    def in_check(self) -> bool:
+        return not self.king_capture and self.board.is_check()
+
+
+class ChessEvaluator:
+    """Values and priors for chess-like states (``state.board``), for MCTS-style searches."""
+
+    def __init__(self, game: Game[Any, Any], *, scale: float = 300.0) -> None:
+        self.game = game
+        self.scale = scale
+
+    def values(self, state: Any) -> list[float]:
+        outcome = self.game.outcome(state)
+        if outcome is not None:
+            return list(outcome.scores)
+        white = logistic(evaluate_board(state.board) / self.scale)
+        return [white, 1.0 - white]
+
+    def prior(self, state: Any, seat: int, move: chess.Move) -> float:
+        board = state.board
+        victim = board.piece_type_at(move.to_square)
+        weight = 1.0
+        if victim is not None and board.color_at(move.to_square) != board.turn:
+            weight += VALUE[victim] / 50.0
+        if move.promotion:
+            weight += 8.0
+        return weight

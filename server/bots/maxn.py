@@ -1,0 +1,188 @@
+"""Max^n for three or more seats (seed 004: "minimax for three"), with chance by sampling.
+
+Every node carries a *vector* of values, one per seat (the game's ``evaluate`` hook, seed 004's
+E = Ks*S + Kc*C + Kp*P for Hase und Igel); the seat to move picks the child whose vector is
+best in its own component — seed 004's "absolute max", which its author found stronger than
+"relative to the others" — and ties go to the better lead over the best other seat (his
+suggested hybrid). Seed 004's other two devices:
+
+* move sorting: the moves are sorted by the ``move_heuristic`` hook (which also carries the
+  seed's "hare trap" pessimism) before they are searched;
+* the per-depth "best N" vector: at depth ``d`` (0 = the root) only the ``best_n[d]`` best
+  sorted moves are searched (0 = all; the last entry holds for every deeper level), e.g. the
+  seed's ``(0, 0, 8, 8, 4)``.
+
+Chance: the hare cards come from the hidden deck. The bot samples ``worlds`` deck orders from
+its views (the game's ``determinize``), runs the search in each and adds the root vectors up,
+so a move onto a hare field is valued at its average over the cards it may draw. Iterative
+deepening runs all worlds at one depth before the next and keeps the last finished depth.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from server.engine import Game
+
+from .bot import Deadline, Json, moves_by_text, world
+from .evaluator import HookEvaluator, evaluator_for
+
+FINISH = 2000.0  # per place better than last, for a finished race
+DISCOUNT = 0.999  # per ply: the same value sooner is better
+EARLY = 5.0  # per ply left in the search, for a seat that finishes (``state.finished``) now
+
+
+class _Timeout(Exception):
+    pass
+
+
+class MaxN:
+    """One max^n search in one world."""
+
+    def __init__(
+        self,
+        game: Game[Any, Any],
+        evaluator: HookEvaluator,
+        best_n: Sequence[int],
+        deadline: Deadline | None,
+        rng: random.Random,
+    ) -> None:
+        self.game = game
+        self.evaluator = evaluator
+        self.best_n = tuple(best_n) or (0,)
+        self.deadline = deadline
+        self.rng = rng
+        self.nodes = 0
+
+    def root(
+        self, state: Any, seat: int, moves: dict[str, Any], depth: int
+    ) -> dict[str, list[float]]:
+        """The value vector of each root move at ``depth`` plies."""
+        out = {}
+        for text, move in self.sorted(state, seat, moves.items()):
+            child = self.game.play(
+                state, {seat: move}, random.Random(self.rng.random()), check=False
+            )
+            v = self._early(state, child, self.value(child, depth - 1, 1), depth)
+            out[text] = [x * DISCOUNT for x in v]
+        return out
+
+    @staticmethod
+    def _early(state: Any, child: Any, v: list[float], depth: int) -> list[float]:
+        """A seat that finishes the race on this move (Hase und Igel's ``finished``) gets
+        a bonus for the plies left: finishing now beats finishing at the horizon."""
+        before, after = getattr(state, "finished", ()), getattr(child, "finished", ())
+        if len(after) > len(before):
+            v = list(v)
+            for s in after[len(before) :]:
+                v[s] += EARLY * depth
+        return v
+
+    def sorted(self, state: Any, seat: int, items: Any) -> list[Any]:
+        scored = [
+            (self.evaluator.heuristic(state, seat, m), i, (t, m)) for i, (t, m) in enumerate(items)
+        ]
+        scored.sort(key=lambda x: (-x[0], x[1]))
+        return [x[2] for x in scored]
+
+    def value(self, state: Any, depth: int, ply: int) -> list[float]:
+        self.nodes += 1
+        if self.deadline is not None and self.nodes % 64 == 0 and self.deadline.expired():
+            raise _Timeout
+        game = self.game
+        outcome = game.outcome(state)
+        if outcome is not None:
+            n = len(outcome.ranks)
+            return [FINISH * (n - r) for r in outcome.ranks]
+        if depth <= 0:
+            return self.evaluator.raw(state, 0)
+        seat = min(game.to_act(state))
+        moves = game.legal_moves(state, seat)
+        items = self.sorted(state, seat, ((str(m), m) for m in moves))
+        n_best = self.best_n[min(ply, len(self.best_n) - 1)]
+        if n_best:
+            items = items[:n_best]
+        best: list[float] | None = None
+        for _, move in items:
+            child = game.play(state, {seat: move}, self.rng, check=False)
+            v = self._early(state, child, self.value(child, depth - 1, ply + 1), depth)
+            if best is None or _better(v, best, seat):
+                best = v
+        assert best is not None
+        return [x * DISCOUNT for x in best]
+
+
+def _better(a: Sequence[float], b: Sequence[float], seat: int) -> bool:
+    if a[seat] != b[seat]:
+        return a[seat] > b[seat]
+    lead_a = a[seat] - max((v for s, v in enumerate(a) if s != seat), default=0.0)
+    lead_b = b[seat] - max((v for s, v in enumerate(b) if s != seat), default=0.0)
+    return lead_a > lead_b
+
+
+class MaxNBot:
+    """Max^n with best-N cut-offs over ``worlds`` sampled deck orders (module docstring)."""
+
+    name = "maxn"
+
+    def __init__(
+        self,
+        *,
+        think_time: float = 1.0,
+        best_n: Sequence[int] = (0, 0, 8, 8, 4),
+        worlds: int = 4,
+        max_depth: int = 12,
+    ) -> None:
+        self.think_time = think_time
+        self.best_n = tuple(best_n)
+        self.worlds = worlds
+        self.max_depth = max_depth
+        self.depth = 0
+
+    def choose(
+        self,
+        game: Game[Any, Any],
+        seat: int,
+        views: Sequence[Json],
+        legal: Sequence[str],
+        budget: float,
+        rng: random.Random,
+    ) -> str:
+        deadline = Deadline(budget)
+        if len(legal) == 1:
+            return legal[0]
+        evaluator = evaluator_for(game)
+        assert isinstance(evaluator, HookEvaluator)
+        worlds = [world(game, views, seat, rng) for _ in range(self.worlds)]
+        seeds = [rng.random() for _ in worlds]
+        best: dict[str, list[float]] | None = None
+        self.depth = 0
+        for depth in range(1, self.max_depth + 1):
+            if depth > 1 and deadline.elapsed() > 0.3 * deadline.budget:
+                break
+            totals: dict[str, list[float]] = {}
+            try:
+                for state, s in zip(worlds, seeds, strict=True):
+                    search = MaxN(
+                        game,
+                        evaluator,
+                        self.best_n,
+                        deadline if depth > 1 else None,
+                        random.Random(s),
+                    )
+                    moves = moves_by_text(game, state, seat, legal)
+                    for text, vector in search.root(state, seat, moves, depth).items():
+                        acc = totals.setdefault(text, [0.0] * len(vector))
+                        for i, v in enumerate(vector):
+                            acc[i] += v
+            except _Timeout:
+                break
+            best, self.depth = totals, depth
+        assert best is not None
+        top = None
+        for text in legal:
+            if text in best and (top is None or _better(best[text], best[top], seat)):
+                top = text
+        return top if top is not None else rng.choice(list(legal))

@@ -1,0 +1,255 @@
+"""MCTS/UCT with a depth limit and heuristic weights (seed 003), for turn-based games.
+
+Seed 003's two changes to plain UCT are here: playouts stop at a depth limit (the evaluator
+scores the position reached), and move heuristics act as *weights*: an untried move is picked
+with probability proportional to its prior, playout moves are drawn the same way, and the
+selection formula carries a progressive-bias term ``bias * prior / (visits + 1)`` that matters
+while the statistics are thin and fades as they grow.
+
+The tree is open-loop: a node is a sequence of moves from the root, and every iteration replays
+them on a fresh state. Chance (BanQi flips, hare cards) is then sampled anew on every pass, and
+:mod:`server.bots.ismcts` can start every pass from a different determinization. Statistics
+use availability counts (a move is "available" in a pass when it is legal there), as
+information-set MCTS needs, which reduces to parent visits when the tree is fixed.
+
+:class:`MCTSBot` searches one state rebuilt from the views (for hidden information that is a
+single sampled world: cheap, and good enough for the weak strengths).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from server.engine import Game
+
+from .bot import Deadline, Json, moves_by_text, world
+from .evaluator import Evaluator, evaluator_for
+
+
+class Node:
+    """Statistics of one move sequence. ``w`` sums the values of ``seat`` (who moved here)."""
+
+    __slots__ = ("avail", "children", "n", "prior", "seat", "w")
+
+    def __init__(self, seat: int, prior: float = 1.0) -> None:
+        self.seat = seat
+        self.n = 0
+        self.w = 0.0
+        self.avail = 0
+        self.prior = prior
+        self.children: dict[str, Node] = {}
+
+
+def weighted_choice(items: Sequence[Any], weights: Sequence[float], rng: random.Random) -> Any:
+    total = sum(weights)
+    if total <= 0:
+        return items[rng.randrange(len(items))]
+    x = rng.random() * total
+    for item, w in zip(items, weights, strict=True):
+        x -= w
+        if x <= 0:
+            return item
+    return items[-1]
+
+
+class UCT:
+    """The search. ``root_state`` gives the state each iteration starts from.
+
+    Args:
+        game: the game.
+        evaluator: values at the depth limit, priors for moves.
+        c: exploration constant.
+        bias: weight of the progressive-bias (prior) term.
+        tree_depth: maximum depth of the tree (plies).
+        rollout_depth: playout plies after the tree before evaluating.
+        prior_rollouts: draw playout moves by prior weight (else uniformly).
+        widening: progressive widening: a node visited n times has at most
+            ``1 + widening * sqrt(n)`` children, added in prior-weighted random order, so
+            a strong reply (a capture of the king) is exploited before every quiet move
+            has been tried once.
+    """
+
+    def __init__(
+        self,
+        game: Game[Any, Any],
+        evaluator: Evaluator,
+        *,
+        c: float = 0.7,
+        bias: float = 0.5,
+        tree_depth: int = 40,
+        rollout_depth: int = 12,
+        prior_rollouts: bool = True,
+        widening: float = 2.0,
+    ) -> None:
+        self.game = game
+        self.evaluator = evaluator
+        self.c = c
+        self.bias = bias
+        self.tree_depth = tree_depth
+        self.rollout_depth = rollout_depth
+        self.prior_rollouts = prior_rollouts
+        self.widening = widening
+        self.iterations = 0
+        self.deadline: Deadline | None = None
+
+    def run(
+        self,
+        root_seat: int,
+        root_moves: Sequence[str],
+        root_state: Callable[[], Any],
+        deadline: Deadline,
+        rng: random.Random,
+        *,
+        max_iterations: int | None = None,
+    ) -> Node:
+        """Iterate until the deadline (or ``max_iterations``); the root's children are the
+        ``root_moves`` (texts)."""
+        root = Node(-1)
+        allowed = set(root_moves)
+        self.deadline = deadline if max_iterations is None else None
+        while max_iterations is None or self.iterations < max_iterations:
+            if max_iterations is None and self.iterations and deadline.expired():
+                break
+            state = root_state()
+            self._iterate(root, state, root_seat, allowed, rng)
+            self.iterations += 1
+        return root
+
+    def _iterate(
+        self, root: Node, state: Any, root_seat: int, allowed: set[str], rng: random.Random
+    ) -> None:
+        game, evaluator = self.game, self.evaluator
+        fast = getattr(evaluator, "moves", None)
+        node, path = root, [root]
+        depth = 0
+        values: list[float] | None = None
+        while True:
+            outcome = game.outcome(state)
+            if outcome is not None:
+                values = list(outcome.scores)
+                break
+            if depth and self.deadline is not None and self.deadline.expired():
+                values = evaluator.values(state)
+                break
+            acting = game.to_act(state)
+            seat = min(acting)
+            moves = {
+                str(m): m for m in (fast(state, seat) if fast else game.legal_moves(state, seat))
+            }
+            if node is root:
+                moves = {t: m for t, m in moves.items() if t in allowed} or moves
+            untried = [t for t in moves if t not in node.children]
+            tried = 0
+            for t in moves:
+                child = node.children.get(t)
+                if child is not None:
+                    child.avail += 1
+                    tried += 1
+            visits = self.iterations if node is root else node.n
+            widen = tried < 1 + int(self.widening * math.sqrt(visits))
+            if (untried and (widen or not tried)) or depth >= self.tree_depth:
+                if untried:
+                    weights = [evaluator.prior(state, seat, moves[t]) for t in untried]
+                    text = weighted_choice(untried, weights, rng)
+                    child = Node(seat, weights[untried.index(text)])
+                    child.avail = 1
+                    node.children[text] = child
+                    state = game.play(state, {seat: moves[text]}, rng, check=False)
+                    path.append(child)
+                break
+            text = self._select(
+                node, {t: m for t, m in moves.items() if t in node.children}, state, seat
+            )
+            node = node.children[text]
+            path.append(node)
+            state = game.play(state, {seat: moves[text]}, rng, check=False)
+            depth += 1
+        if values is None:
+            values = self._rollout(state, rng)
+        for n in path[1:]:
+            n.n += 1
+            n.w += values[n.seat]
+
+    def _select(self, node: Node, moves: dict[str, Any], state: Any, seat: int) -> str:
+        best, best_score = "", -math.inf
+        total_prior = sum(node.children[t].prior for t in moves) or 1.0
+        for t in moves:
+            child = node.children[t]
+            n = child.n or 1
+            score = (
+                child.w / n
+                + self.c * math.sqrt(math.log(max(child.avail, 1)) / n)
+                + self.bias * (child.prior / total_prior) / (child.n + 1)
+            )
+            if score > best_score:
+                best, best_score = t, score
+        return best
+
+    def _rollout(self, state: Any, rng: random.Random) -> list[float]:
+        game, evaluator = self.game, self.evaluator
+        fast = getattr(evaluator, "moves", None)
+        for _ in range(self.rollout_depth):
+            acting = game.to_act(state)
+            if not acting:
+                break
+            if self.deadline is not None and self.deadline.expired():
+                break  # out of time: score the playout where it stands
+            joint = {}
+            for seat in sorted(acting):
+                moves = fast(state, seat) if fast else game.legal_moves(state, seat)
+                if self.prior_rollouts:
+                    weights = [evaluator.prior(state, seat, m) for m in moves]
+                    joint[seat] = weighted_choice(moves, weights, rng)
+                else:
+                    joint[seat] = moves[rng.randrange(len(moves))]
+            state = game.play(state, joint, rng, check=False)
+        return evaluator.values(state)
+
+
+def best_child(root: Node) -> str:
+    """The most visited root move (ties: the better mean)."""
+    return max(root.children, key=lambda t: (root.children[t].n, root.children[t].w))
+
+
+class MCTSBot:
+    """UCT on one state rebuilt from the views (see the module docstring)."""
+
+    name = "mcts"
+
+    def __init__(
+        self,
+        *,
+        think_time: float = 1.0,
+        max_iterations: int | None = None,
+        evaluator: Evaluator | None = None,
+        **uct: Any,
+    ) -> None:
+        self.think_time = think_time
+        self.max_iterations = max_iterations
+        self.evaluator = evaluator
+        self.uct = uct
+        self.iterations = 0
+
+    def choose(
+        self,
+        game: Game[Any, Any],
+        seat: int,
+        views: Sequence[Json],
+        legal: Sequence[str],
+        budget: float,
+        rng: random.Random,
+    ) -> str:
+        deadline = Deadline(budget)
+        if len(legal) == 1:
+            return legal[0]
+        state = world(game, views, seat, rng, seconds=0.3 * deadline.left())
+        moves_by_text(game, state, seat, legal)  # the room's list must parse here
+        search = UCT(game, self.evaluator or evaluator_for(game), **self.uct)
+        root = search.run(
+            seat, legal, lambda: state, deadline, rng, max_iterations=self.max_iterations
+        )
+        self.iterations = search.iterations
+        return best_child(root)

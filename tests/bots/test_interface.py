@@ -1,0 +1,56 @@
+"""The bot interface: named strengths, and every algorithm of every game answers with one of
+the legal moves within its budget (+10 %)."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from server.bots import ALGORITHMS, STRENGTHS, algorithms, make_bot, strengths
+
+from .play import random_game
+
+BUDGET = 0.15  # a scheduler time slice on a busy machine stays well inside the 10 %
+CASES = [(game, alg) for game in ALGORITHMS for alg in ALGORITHMS[game]]
+PLIES = {"hase_und_igel": (0, 21), "apocalypse": (0, 9)}
+
+
+def test_strengths_are_named_per_game() -> None:
+    for game in ALGORITHMS:
+        names = strengths(game)
+        assert names[0] == "random" and "easy" in names and "hard" in names
+        for name in names:
+            bot = make_bot(game, name)
+            assert bot.think_time >= 0
+        assert set(algorithms(game)) >= {"random", "careful", "greedy"}
+    assert STRENGTHS["chess"]["hard"][0] == "alphabeta"
+
+
+def test_unknown_names_are_key_errors() -> None:
+    with pytest.raises(KeyError):
+        make_bot("chess", "grandmaster")
+    with pytest.raises(KeyError):
+        make_bot("go", "easy")
+    with pytest.raises(KeyError):
+        strengths("go")
+    with pytest.raises(KeyError):
+        make_bot("chess", "smmcts")  # not an algorithm for chess
+
+
+@pytest.mark.parametrize(("game", "algorithm"), CASES)
+def test_legal_moves_within_budget(game: str, algorithm: str) -> None:
+    seats = 3 if game == "hase_und_igel" else 2
+    for i, plies in enumerate(PLIES.get(game, (1, 20))):
+        p = random_game(game, 40 + i, plies, seats=seats)
+        if p.game.outcome(p.state) is not None:
+            continue
+        for seat in sorted(p.game.to_act(p.state)):
+            bot = make_bot(game, algorithm)
+            legal = p.legal(seat)
+            started = time.perf_counter()
+            move = bot.choose(p.game, seat, p.views[seat], legal, BUDGET, random.Random(i))
+            spent = time.perf_counter() - started
+            assert move in legal
+            assert spent <= 1.1 * BUDGET, f"{game}/{algorithm}: {spent:.3f}s for {BUDGET}s"

@@ -73,6 +73,11 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("-v", "--verbose", action="store_true", help="debug logging")
 
     sub.add_parser("games", help="list the games this server offers")
+    sub.add_parser(
+        "arena",
+        help="play bots against each other and rate them (kibitz arena --help)",
+        add_help=False,
+    )
 
     from . import bench
 
@@ -99,6 +104,11 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["arena"]:  # its own parser: kibitz arena --help
+        from .arena import main as arena_main
+
+        return arena_main(argv[1:])
     args = _parser().parse_args(argv)
     try:
         if args.command == "serve":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 
 import pytest
@@ -63,3 +64,10 @@ def test_readable_errors(args: tuple[str, ...], says: str) -> None:
 def test_help_explains() -> None:
     out = kibitz("serve", "--help")
     assert out.returncode == 0 and "--redis" in out.stdout and "embedded" in out.stdout
+
+
+def test_arena_runs_through_kibitz() -> None:
+    out = kibitz("arena", "dark_chess", "random", "random", "-n", "2", "--json")
+    assert out.returncode == 0, out.stderr
+    summary = json.loads(out.stdout)
+    assert summary["games"] == 2

@@ -318,30 +318,29 @@ async def move(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, An
     return reply
 
 
-@handles("resign")
-async def resign(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
+async def seat_command(
+    h: Handlers, client: Client, msg: dict[str, Any], op: str, **args: Any
+) -> dict[str, Any]:
+    """A room command a seat gives (``op``), answered with ``ok`` and the new version."""
     room_id = _room(msg)
     seat, token = h.seat_of(client, room_id, msg)
-    result = await h.command(room_id, "resign", seat=seat, actor=token)
+    result = await h.command(room_id, op, seat=seat, actor=token, **args)
     return {"type": "ok", "room": room_id, "version": result["version"]}
+
+
+@handles("resign")
+async def resign(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
+    return await seat_command(h, client, msg, "resign")
 
 
 @handles("undo")
 async def undo(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
-    room_id = _room(msg)
-    seat, token = h.seat_of(client, room_id, msg)
-    result = await h.command(room_id, "request_undo", seat=seat, actor=token)
-    return {"type": "ok", "room": room_id, "version": result["version"]}
+    return await seat_command(h, client, msg, "request_undo")
 
 
 @handles("undo_answer")
 async def undo_answer(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
-    room_id = _room(msg)
-    seat, token = h.seat_of(client, room_id, msg)
-    result = await h.command(
-        room_id, "answer_undo", seat=seat, actor=token, accept=msg.get("accept")
-    )
-    return {"type": "ok", "room": room_id, "version": result["version"]}
+    return await seat_command(h, client, msg, "answer_undo", accept=msg.get("accept"))
 
 
 @handles("record")

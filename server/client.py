@@ -32,9 +32,12 @@ class KibitzError(Exception):
     """The server answered a request with an error."""
 
     def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
+        super().__init__(code, message)  # both in args: the error pickles across processes
         self.code = code
         self.message = message
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
 
 
 class KibitzClient:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from redis.exceptions import RedisError
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.typing import Subprotocol
@@ -223,6 +224,12 @@ class KibitzServer:
         except (ProtocolError, RoomError, EngineError) as exc:
             self.hub.metrics.errors.labels(exc.code).inc()
             client.send(error_message(exc, request_id))
+            return
+        except RedisError as exc:  # the store is away or overloaded: nothing was done
+            log.warning("store error: %s", exc)
+            self.hub.metrics.errors.labels("unavailable").inc()
+            unavailable = ProtocolError("unavailable", "the game store is unavailable; try again")
+            client.send(error_message(unavailable, request_id))
             return
         except Exception:
             log.exception("request failed: %r", frame[:200])

@@ -29,6 +29,8 @@ from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
+from redis.exceptions import RedisError
+
 from ..engine import REGISTRY, Registry
 from ..rooms.room import Event, Recipient, Room
 from ..store import Fenced, NotHost, Store, StoreError
@@ -329,7 +331,7 @@ class Hub:
                 raise ProtocolError(
                     "unavailable", "the room moved to another node; try again"
                 ) from None
-            except (StoreError, OSError, ConnectionError) as exc:
+            except (StoreError, RedisError, OSError) as exc:
                 log.error("append to room %s failed: %s", room.id, exc)
                 raise ProtocolError("unavailable", "the game store is unavailable") from None
             self.metrics.redis_rtt.observe(time.perf_counter() - t0)
@@ -390,7 +392,7 @@ class Hub:
                 log.info("room %s over: %s", room.id, room.outcome)
             else:
                 await self.store.set_summary(room.id, room.summary())
-        except (StoreError, OSError, ConnectionError) as exc:
+        except (StoreError, RedisError, OSError) as exc:
             log.warning("lobby entry of room %s not updated: %s", room.id, exc)
 
     async def lobby(self, game: Any = None) -> list[dict[str, Any]]:

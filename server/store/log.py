@@ -120,9 +120,13 @@ class Store:
         self._release = client.register_script(_RELEASE)
 
     @classmethod
-    def from_url(cls, url: str, *, prefix: str = "kibitz:") -> Store:
-        client = aioredis.from_url(url, decode_responses=False, health_check_interval=30)
-        return cls(client, prefix=prefix)
+    def from_url(cls, url: str, *, prefix: str = "kibitz:", max_connections: int = 64) -> Store:
+        """A store on ``url`` whose requests share ``max_connections`` connections; a
+        request waits (up to 10 s) for a free one rather than failing under load."""
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url, max_connections=max_connections, timeout=10, health_check_interval=30
+        )
+        return cls(aioredis.Redis(connection_pool=pool, decode_responses=False), prefix=prefix)
 
     async def close(self) -> None:
         await self.redis.aclose()

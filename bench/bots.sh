@@ -3,6 +3,7 @@
 #
 #   bench/bots.sh [N]          N games per run (default 10); results in bench/results/
 #   N=20 bench/bots.sh         the same
+#   ONLY="chess_ab_vs_sf0 banqi_ismcts_vs_greedy" bench/bots.sh   a subset
 #
 # Runs one after the other (the machine is shared: never two heavy runs at once). Every run
 # is seeded, so a rerun plays the same games (up to timing: searches stop on the clock).
@@ -13,8 +14,9 @@ OUT=bench/results
 mkdir -p "$OUT"
 ARENA="python -m server.arena"
 
-run() {  # run NAME ARGS...
+run() {  # run NAME ARGS...   (ONLY="name ..." runs just those)
     name="$1"; shift
+    if [ -n "${ONLY:-}" ] && ! echo " $ONLY " | grep -q " $name "; then return 0; fi
     echo "== $name: kibitz arena $*" | tee "$OUT/$name.txt"
     start=$(date +%s)
     $ARENA "$@" --games-out "$OUT/$name.games.jsonl" | tee -a "$OUT/$name.txt"
@@ -30,9 +32,12 @@ run chess_ab_vs_random chess 'alphabeta?time=1' random -n "$N" --seed bench-ches
 run dark_honest_vs_cheat dark_chess ismcts py:bench.cheating:CheatingISMCTS -n "$N" --time 1 --seed bench-dark
 run dark_ismcts_vs_random dark_chess ismcts random -n "$N" --time 1 --seed bench-dark-r
 # Apocalypse: simultaneous-move search vs seed 000's aggressive bot
-run apoc_smmcts_vs_aggressive apocalypse smmcts aggressive -n "$N" --time 1 --seed bench-apoc
+run apoc_smmcts_vs_aggressive apocalypse smmcts aggressive -n "$N" --time 0.5 --seed bench-apoc
+run apoc_smmcts_vs_random apocalypse smmcts random -n "$N" --time 0.5 --seed bench-apoc-r
 # BanQi: ISMCTS vs random and vs greedy
 run banqi_ismcts_vs_random banqi ismcts random -n "$N" --time 0.5 --seed bench-banqi-r
 run banqi_ismcts_vs_greedy banqi ismcts greedy -n "$N" --time 0.5 --seed bench-banqi-g
 # Hase und Igel: max^n vs two greedy bots, 3-seat races (max^n rotates through the seats)
-run hui_maxn_vs_2greedy hase_und_igel maxn greedy --seats 3 -n "$N" --time 1 --seed bench-hui
+N3=$(( (N + 2) / 3 * 3 ))  # a multiple of 3: max^n sits in every seat equally often
+run hui_maxn_vs_2greedy hase_und_igel maxn greedy --seats 3 -n "$N3" --time 0.5 --seed bench-hui
+run hui_maxn_vs_2random hase_und_igel maxn random --seats 3 -n "$N3" --time 0.5 --seed bench-hui-r

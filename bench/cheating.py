@@ -13,6 +13,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from server.bots import ALGORITHMS
 from server.bots.ismcts import ISMCTSBot
 from server.engine import Game
 
@@ -21,9 +22,9 @@ class CheatingISMCTS(ISMCTSBot):
     name = "ismcts-CHEATING"
     reads_true_state = True  # the arena shows this bot the true state: bench only
 
-    def __init__(self, **options: Any) -> None:
-        options.setdefault("rollout_depth", 6)
-        super().__init__(**options)
+    def __init__(self, game: str = "dark_chess", **options: Any) -> None:
+        # the very settings of the honest bot for this game (server.bots.ALGORITHMS)
+        super().__init__(**{**ALGORITHMS[game]["ismcts"][1], **options})
         self._truth: Any = None
 
     def observe_true_state(self, state: Any) -> None:

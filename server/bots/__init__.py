@@ -19,6 +19,11 @@ Strengths name an algorithm and a think time per game. The algorithms (one file 
 ``aggressive``  :mod:`.aggressive` — seed 000's one-ply Apocalypse bot
 ==============  =======================================================================
 
+Evaluators are apart from the searches (:mod:`.evaluator`: the games' ``evaluate`` /
+``move_heuristic`` hooks; :mod:`.chess_eval`: material + piece-square tables for chess and
+Dark Chess; :mod:`.apocalypse_eval`: horsemen first, seed 000's scores as priors). Worlds
+come from the games' ``determinize`` hooks (Dark Chess: ``server.engine.dark_chess_worlds``).
+
 Besides the named strengths, ``make_bot`` accepts an algorithm name that suits the game
 (``"greedy"``, ``"ismcts"``, ...) with its default think time, for the arena and tests.
 """
@@ -102,8 +107,8 @@ ALGORITHMS: dict[str, dict[str, tuple[Factory, dict[str, Any]]]] = {
         "random": (_random, {}),
         "careful": (_careful, {}),
         "greedy": (_greedy, {"worlds": 4}),
-        "mcts": (_mcts, {"rollout_depth": 6}),
-        "ismcts": (_ismcts, {"rollout_depth": 6}),
+        "mcts": (_mcts, {"rollout_depth": 2}),
+        "ismcts": (_ismcts, {"rollout_depth": 2}),
     },
     "apocalypse": {
         "random": (_random, {}),
@@ -116,8 +121,8 @@ ALGORITHMS: dict[str, dict[str, tuple[Factory, dict[str, Any]]]] = {
         "random": (_random, {}),
         "careful": (_careful, {}),
         "greedy": (_greedy, {"worlds": 8}),
-        "mcts": (_mcts, {}),
-        "ismcts": (_ismcts, {}),
+        "mcts": (_mcts, {"rollout_depth": 4}),
+        "ismcts": (_ismcts, {"rollout_depth": 4}),
     },
     "hase_und_igel": {
         "random": (_random, {}),

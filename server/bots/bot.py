@@ -130,22 +130,3 @@ def moves_by_text(
         if text not in out:
             out[text] = game.parse_move(state, seat, text)
     return out
-
-
-def opponents(game: Game[Any, Any], state: Any, seat: int) -> list[int]:
-    return [s for s in range(n_seats(game, state)) if s != seat]
-
-
-def n_seats(game: Game[Any, Any], state: Any) -> int:
-    """The number of seats playing ``state``."""
-    if game.min_seats == game.max_seats:
-        return game.min_seats
-    evaluate = getattr(game, "evaluate", None)
-    if evaluate is not None:
-        return len(evaluate(state, 0))
-    return len(game.view(state, None).get("runners", ())) or game.min_seats
-
-
-def score_of(outcome: Any, seat: int) -> float:
-    """The seat's score in a finished game (1 win, 0.5 draw, 0 loss; ranks for more seats)."""
-    return float(outcome.scores[seat])

@@ -12,14 +12,18 @@ suggested hybrid). Seed 004's other two devices:
   sorted moves are searched (0 = all; the last entry holds for every deeper level), e.g. the
   seed's ``(0, 0, 8, 8, 4)``.
 
-Chance: the hare cards come from the hidden deck. The bot samples ``worlds`` deck orders from
-its views (the game's ``determinize``), runs the search in each and adds the root vectors up,
-so a move onto a hare field is valued at its average over the cards it may draw. Iterative
-deepening runs all worlds at one depth before the next and keeps the last finished depth.
+Chance: the hare cards come from the hidden deck. Within the first ``chance_plies`` plies a
+move that draws a card is a chance node: its vector is the mean over the cards of the deck,
+each put on top in turn and weighted by its count (expectimax; the drawn card's order is not
+known to the seat). Deeper draws use the order of the world searched: the bot samples
+``worlds`` deck orders from its views (the game's ``determinize``) and adds the root vectors
+of the searches up. Iterative deepening runs all worlds at one depth before the next and keeps
+the last finished depth.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -48,7 +52,15 @@ class MaxN:
         best_n: Sequence[int],
         deadline: Deadline | None,
         rng: random.Random,
+        better: Any = None,
+        chance_plies: int = 2,
+        opponent_n: int = 0,
+        root_seat: int = -1,
     ) -> None:
+        self.opponent_n = opponent_n
+        self.root_seat = root_seat
+        self.better = better or _better
+        self.chance_plies = chance_plies
         self.game = game
         self.evaluator = evaluator
         self.best_n = tuple(best_n) or (0,)
@@ -62,12 +74,36 @@ class MaxN:
         """The value vector of each root move at ``depth`` plies."""
         out = {}
         for text, move in self.sorted(state, seat, moves.items()):
-            child = self.game.play(
-                state, {seat: move}, random.Random(self.rng.random()), check=False
-            )
-            v = self._early(state, child, self.value(child, depth - 1, 1), depth)
+            v = self.move_value(state, seat, move, depth, 0)
             out[text] = [x * DISCOUNT for x in v]
         return out
+
+    def move_value(self, state: Any, seat: int, move: Any, depth: int, ply: int) -> list[float]:
+        """The vector of ``move``: a chance node over the card it draws when it draws one
+        within the first ``chance_plies`` plies, else the one future of this world."""
+        game = self.game
+        child = game.play(state, {seat: move}, self.rng, check=False)
+        deck = getattr(state, "deck", None)
+        if ply < self.chance_plies and deck and getattr(child, "deck", deck) != deck:
+            total: list[float] | None = None
+            counts: dict[Any, int] = {}
+            for card in deck:
+                counts[card] = counts.get(card, 0) + 1
+            for card, k in counts.items():
+                rest = list(deck)
+                rest.remove(card)
+                drawn = dataclasses.replace(state, deck=(card, *rest))
+                c = game.play(drawn, {seat: move}, self.rng, check=False)
+                v = self._early(state, c, self.value(c, depth - 1, ply + 1), depth)
+                w = k / len(deck)
+                total = (
+                    [w * x for x in v]
+                    if total is None
+                    else [t + w * x for t, x in zip(total, v, strict=True)]
+                )
+            assert total is not None
+            return total
+        return self._early(state, child, self.value(child, depth - 1, ply + 1), depth)
 
     @staticmethod
     def _early(state: Any, child: Any, v: list[float], depth: int) -> list[float]:
@@ -102,28 +138,51 @@ class MaxN:
         moves = game.legal_moves(state, seat)
         items = self.sorted(state, seat, ((str(m), m) for m in moves))
         n_best = self.best_n[min(ply, len(self.best_n) - 1)]
+        if self.opponent_n and seat != self.root_seat:
+            n_best = min(n_best, self.opponent_n) if n_best else self.opponent_n
         if n_best:
             items = items[:n_best]
         best: list[float] | None = None
         for _, move in items:
-            child = game.play(state, {seat: move}, self.rng, check=False)
-            v = self._early(state, child, self.value(child, depth - 1, ply + 1), depth)
-            if best is None or _better(v, best, seat):
+            v = self.move_value(state, seat, move, depth, ply)
+            if best is None or self.better(v, best, seat):
                 best = v
         assert best is not None
         return [x * DISCOUNT for x in best]
 
 
+def _lead(v: Sequence[float], seat: int) -> float:
+    return v[seat] - max((x for s, x in enumerate(v) if s != seat), default=0.0)
+
+
 def _better(a: Sequence[float], b: Sequence[float], seat: int) -> bool:
+    """Seed 004's "absolute max": my component, then my lead over the best other."""
     if a[seat] != b[seat]:
         return a[seat] > b[seat]
-    lead_a = a[seat] - max((v for s, v in enumerate(a) if s != seat), default=0.0)
-    lead_b = b[seat] - max((v for s, v in enumerate(b) if s != seat), default=0.0)
-    return lead_a > lead_b
+    return _lead(a, seat) > _lead(b, seat)
+
+
+def _better_relative(a: Sequence[float], b: Sequence[float], seat: int) -> bool:
+    """Seed 004's "relative" choice: my lead over the best other, then my component."""
+    la, lb = _lead(a, seat), _lead(b, seat)
+    if la != lb:
+        return la > lb
+    return a[seat] > b[seat]
 
 
 class MaxNBot:
-    """Max^n with best-N cut-offs over ``worlds`` sampled deck orders (module docstring)."""
+    """Max^n with best-N cut-offs over ``worlds`` sampled deck orders (module docstring).
+
+    Args:
+        think_time: the strength's usual budget in seconds.
+        best_n: seed 004's per-depth "best N" vector (0 = all moves).
+        worlds: deck orders searched (their root vectors are added up).
+        max_depth: a depth cap (plies).
+        relative: 1 = choose the root move by lead over the best other seat (seed 004's
+            "relative" contraction), 2 = everywhere in the tree; 0 = "absolute" (default).
+        opponent_n: search only the ``opponent_n`` best-sorted moves of the other seats
+            (0 = as ``best_n`` says), for deeper own plans.
+    """
 
     name = "maxn"
 
@@ -134,7 +193,12 @@ class MaxNBot:
         best_n: Sequence[int] = (0, 0, 8, 8, 4),
         worlds: int = 4,
         max_depth: int = 12,
+        relative: int = 0,
+        opponent_n: int = 0,
     ) -> None:
+        self.opponent_n = opponent_n
+        self.better = _better_relative if relative else _better
+        self.relative = relative
         self.think_time = think_time
         self.best_n = tuple(best_n)
         self.worlds = worlds
@@ -171,6 +235,9 @@ class MaxNBot:
                         self.best_n,
                         deadline if depth > 1 else None,
                         random.Random(s),
+                        self.better if self.relative > 1 else _better,
+                        opponent_n=self.opponent_n,
+                        root_seat=seat,
                     )
                     moves = moves_by_text(game, state, seat, legal)
                     for text, vector in search.root(state, seat, moves, depth).items():
@@ -183,6 +250,6 @@ class MaxNBot:
         assert best is not None
         top = None
         for text in legal:
-            if text in best and (top is None or _better(best[text], best[top], seat)):
+            if text in best and (top is None or self.better(best[text], best[top], seat)):
                 top = text
         return top if top is not None else rng.choice(list(legal))

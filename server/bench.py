@@ -99,6 +99,8 @@ class LoadStats:
     games: int = 0
     rooms: set[str] = field(default_factory=set)
     acked_versions: dict[str, int] = field(default_factory=dict)
+    #: latencies count from this loop time on (the set-up burst is not steady state)
+    measure_from: float = 0.0
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
@@ -136,7 +138,8 @@ async def _listen(client: Any, table: Table, stats: LoadStats, rng: random.Rando
             sent, left = entry
             if left <= 1:
                 del table.waiting[msg["version"]]
-                stats.latencies.append(loop.time() - sent)
+                if sent >= stats.measure_from:
+                    stats.latencies.append(loop.time() - sent)
             else:
                 table.waiting[msg["version"]] = (sent, left - 1)
         if msg["status"] == "over":
@@ -218,6 +221,7 @@ async def _loadgen(p: dict[str, Any]) -> dict[str, Any]:
     loop = asyncio.get_running_loop()
     start = loop.time()
     until = start + p["duration"]
+    stats.measure_from = start + p.get("warmup", 0.0)
     await asyncio.gather(*(_play_table(t, stats, p["think"], until) for t in tables))
     elapsed = loop.time() - start
     held = sum(1 for c in clients if not c.closed.is_set())
@@ -367,6 +371,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "rooms": args.rooms,
             "duration": args.duration,
             "think": args.think / 1000,
+            "warmup": args.warmup,
         }
         with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx) as pool:
             fut = pool.submit(loadgen, params)
@@ -399,6 +404,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         report = {
             "nodes": args.nodes,
             "think_ms": args.think,
+            "warmup_s": args.warmup,
             "duration_s": args.duration,
             **result,
             "server_rss_mb": [round(x, 1) for x in peak_rss],
@@ -446,6 +452,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--think", type=float, default=1000,
         help="mean think time of a player before each move, ms (default 1000)",
+    )  # fmt: skip
+    p.add_argument(
+        "--warmup", type=float, default=5,
+        help="seconds at the start (rooms being set up) left out of the latency figures "
+        "(default 5)",
     )  # fmt: skip
     p.add_argument("--json", action="store_true", help="print the report as JSON")
 

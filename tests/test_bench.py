@@ -11,7 +11,7 @@ from .conftest import env_with_path, kibitz_cmd
 def test_bench_reports_and_checks_persistence() -> None:
     out = subprocess.run(
         kibitz_cmd("bench", "--connections", "24", "--rooms", "6", "--duration", "3",
-                   "--think", "100", "--json"),
+                   "--think", "100", "--warmup", "0", "--json"),
         capture_output=True, text=True, env=env_with_path(), timeout=180,
     )  # fmt: skip
     assert out.returncode == 0, out.stderr

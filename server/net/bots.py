@@ -2,7 +2,7 @@
 
 When a room changes, the runner looks for bot seats that owe a move and hands each one's
 search to a process pool, so a thinking bot never stalls the event loop that serves people
-(the workers also run at a lower CPU priority). A bot gets only what its seat may know:
+(the workers also run in the idle CPU scheduling class). A bot gets only what its seat may know:
 the history of its seat's views (``game.view(state, seat)`` after every turn, rebuilt from
 the room's log when needed, e.g. after a restart) and its legal moves — never the state.
 Its answer goes through ``Room.move`` with the room version it was computed at, so a
@@ -43,8 +43,13 @@ _BOTS: dict[tuple[str, str], Any] = {}
 
 
 def _worker_init(parent: int) -> None:
-    with contextlib.suppress(OSError):
-        os.nice(10)  # searching yields the CPU to the server that serves people
+    # searching yields the CPU to the server that serves people: the idle scheduling
+    # class runs a worker only on CPU time nobody else wants (else the lowest priority)
+    try:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    except (AttributeError, OSError):
+        with contextlib.suppress(OSError):
+            os.nice(19)
     # die with the server, even when it is killed with SIGKILL (Linux: PR_SET_PDEATHSIG)
     with contextlib.suppress(OSError, AttributeError):
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)

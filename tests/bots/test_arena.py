@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 from typing import Any
 
 import pytest
@@ -94,10 +93,6 @@ def test_only_labelled_cheaters_see_the_state() -> None:
     assert cheater.seen
 
 
-@pytest.mark.skipif(
-    shutil.which("stockfish") is None and not __import__("os").path.exists("/usr/games/stockfish"),
-    reason="no stockfish",
-)
 def test_a_uci_engine_plays_chess(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["chess", "random", "uci:/usr/games/stockfish?Skill Level=0&depth=1", "-n", "1",
                  "--max-plies", "20", "--json"])  # fmt: skip

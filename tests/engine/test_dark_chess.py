@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable
 
 import chess
+import pyspiel
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -24,8 +25,6 @@ from server.engine.dark_chess import (
     visible_squares,
 )
 from server.engine.perft import perft
-
-pyspiel = pytest.importorskip("pyspiel")
 
 GAME = get_game("dark_chess")
 CASTLE_FEN = "4k3/8/8/8/8/8/5r2/R3K2R w KQ - 0 1"

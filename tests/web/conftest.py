@@ -44,8 +44,7 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
 
 @pytest.fixture
 async def browser() -> AsyncIterator[Browser]:
-    if shutil.which(CHROMIUM) is None:
-        pytest.skip(f"{CHROMIUM} is not installed")
+    assert shutil.which(CHROMIUM), f"{CHROMIUM} is missing: bash scripts/test.sh installs it"
     async with async_playwright() as pw:
         b = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
         try:

@@ -189,24 +189,41 @@ class UCT:
         return best
 
     def _rollout(self, state: Any, rng: random.Random) -> list[float]:
-        game, evaluator = self.game, self.evaluator
-        fast = getattr(evaluator, "moves", None)
-        for _ in range(self.rollout_depth):
-            acting = game.to_act(state)
-            if not acting:
-                break
-            if self.deadline is not None and self.deadline.expired():
-                break  # out of time: score the playout where it stands
-            joint = {}
-            for seat in sorted(acting):
-                moves = fast(state, seat) if fast else game.legal_moves(state, seat)
-                if self.prior_rollouts:
-                    weights = [evaluator.prior(state, seat, m) for m in moves]
-                    joint[seat] = weighted_choice(moves, weights, rng)
-                else:
-                    joint[seat] = moves[rng.randrange(len(moves))]
-            state = game.play(state, joint, rng, check=False)
-        return evaluator.values(state)
+        return rollout(
+            self.game, self.evaluator, state, rng, self.rollout_depth,
+            prior=self.prior_rollouts, deadline=self.deadline,
+        )  # fmt: skip
+
+
+def rollout(
+    game: Game[Any, Any],
+    evaluator: Evaluator,
+    state: Any,
+    rng: random.Random,
+    depth: int,
+    *,
+    prior: bool = True,
+    deadline: Deadline | None = None,
+) -> list[float]:
+    """Play up to ``depth`` turns from ``state`` (every acting seat draws a move by prior
+    weight, or uniformly) and return the evaluator's values where the playout stops."""
+    fast = getattr(evaluator, "moves", None)
+    for _ in range(depth):
+        acting = game.to_act(state)
+        if not acting:
+            break
+        if deadline is not None and deadline.expired():
+            break  # out of time: score the playout where it stands
+        joint = {}
+        for seat in sorted(acting):
+            moves = fast(state, seat) if fast is not None else game.legal_moves(state, seat)
+            if prior:
+                weights = [evaluator.prior(state, seat, m) for m in moves]
+                joint[seat] = weighted_choice(moves, weights, rng)
+            else:
+                joint[seat] = moves[rng.randrange(len(moves))]
+        state = game.play(state, joint, rng, check=False)
+    return evaluator.values(state)
 
 
 def best_child(root: Node) -> str:

@@ -25,7 +25,7 @@ from server.engine import Game
 
 from .bot import Deadline, Json, moves_by_text, world
 from .evaluator import Evaluator, evaluator_for
-from .mcts import weighted_choice
+from .mcts import rollout, weighted_choice
 
 
 class _Stats:
@@ -150,20 +150,7 @@ class DecoupledUCT:
         return child
 
     def _rollout(self, state: Any, rng: random.Random) -> list[float]:
-        game, evaluator = self.game, self.evaluator
-        fast = getattr(evaluator, "moves", None)
-        for _ in range(self.rollout_depth):
-            acting = game.to_act(state)
-            if not acting:
-                break
-            joint = {}
-            for seat in sorted(acting):
-                moves = fast(state, seat) if fast is not None else game.legal_moves(state, seat)
-                joint[seat] = weighted_choice(
-                    moves, [evaluator.prior(state, seat, m) for m in moves], rng
-                )
-            state = game.play(state, joint, rng, check=False)
-        return evaluator.values(state)
+        return rollout(self.game, self.evaluator, state, rng, self.rollout_depth)
 
 
 class SimultaneousBot:

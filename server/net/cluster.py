@@ -158,11 +158,4 @@ class Cluster:
 
     async def sweep(self) -> int:
         """Take over live rooms whose host is gone (no lease). Returns how many."""
-        live = await self.store.live_rooms()
-        taken = 0
-        for room_id, holder in zip(live, await self.store.holders(live), strict=True):
-            if holder is None and room_id not in self.hub.rooms:
-                with contextlib.suppress(ProtocolError):
-                    if await self.hub.take_over(room_id) is not None:
-                        taken += 1
-        return taken
+        return await self.hub.adopt(include_own=False)

@@ -21,6 +21,7 @@ Operations (the host side runs them on the room):
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 import secrets
@@ -158,14 +159,22 @@ class Hub:
 
     async def recover(self) -> int:
         """Host every live room whose lease is free or ours (server start)."""
-        count = 0
-        live = await self.store.live_rooms()
-        for room_id, holder in zip(live, await self.store.holders(live), strict=True):
-            mine = holder is None or holder == self.node
-            if mine and await self.take_over(room_id) is not None:
-                count += 1
+        count = await self.adopt(include_own=True)
         log.info("node %s hosts %d live room(s) from the log", self.node, count)
         return count
+
+    async def adopt(self, *, include_own: bool) -> int:
+        """Take over the live rooms nobody hosts (and, at start, those leased to our own
+        name by an earlier run). Returns how many this node took."""
+        live = await self.store.live_rooms()
+        taken = 0
+        for room_id, holder in zip(live, await self.store.holders(live), strict=True):
+            free = holder is None or (include_own and holder == self.node)
+            if free and room_id not in self.rooms:
+                with contextlib.suppress(ProtocolError):  # a log that vanished meanwhile
+                    if await self.take_over(room_id) is not None:
+                        taken += 1
+        return taken
 
     async def take_over(self, room_id: str) -> Hosted | None:
         """Acquire the room's lease and host it, rebuilt from its log (None: not ours)."""

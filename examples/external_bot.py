@@ -10,7 +10,7 @@ import asyncio
 import random
 import sys
 
-from server.client import KibitzClient, KibitzError
+from server.sdk import KibitzClient, KibitzError
 
 
 def choose(update: dict, rng: random.Random) -> str:

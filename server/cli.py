@@ -79,7 +79,7 @@ def _parser() -> argparse.ArgumentParser:
         add_help=False,
     )
 
-    from . import bench
+    from .tools import bench
 
     b = sub.add_parser(
         "bench",
@@ -106,7 +106,7 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["arena"]:  # its own parser: kibitz arena --help
-        from .arena import main as arena_main
+        from .tools.arena import main as arena_main
 
         return arena_main(argv[1:])
     args = _parser().parse_args(argv)
@@ -118,7 +118,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "perft":
             return _perft(args)
         if args.command == "bench":
-            from . import bench
+            from .tools import bench
 
             return bench.main(args)
     except KeyboardInterrupt:
@@ -186,7 +186,7 @@ def _perft(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from .bench import raise_nofile
+    from .tools.bench import raise_nofile
     from .net.app import Config, KibitzServer
 
     raise_nofile()  # every connection is a file: allow as many as the system lets us

@@ -6,7 +6,7 @@ import asyncio
 import random
 import sys
 
-from server.client import KibitzClient
+from server.sdk import KibitzClient
 from server.net.app import KibitzServer
 
 from .conftest import ROOT, env_with_path

@@ -60,7 +60,7 @@ class ISMCTSBot:
         hint: Any,
         seconds: float | None,
     ) -> Any:
-        """One world (the cheating twin in ``bench/`` overrides this)."""
+        """One world (the cheating twin in ``server/tools/cheating.py`` overrides this)."""
         return world(game, views, seat, rng, seconds=seconds, hint=hint)
 
     def choose(

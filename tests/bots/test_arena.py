@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from server.arena import elo, interval, main, parse_spec, play_game, seating, summary
+from server.tools.arena import elo, interval, main, parse_spec, play_game, seating, summary
 from server.bots import make_bot
 from server.engine import Outcome, get_game
 
@@ -34,7 +34,7 @@ def test_elo_and_interval() -> None:
 
 
 def test_summary_counts_two_seats() -> None:
-    from server.arena import GameRecord
+    from server.tools.arena import GameRecord
 
     records = [
         GameRecord([0, 1], Outcome.win(0, 2, "checkmate"), 40),

@@ -16,7 +16,7 @@ from typing import Any
 import chess
 import pytest
 
-from server.arena import play_game
+from server.tools.arena import play_game
 from server.bots import ALGORITHMS, make_bot
 from server.engine import get_game
 

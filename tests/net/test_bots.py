@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from server.client import KibitzClient, KibitzError
+from server.sdk import KibitzClient, KibitzError
 from server.engine import get_game, turn_rng
 from server.net.app import KibitzServer
 

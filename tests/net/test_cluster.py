@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from server.client import KibitzClient, KibitzError
+from server.sdk import KibitzClient, KibitzError
 from server.engine import Registry
 from server.net.app import Config, KibitzServer
 from server.store import Store

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from server.client import KibitzClient
+from server.sdk import KibitzClient
 from server.net.app import Config, KibitzServer
 from server.net.connection import Limits
 

@@ -12,7 +12,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
-from server.client import KibitzClient, KibitzError
+from server.sdk import KibitzClient, KibitzError
 from server.net.app import KibitzServer
 
 

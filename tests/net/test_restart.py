@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from server.client import KibitzClient
+from server.sdk import KibitzClient
 
 from ..conftest import env_with_path, kibitz_cmd
 

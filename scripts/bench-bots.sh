@@ -1,18 +1,18 @@
 #!/bin/sh
 # The bot benchmarks of issue 5, one arena run each (not tests: minutes to hours).
 #
-#   bench/bots.sh [N]          N games per run (default 10); results in bench/results/
-#   N=20 bench/bots.sh         the same
-#   ONLY="chess_ab_vs_sf0 banqi_ismcts_vs_greedy" bench/bots.sh   a subset
+#   scripts/bench-bots.sh [N]          N games per run (default 10); results in docs/results/
+#   N=20 scripts/bench-bots.sh         the same
+#   ONLY="chess_ab_vs_sf0 banqi_ismcts_vs_greedy" scripts/bench-bots.sh   a subset
 #
 # Runs one after the other (the machine is shared: never two heavy runs at once). Every run
 # is seeded, so a rerun plays the same games (up to timing: searches stop on the clock).
 set -eu
 cd "$(dirname "$0")/.."
 N="${1:-${N:-10}}"
-OUT=bench/results
+OUT=docs/results
 mkdir -p "$OUT"
-ARENA="python -m server.arena"
+ARENA="python -m server.tools.arena"
 
 run() {  # run NAME ARGS...   (ONLY="name ..." runs just those)
     name="$1"; shift
@@ -28,8 +28,8 @@ SF='uci:/usr/games/stockfish?Skill Level=0&time=0.05'
 # chess: alpha-beta at 1 s/move vs Stockfish skill 0 at 0.05 s/move, and vs random
 run chess_ab_vs_sf0   chess 'alphabeta?time=1' "$SF" -n "$N" --seed bench-chess
 run chess_ab_vs_random chess 'alphabeta?time=1' random -n "$N" --seed bench-chess-r
-# Dark Chess: honest ISMCTS vs the same search reading the true state (bench/cheating.py)
-run dark_honest_vs_cheat dark_chess ismcts py:bench.cheating:CheatingISMCTS -n "$N" --time 1 --seed bench-dark
+# Dark Chess: honest ISMCTS vs the same search reading the true state (server/tools/cheating.py)
+run dark_honest_vs_cheat dark_chess ismcts py:server.tools.cheating:CheatingISMCTS -n "$N" --time 1 --seed bench-dark
 run dark_ismcts_vs_random dark_chess ismcts random -n "$N" --time 1 --seed bench-dark-r
 # Apocalypse: simultaneous-move search vs seed 000's aggressive bot
 run apoc_smmcts_vs_aggressive apocalypse smmcts aggressive -n "$N" --time 0.5 --seed bench-apoc

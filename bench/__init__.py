@@ -1,1 +1,0 @@
-"""Benchmarks (not tests): arena runs and the bench-only bots they need."""

@@ -1,0 +1,8 @@
+"""The public client API: an asyncio client of the Kibitz protocol for bots and tools.
+
+``from server.sdk import KibitzClient, KibitzError`` — see docs/CLIENT.md.
+"""
+
+from .client import KibitzClient, KibitzError
+
+__all__ = ["KibitzClient", "KibitzError"]

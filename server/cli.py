@@ -186,8 +186,8 @@ def _perft(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from .tools.bench import raise_nofile
     from .net.app import Config, KibitzServer
+    from .tools.bench import raise_nofile
 
     raise_nofile()  # every connection is a file: allow as many as the system lets us
     logging.basicConfig(

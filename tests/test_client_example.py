@@ -6,8 +6,8 @@ import asyncio
 import random
 import sys
 
-from server.sdk import KibitzClient
 from server.net.app import KibitzServer
+from server.sdk import KibitzClient
 
 from .conftest import ROOT, env_with_path
 

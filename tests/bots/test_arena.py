@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from server.tools.arena import elo, interval, main, parse_spec, play_game, seating, summary
 from server.bots import make_bot
 from server.engine import Outcome, get_game
+from server.tools.arena import elo, interval, main, parse_spec, play_game, seating, summary
 
 
 def test_seats_rotate() -> None:

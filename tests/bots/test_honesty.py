@@ -16,9 +16,9 @@ from typing import Any
 import chess
 import pytest
 
-from server.tools.arena import play_game
 from server.bots import ALGORITHMS, make_bot
 from server.engine import get_game
+from server.tools.arena import play_game
 
 from .play import Played, random_game, start
 

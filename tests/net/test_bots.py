@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from server.sdk import KibitzClient, KibitzError
 from server.engine import get_game, turn_rng
 from server.net.app import KibitzServer
+from server.sdk import KibitzClient, KibitzError
 
 from .test_restart import ServerProcess, running
 

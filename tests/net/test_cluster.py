@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from server.sdk import KibitzClient, KibitzError
 from server.engine import Registry
 from server.net.app import Config, KibitzServer
+from server.sdk import KibitzClient, KibitzError
 from server.store import Store
 
 from .test_restart import ServerProcess

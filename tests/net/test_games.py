@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from server.sdk import KibitzClient
 from server.net.app import Config, KibitzServer
 from server.net.connection import Limits
+from server.sdk import KibitzClient
 
 from .test_restart import ServerProcess, running
 

@@ -12,8 +12,8 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
-from server.sdk import KibitzClient, KibitzError
 from server.net.app import KibitzServer
+from server.sdk import KibitzClient, KibitzError
 
 
 async def seated_pair(

@@ -247,6 +247,11 @@ class Game(Generic[S, M]):
         """The legal moves of ``seat`` now (empty when it is not to act)."""
         raise NotImplementedError
 
+    def is_legal(self, state: S, seat: Seat, move: M) -> bool:
+        """Whether ``move`` (from :meth:`parse_move`) is legal for ``seat`` now. Games
+        override it with a check cheaper than building every legal move."""
+        return move in self.legal_moves(state, seat)
+
     def parse_move(self, state: S, seat: Seat, text: str) -> M:
         """Parse the text form of a move; raise :class:`InvalidMove` if it does not parse.
 

@@ -65,7 +65,7 @@ class Cluster:
     # -- fan-out across nodes -----------------------------------------------------------------
 
     async def publish_outs(self, room_id: str, outs: Outs) -> None:
-        payload = self.prefix + pack({"room": room_id, "outs": [[r, m] for r, m in outs]})
+        payload = self.prefix + pack({"room": room_id, "outs": [list(o) for o in outs]})
         try:
             await self.store.publish("out", payload)
         except Exception as exc:  # the move is stored; remote listeners can resync
@@ -130,7 +130,7 @@ class Cluster:
                 if data.startswith(self.prefix):
                     continue  # our own renderings: already sent to our listeners
                 body = unpack(data[data.index(b"\x00") + 1 :])
-                self.hub.fan_out(body["room"], [(r, m) for r, m in body["outs"]])
+                self.hub.fan_out(body["room"], [(r, d, f) for r, d, f in body["outs"]])
                 continue
             body = unpack(data[data.index(b"\x00") + 1 :])
             if body.get("k") == "req":

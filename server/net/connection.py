@@ -76,6 +76,8 @@ class Client:
     seats: dict[str, dict[int, str]] = field(default_factory=dict)
     watching: set[str] = field(default_factory=set)
     greeted: bool = False
+    #: live room changes as deltas (protocol 2) rather than full updates (protocol 1)
+    deltas: bool = False
     closing: bool = False
     refused_in_a_row: int = 0
     dropped: int = 0

@@ -17,7 +17,10 @@ from .connection import Client
 from .errors import ProtocolError
 from .hub import ROOM_ID, Hub
 
-PROTOCOL_VERSION = 1
+#: the newest protocol: live room changes arrive as ``delta`` messages
+PROTOCOL_VERSION = 2
+#: every protocol this server speaks (1: every change is a full ``update``)
+PROTOCOLS = (1, 2)
 
 Handler = Callable[["Handlers", Client, dict[str, Any]], Awaitable[dict[str, Any]]]
 HANDLERS: dict[str, Handler] = {}
@@ -119,10 +122,16 @@ class Handlers:
 
 @handles("hello")
 async def hello(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
-    if msg.get("protocol") != PROTOCOL_VERSION:
+    protocol = msg.get("protocol")
+    if protocol not in PROTOCOLS or isinstance(protocol, bool):
         raise ProtocolError(
-            "unsupported_protocol", f"this server speaks protocol {PROTOCOL_VERSION}"
+            "unsupported_protocol",
+            f"this server speaks protocols {', '.join(map(str, PROTOCOLS))}",
         )
+    deltas = msg.get("deltas", True)
+    if not isinstance(deltas, bool):
+        raise ProtocolError("bad_request", "'deltas' must be true or false")
+    client.deltas = protocol >= 2 and deltas
     since = msg.get("since") or {}
     if not isinstance(since, dict):
         raise ProtocolError("bad_request", "'since' maps room ids to versions")
@@ -145,7 +154,8 @@ async def hello(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, A
         rooms.append({"room": room_id, "seats": sorted(client.seats.get(room_id, {}))})
     reply = {
         "type": "welcome",
-        "protocol": PROTOCOL_VERSION,
+        "protocol": protocol,
+        "deltas": client.deltas,
         "server": h.server_name,
         "node": h.hub.node,
         "session": client.session,

@@ -33,6 +33,7 @@ from typing import Any
 from redis.exceptions import RedisError
 
 from ..engine import REGISTRY, Registry
+from ..rooms.render import Change
 from ..rooms.room import Event, Recipient, Room
 from ..store import Fenced, NotHost, Store, StoreError
 from .connection import Client
@@ -44,7 +45,8 @@ log = logging.getLogger("kibitz.hub")
 ROOM_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 Decide = Callable[[Room], list[Event]]
-Outs = list[tuple[Recipient, dict[str, Any]]]
+#: one command's renderings: (recipient, delta or None, full update) for every recipient
+Outs = list[Change]
 Remote = Callable[[str, str, str, dict[str, Any]], Coroutine[Any, Any, Any]]
 
 COMMANDS = {"take_seat", "add_bot", "leave_seat", "move", "resign", "request_undo", "answer_undo"}
@@ -344,11 +346,11 @@ class Hub:
                 log.error("append to room %s failed: %s", room.id, exc)
                 raise ProtocolError("unavailable", "the game store is unavailable") from None
             self.metrics.redis_rtt.observe(time.perf_counter() - t0)
+            outs = room.apply_all(events)
+            self.fan_out(room.id, outs)
+            if self.publish is not None:
+                await self.publish(room.id, outs)
             for event in events:
-                outs = room.apply(event)
-                self.fan_out(room.id, outs)
-                if self.publish is not None:
-                    await self.publish(room.id, outs)
                 if event.kind == "move":
                     self.metrics.moves.inc()
             after = (room.status, [s.kind for s in room.seats])
@@ -375,19 +377,25 @@ class Hub:
         return [r for r, g in self.listeners.get(room_id, {}).items() if client in g]
 
     def fan_out(self, room_id: str, outs: Outs) -> None:
-        """Send each recipient's rendering to this node's listeners, encoded once per codec."""
+        """Send each recipient's rendering to this node's listeners: the delta to those that
+        take deltas, the full update to the others (and to all when there is no delta yet),
+        each encoded once per codec."""
         groups = self.listeners.get(room_id)
         if not groups:
             return
-        for recipient, msg in outs:
+        for recipient, step, full in outs:
             group = groups.get(recipient)
             if not group:
                 continue
-            frames: dict[str, str | bytes] = {}
+            frames: dict[tuple[str, bool], str | bytes] = {}
             for client in list(group):
-                frame = frames.get(client.codec.name)
+                use_delta = step is not None and client.deltas
+                key = (client.codec.name, use_delta)
+                frame = frames.get(key)
                 if frame is None:
-                    frame = frames[client.codec.name] = client.codec.encode(msg)
+                    msg = step if use_delta else full
+                    assert msg is not None
+                    frame = frames[key] = client.codec.encode(msg)
                 client.send_frame(frame)
 
     # -- lobby ------------------------------------------------------------------------------------

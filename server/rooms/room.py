@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,7 +32,6 @@ from .errors import (
     BadToken,
     GameOver,
     NoSuchSeat,
-    NotFinished,
     NotSeated,
     NotStarted,
     NotYourTurn,
@@ -42,12 +41,9 @@ from .errors import (
     UndoUnavailable,
 )
 from .policy import Policy
+from .render import RESYNC_EVENT_LIMIT, Change, Recipient, Rendering
 
 Json = dict[str, Any]
-Recipient = int | None  # a seat, or None for spectators
-
-#: how many missed events a resync re-renders one by one before it sends just the state
-RESYNC_EVENT_LIMIT = 200
 
 MAX_NAME = 32
 
@@ -114,8 +110,11 @@ def check_name(name: Any) -> str:
     return name.strip()
 
 
-class Room:
-    """One game room. Build it with :meth:`create` + :meth:`from_created`, or :meth:`replay`."""
+class Room(Rendering):
+    """One game room. Build it with :meth:`create` + :meth:`from_created`, or :meth:`replay`.
+
+    The rendering half (snapshots, deltas, records) is :class:`~server.rooms.render.Rendering`.
+    """
 
     def __init__(
         self,
@@ -152,6 +151,9 @@ class Room:
         self._views: tuple[Any, dict[Recipient | str, Json]] = (None, {})
         #: recent states, oldest first, for spectators who see everything N turns late
         self.past: deque[Any] = deque([self.state], maxlen=policy.spectator_delay + 1)
+        self._shown: dict[Recipient, Json] = {}
+        self._settings: Json | None = None
+        self._seats_json: list[Json] | None = None
 
     # -- creation --------------------------------------------------------------------------
 
@@ -213,16 +215,10 @@ class Room:
         it = iter(events)
         room = cls.from_created(next(it), registry)
         for event in it:
-            room.apply(event)
+            room.fold(event)
         return room
 
     # -- derived facts ---------------------------------------------------------------------
-
-    @property
-    def status(self) -> str:
-        if self.outcome is not None:
-            return "over"
-        return "playing" if self.started else "waiting"
 
     def to_act(self) -> frozenset[int]:
         if not self.started or self.outcome is not None:
@@ -304,7 +300,7 @@ class Room:
         if self.flag_fallen(seat, now):
             raise TimeUp(f"seat {seat} has run out of time")
         mv = self.game.parse_move(self.state, seat, text)
-        if mv not in self.game.legal_moves(self.state, seat):
+        if not self.game.is_legal(self.state, seat, mv):
             raise IllegalMove(f"{text} is not a legal move for seat {seat} now")
         return self._move_events(seat, str(mv), acting, now)
 
@@ -399,7 +395,18 @@ class Room:
     # -- apply: events -> state + messages -------------------------------------------------
 
     def apply(self, event: Event) -> list[tuple[Recipient, Json]]:
-        """Fold ``event`` into the room; return the update for every recipient."""
+        """Fold ``event`` into the room; return the full update for every recipient."""
+        self.fold(event)
+        return [(r, self.update(r, [event])) for r in self.recipients()]
+
+    def apply_all(self, events: list[Event]) -> list[Change]:
+        """Fold ``events`` (one command's) in; return every recipient's delta and update."""
+        for event in events:
+            self.fold(event)
+        return self.changes(events)
+
+    def fold(self, event: Event) -> None:
+        """Fold ``event`` into the room's state; render nothing (replays use this)."""
         handler = getattr(self, f"_apply_{event.kind}", None)
         if handler is None:
             raise ValueError(f"unknown room event {event.kind!r}")
@@ -410,12 +417,9 @@ class Room:
         self.version += 1
         if event.kind in ("move", "undo") or self.started != was_started:
             self.position_version = self.version
-        return [(r, self.update(r, [event])) for r in self.recipients()]
-
-    def recipients(self) -> list[Recipient]:
-        return [*range(self.n_seats), None]
 
     def _apply_seat(self, d: Mapping[str, Any], at: float) -> None:
+        self._seats_json = None
         self.seats[d["seat"]] = Seat(
             d["kind"], d["name"], d.get("token_hash", ""), d.get("bot", "")
         )
@@ -426,6 +430,7 @@ class Room:
             self._check_end()
 
     def _apply_unseat(self, d: Mapping[str, Any], at: float) -> None:
+        self._seats_json = None
         self.seats[d["seat"]] = Seat()
 
     def _apply_sealed(self, d: Mapping[str, Any], at: float) -> None:
@@ -493,148 +498,6 @@ class Room:
         if self.started and self.outcome is None:
             self.outcome = self.game.outcome(self.state)
 
-    # -- rendering for one recipient ---------------------------------------------------------
-
-    def render_event(self, event: Event, r: Recipient) -> Json:
-        """What ``r`` may learn from ``event`` itself: public facts only (who, not what).
-
-        What a move changed reaches ``r`` through ``game.view`` in the same message.
-        """
-        d = event.data
-        k = event.kind
-        if k == "seat":
-            return {"kind": "seat", "seat": d["seat"], "holder": self.seats[d["seat"]].public()}
-        if k == "sealed":
-            out: Json = {"kind": "sealed", "seat": d["seat"]}
-            if r == d["seat"]:
-                out["move"] = d["move"]
-            return out
-        if k == "move":
-            return {"kind": "move", "seats": sorted(int(s) for s in d["moves"])}
-        if k in ("unseat", "undo_request"):
-            return {"kind": k, "seat": d["seat"]}
-        if k == "undo_answer":
-            return {"kind": k, "seat": d["seat"], "accept": d["accept"]}
-        if k == "undo":
-            return {"kind": "undo", "turn": d["to_turn"]}
-        if k == "resign":
-            return {"kind": "resign", "seat": d["seat"], "reason": d["reason"]}
-        if k == "timeout":
-            return {"kind": "timeout", "seat": d["seat"]}
-        return {"kind": k}
-
-    def snapshot(self, r: Recipient) -> Json:
-        """The whole room as ``r`` may see it now, built from ``game.view(state, r)``."""
-        acting = self.to_act()
-        out: Json = {
-            "room": self.id,
-            "game": self.game.name,
-            "version": self.version,
-            "status": self.status,
-            "you": r,
-            "seats": [s.public() for s in self.seats],
-            "to_act": sorted(acting),
-            "sealed": sorted(self.pending),
-            "view": self.view_for(r),
-            "turn": len(self.turns),
-            "clock": self.clock.to_json(acting - set(self.pending)) if self.clock else None,
-            "settings": self.policy.to_json(),
-            "at": self.last_at,
-            "outcome": self.outcome.to_json() if self.outcome else None,
-            "undo": (
-                {"seat": self.undo_request.seat, "accepted": sorted(self.undo_request.accepted)}
-                if self.undo_request
-                else None
-            ),
-        }
-        if r is not None:
-            if r in self.pending:
-                out["your_move"] = str(self.pending[r])
-            if r in acting and r not in self.pending:
-                out["legal"] = [str(m) for m in self.game.legal_moves(self.state, r)]
-        return out
-
-    def _view(self, r: Recipient) -> Json:
-        """``game.view(state, r)``, computed once per state and recipient — and once for
-        everybody in a game that hides nothing (every seat's view is the public one)."""
-        state, views = self._views
-        if state is not self.state:
-            views = {}
-            self._views = (self.state, views)
-        key: Recipient | str = r if self.game.hidden_information else "all"
-        view = views.get(key)
-        if view is None:
-            view = views[key] = self.game.view(self.state, r)
-        return view
-
-    def view_for(self, r: Recipient) -> Json:
-        """``game.view`` for ``r``; with a spectator delay, spectators see what every seat
-        saw ``spectator_delay`` turns ago (and everything once the game is over)."""
-        delay = self.policy.spectator_delay
-        if r is not None or not delay:
-            return self._view(r)
-        late = self.state if self.outcome is not None else self.past[0]
-        turn = len(self.turns) if self.outcome is not None else max(0, len(self.turns) - delay)
-        return {
-            "delayed": delay,
-            "turn": turn,
-            "seats": [self.game.view(late, s) for s in range(self.n_seats)],
-        }
-
-    def update(self, r: Recipient, events: Sequence[Event] | None) -> Json:
-        """An ``update`` message: the rendered events (``None``: too many to list) + snapshot."""
-        rendered = None if events is None else [self.render_event(e, r) for e in events]
-        return {"type": "update", "events": rendered, **self.snapshot(r)}
-
-    def resync(self, r: Recipient, since: int | None) -> Json:
-        """What ``r`` missed after version ``since``: the events one by one, or just the state."""
-        if since is None or since > self.version or since < 1:
-            return self.update(r, None)
-        missed = self.events[since:]
-        if len(missed) > RESYNC_EVENT_LIMIT:
-            return self.update(r, None)
-        return self.update(r, missed)
-
-    def summary(self) -> Json:
-        """The lobby entry: public facts only."""
-        return {
-            "room": self.id,
-            "game": self.game.name,
-            "title": self.game.title,
-            "status": self.status,
-            "seats": [s.public() for s in self.seats],
-            "open_seats": [i for i, s in enumerate(self.seats) if s.kind == "empty"],
-            "turn": len(self.turns),
-            "version": self.version,
-            "created_at": self.created_at,
-            "options": self.options,
-        }
-
-    def record(self) -> Json:
-        """The full record (seed, options, every move, outcome): once the game is over, or
-        at any time for a game that hides nothing."""
-        if self.outcome is None and self.game.hidden_information:
-            raise NotFinished("the full record of a hidden-information game opens at its end")
-        rec: Json = {
-            "room": self.id,
-            "game": self.game.name,
-            "options": self.options,
-            "seed": self.seed,
-            "n_seats": self.n_seats,
-            "policy": self.policy.to_json(),
-            "players": [s.name or None for s in self.seats],
-            "seats": [s.public() for s in self.seats],
-            "moves": [
-                {"turn": i + 1, "moves": t["moves"], "at": t["at"]}
-                for i, t in enumerate(self.turns)
-            ],
-            "outcome": self.outcome.to_json() if self.outcome else None,
-            "created_at": self.created_at,
-            "version": self.version,
-        }
-        rec["exports"] = self.game.export(rec)
-        return rec
-
     # -- checks ----------------------------------------------------------------------------
 
     def _seat(self, seat: Any) -> None:
@@ -679,4 +542,14 @@ def clamp_since(value: Any) -> int | None:
     return None
 
 
-__all__ = ["BOT", "Event", "Policy", "Room", "Seat", "clamp_since", "hash_token"]
+__all__ = [
+    "BOT",
+    "RESYNC_EVENT_LIMIT",
+    "Event",
+    "Policy",
+    "Recipient",
+    "Room",
+    "Seat",
+    "clamp_since",
+    "hash_token",
+]

@@ -7,8 +7,15 @@
         await c.request("move", room=room, move="e2e4")
 
 Replies are matched to requests by ``id``; an ``error`` reply raises :class:`KibitzError`
-with its code. Everything the server pushes (``update`` messages) lands in a queue read by
-:meth:`next_update` / :meth:`wait_update`.
+with its code. Everything the server pushes lands in a queue read by :meth:`next_update` /
+:meth:`wait_update`.
+
+The client speaks protocol 2: the server sends a full ``update`` when a room is joined,
+watched or resynced, and then ``delta`` messages with what changed. The client keeps each
+room's state per recipient (:attr:`KibitzClient.rooms`), applies every delta to it and
+queues the result as a full ``update`` (its ``events`` are the delta's), so a program using
+this client always sees whole updates. A delta that does not follow the state held (a gap)
+is dropped and a ``resync`` is requested.
 """
 
 from __future__ import annotations
@@ -40,6 +47,30 @@ class KibitzError(Exception):
         return f"{self.code}: {self.message}"
 
 
+def patched(state: Message, sets: list[Any], dels: list[Any]) -> Message:
+    """``state`` with a delta applied, copying only the containers on the changed paths (so
+    updates handed out earlier never change under their readers)."""
+    out = dict(state)
+
+    def parent_of(path: list[Any]) -> Any:
+        node: Any = out
+        for step in path[:-1]:
+            child = node[step]
+            child = dict(child) if isinstance(child, dict) else list(child)
+            node[step] = child
+            node = child
+        return node
+
+    for path in dels:
+        del parent_of(path)[path[-1]]
+    for path, value in sets:
+        if not path:
+            out = dict(value)
+            continue
+        parent_of(path)[path[-1]] = value
+    return out
+
+
 class KibitzClient:
     def __init__(self, ws: ClientConnection, *, binary: bool) -> None:
         self.ws = ws
@@ -51,6 +82,10 @@ class KibitzClient:
         self._waiting: dict[Any, asyncio.Future[Message]] = {}
         self._reader: asyncio.Task[None] | None = None
         self.closed = asyncio.Event()
+        #: (room, recipient) -> the room as that recipient last saw it (an update's snapshot)
+        self.rooms: dict[tuple[str, int | None], Message] = {}
+        #: deltas dropped for a gap (each followed by a resync request)
+        self.gaps = 0
 
     @classmethod
     async def connect(
@@ -61,15 +96,22 @@ class KibitzClient:
         session: str | None = None,
         since: dict[str, int] | None = None,
         hello: bool = True,
+        protocol: int = 2,
+        deltas: bool = True,
         **connect_kwargs: Any,
     ) -> KibitzClient:
-        """Open a connection and (unless ``hello=False``) greet the server."""
+        """Open a connection and (unless ``hello=False``) greet the server.
+
+        ``protocol=1`` (or ``deltas=False``) asks the server for full updates only.
+        """
         protocols = [Subprotocol("kibitz.msgpack")] if msgpack_frames else None
         ws = await connect(url, subprotocols=protocols, max_size=2**22, **connect_kwargs)
         client = cls(ws, binary=msgpack_frames)
         client._reader = asyncio.get_running_loop().create_task(client._read())
         if hello:
-            fields: Message = {"protocol": 1}
+            fields: Message = {"protocol": protocol}
+            if protocol >= 2 and not deltas:
+                fields["deltas"] = False
             if session:
                 fields["session"] = session
             if since:
@@ -99,6 +141,13 @@ class KibitzClient:
                 elif msg.get("type") == "error":
                     self.errors.append(msg)
                     self.pushed.put_nowait(msg)
+                elif msg.get("type") == "update":
+                    self._hold(msg)
+                    self.pushed.put_nowait(msg)
+                elif msg.get("type") == "delta":
+                    update = self._patch(msg)
+                    if update is not None:
+                        self.pushed.put_nowait(update)
                 else:
                     self.pushed.put_nowait(msg)
         except ConnectionClosed:
@@ -108,6 +157,32 @@ class KibitzClient:
             for fut in self._waiting.values():
                 if not fut.done():
                     fut.set_exception(ConnectionError("connection closed"))
+
+    def _hold(self, update: Message) -> None:
+        key = (update.get("room"), update.get("you"))
+        held = self.rooms.get(key)  # type: ignore[arg-type]
+        if held is None or held.get("version", -1) <= update.get("version", 0):
+            state = {k: v for k, v in update.items() if k not in ("type", "events", "id")}
+            self.rooms[key] = state  # type: ignore[index]
+
+    def _patch(self, msg: Message) -> Message | None:
+        """The full update a delta makes of the state held, or None (stale, or a gap)."""
+        key = (msg["room"], msg["you"])
+        held = self.rooms.get(key)
+        if held is not None and held.get("version") == msg["base"]:
+            state = patched(held, msg.get("set", []), msg.get("del", []))
+            self.rooms[key] = state
+            return {"type": "update", "events": msg.get("events"), **state}
+        if held is not None and held.get("version", 0) >= msg["version"]:
+            return None  # already seen (a resync overtook it)
+        self.gaps += 1
+        asyncio.get_running_loop().create_task(self._resync(msg["room"], held))
+        return None
+
+    async def _resync(self, room: str, held: Message | None) -> None:
+        since = held.get("version") if held else None
+        with contextlib.suppress(Exception):
+            await self.request("resync", room=room, since=since)
 
     async def send_raw(self, frame: str | bytes) -> None:
         await self.ws.send(frame)

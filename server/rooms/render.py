@@ -1,0 +1,260 @@
+"""What a room shows: one rendering per recipient, built only from ``game.view``.
+
+:class:`Rendering` is the half of :class:`~server.rooms.room.Room` that turns the room's
+state into messages — a full ``update`` (snapshot) for a recipient that joins, resyncs or
+asked for snapshots, and a ``delta`` (:mod:`server.rooms.delta`) against what that recipient
+was last shown, for everyone who is live. The state machine half (decide, fold) lives in
+``room.py``; nothing here changes the game.
+
+Recipients are seats (``0..n_seats-1``) and ``None``, the spectators.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from . import delta
+from .errors import NotFinished
+
+if TYPE_CHECKING:
+    from ..engine import Game, Outcome
+    from .clock import Clock
+    from .policy import Policy
+    from .room import Event, Seat, UndoRequest
+
+Json = dict[str, Any]
+Recipient = int | None  # a seat, or None for spectators
+
+#: how many missed events a resync re-renders one by one before it sends just the state
+RESYNC_EVENT_LIMIT = 200
+
+#: one recipient's messages for one change: (recipient, delta or None, full update)
+Change = tuple[Recipient, Json | None, Json]
+
+
+class Rendering:
+    """Snapshots, deltas, resyncs, lobby summaries and records of a room."""
+
+    # the state the renderings read (set by Room)
+    id: str
+    game: Game[Any, Any]
+    options: dict[str, Any]
+    seed: str
+    n_seats: int
+    policy: Policy
+    created_at: float
+    seats: list[Seat]
+    state: Any
+    turns: list[Json]
+    pending: dict[int, Any]
+    undo_request: UndoRequest | None
+    started: bool
+    outcome: Outcome | None
+    events: list[Event]
+    version: int
+    last_at: float
+    clock: Clock | None
+    past: deque[Any]
+    _views: tuple[Any, dict[Recipient | str, Json]]
+    #: what each recipient was last shown (the base of its next delta)
+    _shown: dict[Recipient, Json]
+    _settings: Json | None
+    _seats_json: list[Json] | None
+
+    @property
+    def status(self) -> str:
+        if self.outcome is not None:
+            return "over"
+        return "playing" if self.started else "waiting"
+
+    def to_act(self) -> frozenset[int]:
+        raise NotImplementedError
+
+    def recipients(self) -> list[Recipient]:
+        return [*range(self.n_seats), None]
+
+    def render_event(self, event: Event, r: Recipient) -> Json:
+        """What ``r`` may learn from ``event`` itself: public facts only (who, not what).
+
+        What a move changed reaches ``r`` through ``game.view`` in the same message.
+        """
+        d = event.data
+        k = event.kind
+        if k == "seat":
+            return {"kind": "seat", "seat": d["seat"], "holder": self.seats[d["seat"]].public()}
+        if k == "sealed":
+            out: Json = {"kind": "sealed", "seat": d["seat"]}
+            if r == d["seat"]:
+                out["move"] = d["move"]
+            return out
+        if k == "move":
+            return {"kind": "move", "seats": sorted(int(s) for s in d["moves"])}
+        if k in ("unseat", "undo_request"):
+            return {"kind": k, "seat": d["seat"]}
+        if k == "undo_answer":
+            return {"kind": k, "seat": d["seat"], "accept": d["accept"]}
+        if k == "undo":
+            return {"kind": "undo", "turn": d["to_turn"]}
+        if k == "resign":
+            return {"kind": "resign", "seat": d["seat"], "reason": d["reason"]}
+        if k == "timeout":
+            return {"kind": "timeout", "seat": d["seat"]}
+        return {"kind": k}
+
+    def seats_json(self) -> list[Json]:
+        """The public seat list (cached until a seat changes)."""
+        if self._seats_json is None:
+            self._seats_json = [s.public() for s in self.seats]
+        return self._seats_json
+
+    def settings_json(self) -> Json:
+        if self._settings is None:
+            self._settings = self.policy.to_json()
+        return self._settings
+
+    def snapshot(self, r: Recipient) -> Json:
+        """The whole room as ``r`` may see it now, built from ``game.view(state, r)``."""
+        acting = self.to_act()
+        out: Json = {
+            "room": self.id,
+            "game": self.game.name,
+            "version": self.version,
+            "status": self.status,
+            "you": r,
+            "seats": self.seats_json(),
+            "to_act": sorted(acting),
+            "sealed": sorted(self.pending),
+            "view": self.view_for(r),
+            "turn": len(self.turns),
+            "clock": self.clock.to_json(acting - set(self.pending)) if self.clock else None,
+            "settings": self.settings_json(),
+            "at": self.last_at,
+            "outcome": self.outcome.to_json() if self.outcome else None,
+            "undo": (
+                {"seat": self.undo_request.seat, "accepted": sorted(self.undo_request.accepted)}
+                if self.undo_request
+                else None
+            ),
+        }
+        if r is not None:
+            if r in self.pending:
+                out["your_move"] = str(self.pending[r])
+            if r in acting and r not in self.pending:
+                out["legal"] = [str(m) for m in self.game.legal_moves(self.state, r)]
+        return out
+
+    def _view(self, r: Recipient) -> Json:
+        """``game.view(state, r)``, computed once per state and recipient — and once for
+        everybody in a game that hides nothing (every seat's view is the public one)."""
+        state, views = self._views
+        if state is not self.state:
+            views = {}
+            self._views = (self.state, views)
+        key: Recipient | str = r if self.game.hidden_information else "all"
+        view = views.get(key)
+        if view is None:
+            view = views[key] = self.game.view(self.state, r)
+        return view
+
+    def view_for(self, r: Recipient) -> Json:
+        """``game.view`` for ``r``; with a spectator delay, spectators see what every seat
+        saw ``spectator_delay`` turns ago (and everything once the game is over)."""
+        delay = self.policy.spectator_delay
+        if r is not None or not delay:
+            return self._view(r)
+        late = self.state if self.outcome is not None else self.past[0]
+        turn = len(self.turns) if self.outcome is not None else max(0, len(self.turns) - delay)
+        return {
+            "delayed": delay,
+            "turn": turn,
+            "seats": [self.game.view(late, s) for s in range(self.n_seats)],
+        }
+
+    def update(self, r: Recipient, events: Sequence[Event] | None) -> Json:
+        """An ``update`` message: the rendered events (``None``: too many to list) + snapshot."""
+        rendered = None if events is None else [self.render_event(e, r) for e in events]
+        return {"type": "update", "events": rendered, **self.snapshot(r)}
+
+    def changes(self, events: Sequence[Event]) -> list[Change]:
+        """Every recipient's messages for ``events`` (just folded in): the full ``update``,
+        and a ``delta`` against what that recipient was shown last (None the first time).
+
+        Each recipient's new snapshot becomes the base of its next delta.
+        """
+        out: list[Change] = []
+        shown = self._shown
+        for r in self.recipients():
+            snap = self.snapshot(r)
+            rendered = [self.render_event(e, r) for e in events]
+            full = {"type": "update", "events": rendered, **snap}
+            before = shown.get(r)
+            step: Json | None = None
+            if before is not None:
+                sets, dels = delta.diff(before, snap)
+                step = {
+                    "type": "delta",
+                    "room": self.id,
+                    "you": r,
+                    "version": self.version,
+                    "base": before["version"],
+                    "events": rendered,
+                    "set": sets,
+                    "del": dels,
+                }
+            shown[r] = snap
+            out.append((r, step, full))
+        return out
+
+    def resync(self, r: Recipient, since: int | None) -> Json:
+        """What ``r`` missed after version ``since``: the events one by one, or just the state."""
+        if since is None or since > self.version or since < 1:
+            return self.update(r, None)
+        missed = self.events[since:]
+        if len(missed) > RESYNC_EVENT_LIMIT:
+            return self.update(r, None)
+        return self.update(r, missed)
+
+    def summary(self) -> Json:
+        """The lobby entry: public facts only."""
+        return {
+            "room": self.id,
+            "game": self.game.name,
+            "title": self.game.title,
+            "status": self.status,
+            "seats": self.seats_json(),
+            "open_seats": [i for i, s in enumerate(self.seats) if s.kind == "empty"],
+            "turn": len(self.turns),
+            "version": self.version,
+            "created_at": self.created_at,
+            "options": self.options,
+        }
+
+    def record(self) -> Json:
+        """The full record (seed, options, every move, outcome): once the game is over, or
+        at any time for a game that hides nothing."""
+        if self.outcome is None and self.game.hidden_information:
+            raise NotFinished("the full record of a hidden-information game opens at its end")
+        rec: Json = {
+            "room": self.id,
+            "game": self.game.name,
+            "options": self.options,
+            "seed": self.seed,
+            "n_seats": self.n_seats,
+            "policy": self.policy.to_json(),
+            "players": [s.name or None for s in self.seats],
+            "seats": [s.public() for s in self.seats],
+            "moves": [
+                {"turn": i + 1, "moves": t["moves"], "at": t["at"]}
+                for i, t in enumerate(self.turns)
+            ],
+            "outcome": self.outcome.to_json() if self.outcome else None,
+            "created_at": self.created_at,
+            "version": self.version,
+        }
+        rec["exports"] = self.game.export(rec)
+        return rec
+
+
+__all__ = ["RESYNC_EVENT_LIMIT", "Change", "Recipient", "Rendering"]

@@ -91,6 +91,10 @@ class Hub:
         self.clients: set[Client] = set()
         #: called (synchronously) after every change of a hosted room: bots
         self.on_change: list[Callable[[Hosted], None]] = []
+        #: awaited when a hosted room's game ends, before the room leaves the live set, and
+        #: again by a node that takes over a room that ended but is still live (its host died
+        #: at the end): hooks must be idempotent per room (e.g. ratings, keyed by room id)
+        self.on_over: list[Callable[[Room], Awaitable[None]]] = []
         #: set by the cluster: publish a hosted room's renderings to the other nodes
         self.publish: Callable[[str, Outs], Awaitable[None]] | None = None
         #: set by the cluster: run an operation on another node
@@ -196,7 +200,7 @@ class Hub:
         log.info("node %s took over room %s at version %d", self.node, room_id, room.version)
         self.metrics.rooms.set(len(self.rooms))
         if room.status == "over":
-            await self.store.append(room_id, room.version, [], status="over", node=self.node)
+            await self.finish(room)
         self.schedule(hosted)
         for hook in self.on_change:  # bots that owe a move go on thinking
             hook(hosted)
@@ -405,12 +409,23 @@ class Hub:
         try:
             if room.status == "over":
                 await self.store.drop_summary(room.id)
-                await self.store.append(room.id, room.version, [], status="over", node=self.node)
+                await self.finish(room)
                 log.info("room %s over: %s", room.id, room.outcome)
             else:
                 await self.store.set_summary(room.id, room.summary())
         except (StoreError, RedisError, OSError) as exc:
             log.warning("lobby entry of room %s not updated: %s", room.id, exc)
+
+    async def finish(self, room: Room) -> None:
+        """Run the game-end hooks, then take the room out of the live set. A failing hook
+        leaves the room live, so the next node to host it runs the hooks again."""
+        for hook in self.on_over:
+            try:
+                await hook(room)
+            except Exception:
+                log.exception("game-end hook of room %s failed; it runs again later", room.id)
+                return
+        await self.store.append(room.id, room.version, [], status="over", node=self.node)
 
     async def lobby(self, game: Any = None) -> list[dict[str, Any]]:
         rooms = await self.store.summaries()

@@ -3,17 +3,21 @@
 Every node subscribes to two Redis pub/sub channels:
 
 * ``out`` — every host publishes each room change there as the per-recipient renderings it
-  already built (``[(recipient, message), ...]``); a node fans them out to *its* listeners
-  (the host skips its own, having sent them directly);
+  already built (``[(recipient, delta, update), ...]``) — only while another node listens
+  (counted with ``PUBSUB NUMSUB`` every lease period; a starting node announces itself at
+  once), and on the pipelined connection, with the next group-committed write; a node fans
+  them out to *its* listeners (the host skips its own, having sent them directly);
 * ``node:{id}`` — requests from other nodes to run a room operation here as the host, and
   the replies to the requests this node sent.
 
-Leases: a host renews the leases of its rooms every third of the lease time; a room whose
-renewal fails is dropped at once (another node hosts it now). Every lease period, each node
-sweeps the live rooms for expired leases and takes those rooms over from their logs, so a
-dead node's games — with their clocks and bots — go on without waiting for a client.
-The log append itself checks the lease (``Store.append(node=...)``), so a host that wakes
-up after losing its lease cannot write.
+Leases: a host renews the leases of its rooms every third of the lease time from a thread of
+its own (:mod:`server.net.leases`), so a busy event loop never starves them; a room whose
+renewal fails is dropped at once (another node hosts it now), and a room whose lease could
+not be renewed in time takes no more moves. Every lease period, each node sweeps the live
+rooms for expired leases and takes those rooms over from their logs, so a dead node's games —
+with their clocks and bots — go on without waiting for a client. The log append itself
+checks the lease (``Store.append(node=...)``), so a host that wakes up after losing its lease
+cannot write.
 """
 
 from __future__ import annotations
@@ -22,12 +26,14 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import time
 from typing import Any
 
 from ..store import Store
 from ..store.log import pack, unpack
 from .errors import ProtocolError
 from .hub import Hub, Outs
+from .leases import LeaseKeeper
 
 log = logging.getLogger("kibitz.cluster")
 
@@ -44,6 +50,9 @@ class Cluster:
         self.pubsub: Any = None
         self.out_channel = store.channel("out")
         self.my_channel = store.channel(f"node:{self.node}")
+        self.keeper: LeaseKeeper | None = None
+        #: other nodes listening for renderings (none: a room change is not published)
+        self.peers = 0
 
     async def start(self) -> None:
         self.pubsub = self.store.pubsub()
@@ -51,9 +60,29 @@ class Cluster:
         self.hub.publish = self.publish_outs
         self.hub.remote = self.call
         self.hub.spawn(self._reader(), "cluster reader")
-        self.hub.spawn(self._leases(), "cluster leases")
+        await self._count_peers()
+        # tell running nodes at once that renderings must now reach one more node
+        await self.store.publish("out", self.prefix + pack({"k": "hi"}))
+        if self.store.url is not None:
+            self.keeper = LeaseKeeper(
+                self.store.url,
+                self.store.prefix,
+                self.node,
+                self.hub.lease_ms,
+                asyncio.get_running_loop(),
+                self.hub.lease_ids,
+                self.hub.lease_held,
+                self.hub.lease_lost,
+            )
+            self.keeper.start()
+        else:  # a store without a URL (tests that build one by hand): renew from the loop
+            self.hub.spawn(self._renew_from_loop(), "cluster leases")
+        self.hub.spawn(self._sweeps(), "cluster sweeps")
 
     async def close(self) -> None:
+        if self.keeper is not None:
+            await asyncio.to_thread(self.keeper.stop)
+            self.keeper = None
         if self.pubsub is not None:
             with contextlib.suppress(Exception):
                 await self.pubsub.aclose()
@@ -65,11 +94,23 @@ class Cluster:
     # -- fan-out across nodes -----------------------------------------------------------------
 
     async def publish_outs(self, room_id: str, outs: Outs) -> None:
+        """Send a room change's renderings to the other nodes' listeners — with the next
+        group-committed write, waiting for nothing; not at all when no other node runs."""
+        if not self.peers:
+            return
         payload = self.prefix + pack({"room": room_id, "outs": [list(o) for o in outs]})
         try:
-            await self.store.publish("out", payload)
+            if self.store.pipe is not None:
+                self.store.publish_nowait("out", payload)
+            else:
+                await self.store.publish("out", payload)
         except Exception as exc:  # the move is stored; remote listeners can resync
             log.warning("could not publish room %s to other nodes: %s", room_id, exc)
+
+    async def _count_peers(self) -> None:
+        """How many other nodes listen (``PUBSUB NUMSUB``, ourselves not counted)."""
+        counts = await self.store.redis.pubsub_numsub(self.out_channel)
+        self.peers = max(0, int(counts[0][1]) - 1) if counts else 0
 
     # -- requests to a host ---------------------------------------------------------------------
 
@@ -130,6 +171,9 @@ class Cluster:
                 if data.startswith(self.prefix):
                     continue  # our own renderings: already sent to our listeners
                 body = unpack(data[data.index(b"\x00") + 1 :])
+                if body.get("k") == "hi":  # a node started: publish to it from now on
+                    self.peers = max(self.peers, 1)
+                    continue
                 self.hub.fan_out(body["room"], [(r, d, f) for r, d, f in body["outs"]])
                 continue
             body = unpack(data[data.index(b"\x00") + 1 :])
@@ -142,19 +186,31 @@ class Cluster:
 
     # -- leases -----------------------------------------------------------------------------------
 
-    async def _leases(self) -> None:
+    async def _renew_from_loop(self) -> None:
         ttl = self.hub.lease_ms
-        beat = 0
         while True:
             await asyncio.sleep(ttl / 3000)
+            started = time.monotonic()
             try:
-                for room_id in await self.store.renew(list(self.hub.rooms), self.node, ttl):
-                    self.hub.unhost(room_id)
-                beat += 1
-                if beat % 3 == 0:
-                    await self.sweep()
+                lost = await self.store.renew(self.hub.lease_ids(), self.node, ttl)
             except Exception as exc:  # Redis away: our leases may lapse; others take over
                 log.warning("lease renewal failed: %s", exc)
+                continue
+            for room_id in self.hub.lease_ids():
+                if room_id not in lost:
+                    self.hub.lease_held(room_id, started + ttl / 1000)
+            for room_id in lost:
+                self.hub.lease_lost(room_id)
+
+    async def _sweeps(self) -> None:
+        """Every lease period: count the other nodes, adopt rooms whose host is gone."""
+        while True:
+            await asyncio.sleep(self.hub.lease_ms / 1000)
+            try:
+                await self._count_peers()
+                await self.sweep()
+            except Exception as exc:
+                log.warning("cluster sweep failed: %s", exc)
 
     async def sweep(self) -> int:
         """Take over live rooms whose host is gone (no lease). Returns how many."""

@@ -21,7 +21,6 @@ Operations (the host side runs them on the room):
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import re
 import secrets
@@ -35,7 +34,7 @@ from redis.exceptions import RedisError
 from ..engine import REGISTRY, Registry
 from ..rooms.render import Change
 from ..rooms.room import Event, Recipient, Room
-from ..store import Fenced, NotHost, Store, StoreError
+from ..store import Fenced, NotHost, Store, StoreError, Unknown
 from .connection import Client
 from .errors import ProtocolError
 from .metrics import Metrics
@@ -59,6 +58,8 @@ class Hosted:
 
     room: Room
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: until when (monotonic seconds) the room's lease is certainly ours
+    lease_until: float = 0.0
 
 
 class Hub:
@@ -104,6 +105,10 @@ class Hub:
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.tasks: set[asyncio.Task[Any]] = set()
         self._loading: dict[str, asyncio.Lock] = {}
+        #: rooms leased to this node but not loaded yet (start-up) -> lease valid until
+        self.claimed: dict[str, float] = {}
+        #: appends are refused this long (s) before a room's lease could run out
+        self.lease_margin = lease_ms / 10000
         self.closed = False
 
     # -- background work --------------------------------------------------------------------
@@ -164,23 +169,65 @@ class Hub:
     # -- hosting ----------------------------------------------------------------------------
 
     async def recover(self) -> int:
-        """Host every live room whose lease is free or ours (server start)."""
-        count = await self.adopt(include_own=True)
-        log.info("node %s hosts %d live room(s) from the log", self.node, count)
-        return count
+        """At start: lease every live room that is free or was ours (an earlier run under
+        the same node id) in one step, then load them in the background, in pipelined
+        batches. The port can open at once: a command for a room not loaded yet loads that
+        room first (:meth:`take_over`). Returns how many rooms this node claimed."""
+        claimed = await self.claim(include_own=True)
+        log.info("node %s claims %d live room(s); loading them", self.node, len(claimed))
+        self.spawn(self.load_claimed(claimed), "recovery")
+        return len(claimed)
 
     async def adopt(self, *, include_own: bool) -> int:
-        """Take over the live rooms nobody hosts (and, at start, those leased to our own
-        name by an earlier run). Returns how many this node took."""
+        """Take over the live rooms nobody hosts (and, with ``include_own``, those leased
+        to our own name by an earlier run). Returns how many this node took."""
+        return await self.load_claimed(await self.claim(include_own=include_own))
+
+    async def claim(self, *, include_own: bool) -> list[str]:
+        """Lease the live rooms that are free (or ours), not loading them yet."""
         live = await self.store.live_rooms()
-        taken = 0
-        for room_id, holder in zip(live, await self.store.holders(live), strict=True):
-            free = holder is None or (include_own and holder == self.node)
-            if free and room_id not in self.rooms:
-                with contextlib.suppress(ProtocolError):  # a log that vanished meanwhile
-                    if await self.take_over(room_id) is not None:
-                        taken += 1
-        return taken
+        holders = await self.store.holders(live)
+        wanted = [
+            room_id
+            for room_id, holder in zip(live, holders, strict=True)
+            if room_id not in self.rooms
+            and room_id not in self.claimed
+            and (holder is None or (include_own and holder == self.node))
+        ]
+        started = time.monotonic()
+        got = await self.store.acquire_many(wanted, self.node, self.lease_ms)
+        for room_id in got:
+            self.claimed[room_id] = started + self.lease_ms / 1000
+        return got
+
+    async def load_claimed(self, room_ids: list[str], batch: int = 100) -> int:
+        """Load claimed rooms from their logs, ``batch`` logs per round trip; replays
+        render nothing. Returns how many this node now hosts."""
+        loaded = 0
+        for i in range(0, len(room_ids), batch):
+            chunk = [r for r in room_ids[i : i + batch] if r in self.claimed]
+            if not chunk:
+                continue
+            try:
+                logs = await self.store.load_many(chunk)
+            except (StoreError, RedisError, OSError) as exc:
+                log.warning("loading %d room(s) failed: %s; each loads on use", len(chunk), exc)
+                continue
+            for room_id in chunk:
+                lock = self._loading.setdefault(room_id, asyncio.Lock())
+                async with lock:
+                    if room_id in self.rooms or room_id not in self.claimed:
+                        continue  # loaded on demand meanwhile, or lost
+                    records = logs[room_id]
+                    if not records:
+                        self.claimed.pop(room_id, None)
+                        await self.store.release(room_id, self.node)
+                        continue
+                    hosted = self._install(room_id, records, self.claimed.pop(room_id))
+                self._loading.pop(room_id, None)
+                await self._hosted_now(hosted)
+                loaded += 1
+        return loaded
 
     async def take_over(self, room_id: str) -> Hosted | None:
         """Acquire the room's lease and host it, rebuilt from its log (None: not ours)."""
@@ -188,23 +235,54 @@ class Hub:
         async with lock:
             if room_id in self.rooms:
                 return self.rooms[room_id]
-            if not await self.store.acquire(room_id, self.node, self.lease_ms):
-                return None
+            until = self.claimed.get(room_id)
+            if until is None:
+                started = time.monotonic()
+                if not await self.store.acquire(room_id, self.node, self.lease_ms):
+                    return None
+                until = started + self.lease_ms / 1000
             records = await self.store.load(room_id)
             if not records:
+                self.claimed.pop(room_id, None)
                 await self.store.release(room_id, self.node)
                 raise ProtocolError("no_such_room", f"there is no room {room_id!r}")
-            room = Room.replay((Event.from_record(r) for r in records), self.registry)
-            hosted = self.rooms[room_id] = Hosted(room)
+            self.claimed.pop(room_id, None)
+            hosted = self._install(room_id, records, until)
         self._loading.pop(room_id, None)
-        log.info("node %s took over room %s at version %d", self.node, room_id, room.version)
+        await self._hosted_now(hosted)
+        return hosted
+
+    def _install(self, room_id: str, records: list[dict[str, Any]], lease_until: float) -> Hosted:
+        room = Room.replay((Event.from_record(r) for r in records), self.registry)
+        hosted = self.rooms[room_id] = Hosted(room, lease_until=lease_until)
         self.metrics.rooms.set(len(self.rooms))
-        if room.status == "over":
-            await self.finish(room)
+        log.debug("node %s hosts room %s at version %d", self.node, room_id, room.version)
+        return hosted
+
+    async def _hosted_now(self, hosted: Hosted) -> None:
+        """A room just loaded: finish it if it ended with its last host, arm its clock,
+        wake its bots."""
+        if hosted.room.status == "over":
+            await self.finish(hosted.room)
         self.schedule(hosted)
         for hook in self.on_change:  # bots that owe a move go on thinking
             hook(hosted)
-        return hosted
+
+    def lease_ids(self) -> list[str]:
+        """Every room whose lease this node keeps (hosted or claimed)."""
+        return [*self.rooms, *self.claimed]
+
+    def lease_held(self, room_id: str, until: float) -> None:
+        """The lease keeper renewed ``room_id`` until ``until`` (called from its thread)."""
+        hosted = self.rooms.get(room_id)
+        if hosted is not None:
+            hosted.lease_until = max(hosted.lease_until, until)
+        elif room_id in self.claimed:
+            self.claimed[room_id] = max(self.claimed[room_id], until)
+
+    def lease_lost(self, room_id: str) -> None:
+        self.claimed.pop(room_id, None)
+        self.unhost(room_id)
 
     def unhost(self, room_id: str) -> None:
         """Stop hosting (the lease was lost): another node is the host now."""
@@ -246,10 +324,13 @@ class Hub:
         seed = self.make_secret(16)
         now = self.clock()
         event = Room.create(room_id, game, options, n_seats, seed, now, policy, self.registry)
+        started = time.monotonic()
         if not await self.store.acquire(room_id, self.node, self.lease_ms):
             raise ProtocolError("unavailable", "could not create the room; try again")
         await self.store.append(room_id, 0, [event.to_record()], status="live", node=self.node)
-        hosted = Hosted(Room.from_created(event, self.registry))
+        hosted = Hosted(
+            Room.from_created(event, self.registry), lease_until=started + self.lease_ms / 1000
+        )
         self.rooms[room_id] = hosted
         self.metrics.rooms.set(len(self.rooms))
         await self._publish_summary(hosted)
@@ -334,12 +415,24 @@ class Hub:
             events = decide(room)
             if not events:
                 return events
+            if time.monotonic() > hosted.lease_until - self.lease_margin:
+                raise ProtocolError(
+                    "unavailable",
+                    "this node could not renew its hold on the room; nothing was done, "
+                    "try again shortly",
+                )
             before = (room.status, [s.kind for s in room.seats])
             t0 = time.perf_counter()
+            base = room.version
             try:
                 await self.store.append(
-                    room.id, room.version, [e.to_record() for e in events], node=self.node
+                    room.id, base, [e.to_record() for e in events], node=self.node
                 )
+            except Unknown as exc:
+                if not await self._landed(room.id, base, len(events), exc):
+                    raise ProtocolError(
+                        "unavailable", "the game store is unavailable; nothing was done"
+                    ) from None
             except (NotHost, Fenced):
                 # another node hosts the room now: our copy is stale, and not ours to keep
                 self.unhost(room.id)
@@ -364,6 +457,29 @@ class Hub:
             for hook in self.on_change:
                 hook(hosted)
             return events
+
+    async def _landed(self, room_id: str, base: int, count: int, why: Exception) -> bool:
+        """An append whose reply was lost: did it land? True (it did: go on as if it had
+        answered), False (it did not); neither provable: the room is dropped here (it is
+        rebuilt from the log on next use) and the client is told the outcome is unknown."""
+        log.warning("room %s: %s; reading the log to find out", room_id, why)
+        for delay in (0.0, 0.2, 0.5, 1.0):
+            await asyncio.sleep(delay)
+            try:
+                version = await self.store.version(room_id)
+            except (StoreError, RedisError, OSError):
+                continue
+            if version == base + count:
+                return True
+            if version == base:
+                return False
+            break
+        self.unhost(room_id)
+        raise ProtocolError(
+            "outcome_unknown",
+            "the game store did not confirm this command and it could not be checked: "
+            "it may or may not have happened; resync and look",
+        )
 
     # -- listeners and fan-out ------------------------------------------------------------------
 

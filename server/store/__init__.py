@@ -1,6 +1,14 @@
 """Durable storage: the room log on Redis, the lobby index, sessions, the embedded server."""
 
-from .log import Fenced, NotHost, Store, StoreError
+from .log import Fenced, NotHost, Store, StoreError, Unknown
 from .redis_process import EmbeddedRedis, RedisStartError
 
-__all__ = ["EmbeddedRedis", "Fenced", "NotHost", "RedisStartError", "Store", "StoreError"]
+__all__ = [
+    "EmbeddedRedis",
+    "Fenced",
+    "NotHost",
+    "RedisStartError",
+    "Store",
+    "StoreError",
+    "Unknown",
+]

@@ -27,9 +27,12 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import hiredis
 import msgpack
 import redis.asyncio as aioredis
 from redis.exceptions import ResponseError
+
+from .pipe import LostReply, Pipe, Unsent
 
 Record = dict[str, Any]
 
@@ -61,6 +64,20 @@ elseif cur == ARGV[1] then
   return 1
 end
 return 0
+"""
+
+_ACQUIRE_MANY = """
+local out = {}
+for i, key in ipairs(KEYS) do
+  local cur = redis.call('GET', key)
+  if cur == false or cur == ARGV[1] then
+    redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
+    out[i] = 1
+  else
+    out[i] = 0
+  end
+end
+return out
 """
 
 _RENEW = """
@@ -108,27 +125,48 @@ def unpack(data: bytes) -> Any:
     return msgpack.unpackb(data, raw=False, strict_map_key=False)
 
 
-class Store:
-    """The room log, lobby index and sessions on one Redis (``redis.asyncio``)."""
+class Unknown(StoreError):
+    """The write may or may not have happened (the reply was lost): look before answering."""
 
-    def __init__(self, client: aioredis.Redis, *, prefix: str = "kibitz:") -> None:
+
+class Store:
+    """The room log, lobby index and sessions on one Redis.
+
+    The hot path — log appends and cross-node notifications — goes through one
+    :class:`~server.store.pipe.Pipe` (group commit: one write per loop iteration for every
+    room's moves); everything else through ``redis.asyncio`` (``self.redis``).
+    """
+
+    def __init__(
+        self, client: aioredis.Redis, *, prefix: str = "kibitz:", pipe: Pipe | None = None
+    ) -> None:
         self.redis: Any = client  # responses are bytes (decode_responses=False)
         self.prefix = prefix
+        self.pipe = pipe
+        self.url: str | None = None
         self._append = client.register_script(_APPEND)
         self._acquire = client.register_script(_ACQUIRE)
+        self._acquire_many = client.register_script(_ACQUIRE_MANY)
         self._renew = client.register_script(_RENEW)
         self._release = client.register_script(_RELEASE)
+        self._append_sha = hashlib.sha1(_APPEND.encode()).hexdigest()
 
     @classmethod
     def from_url(cls, url: str, *, prefix: str = "kibitz:", max_connections: int = 64) -> Store:
-        """A store on ``url`` whose requests share ``max_connections`` connections; a
-        request waits (up to 10 s) for a free one rather than failing under load."""
+        """A store on ``url``: appends on a pipelined connection of their own; other requests
+        share ``max_connections`` pooled connections, waiting (up to 10 s) for a free one
+        rather than failing under load."""
         pool = aioredis.BlockingConnectionPool.from_url(
             url, max_connections=max_connections, timeout=10, health_check_interval=30
         )
-        return cls(aioredis.Redis(connection_pool=pool, decode_responses=False), prefix=prefix)
+        client = aioredis.Redis(connection_pool=pool, decode_responses=False)
+        store = cls(client, prefix=prefix, pipe=Pipe(url))
+        store.url = url
+        return store
 
     async def close(self) -> None:
+        if self.pipe is not None:
+            await self.pipe.close()
         await self.redis.aclose()
 
     def _k(self, *parts: str) -> str:
@@ -154,14 +192,38 @@ class Store:
         args: list[Any] = [base_version, status, room_id, node, *(pack(r) for r in records)]
         keys = [self._k("room", room_id), self._k("rooms", "live"), self._k("lease", room_id)]
         try:
-            return int(await self._append(keys=keys, args=args))
-        except ResponseError as exc:
+            if self.pipe is None:
+                return int(await self._append(keys=keys, args=args))
+            return int(await self._pipe_script(_APPEND, self._append_sha, keys, args))
+        except (ResponseError, hiredis.ReplyError) as exc:
             text = str(exc)
             if text.startswith("FENCED"):
                 raise Fenced(room_id, base_version, int(text.split()[1])) from None
             if text.startswith("NOTHOST"):
                 raise NotHost(f"room {room_id}: this node does not hold the lease") from None
             raise
+        except Unsent as exc:
+            raise StoreError(f"room {room_id}: not appended: {exc}") from None
+        except LostReply as exc:
+            raise Unknown(f"room {room_id}: the append's reply was lost: {exc}") from None
+
+    async def _pipe_script(
+        self, script: str, sha: str, keys: Sequence[str], args: Sequence[Any]
+    ) -> Any:
+        assert self.pipe is not None
+        try:
+            return await self.pipe.call("EVALSHA", sha, len(keys), *keys, *args)
+        except hiredis.ReplyError as exc:
+            if not str(exc).startswith("NOSCRIPT"):
+                raise
+        # the script cache is empty (a restarted or flushed Redis): it did not run; load it
+        return await self.pipe.call("EVAL", script, len(keys), *keys, *args)
+
+    def publish_nowait(self, channel: str, data: bytes) -> None:
+        """PUBLISH on the pipelined connection, with the next batch; nobody waits for it."""
+        if self.pipe is None:
+            raise RuntimeError("publish_nowait needs the pipelined connection")
+        self.pipe.send_nowait("PUBLISH", self.channel(channel), data)
 
     async def load(self, room_id: str, *, after: int = 0) -> list[Record]:
         """Every record of the room's log after version ``after``, in order."""
@@ -195,6 +257,29 @@ class Store:
     async def acquire(self, room_id: str, node: str, ttl_ms: int) -> bool:
         """Take the room's lease if it is free (or already ours, then extend it)."""
         return bool(await self._acquire(keys=[self._k("lease", room_id)], args=[node, ttl_ms]))
+
+    async def acquire_many(self, room_ids: Sequence[str], node: str, ttl_ms: int) -> list[str]:
+        """Take every lease of ``room_ids`` that is free or ours (one script call); return
+        the ids now leased to ``node``."""
+        if not room_ids:
+            return []
+        keys = [self._k("lease", r) for r in room_ids]
+        got = await self._acquire_many(keys=keys, args=[node, ttl_ms])
+        return [r for r, ok in zip(room_ids, got, strict=True) if ok]
+
+    async def load_many(self, room_ids: Sequence[str]) -> dict[str, list[Record]]:
+        """Whole logs of several rooms in one pipelined round trip (rooms of up to 1,000
+        events; longer logs are completed one by one)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for room_id in room_ids:
+            pipe.xrange(self._k("room", room_id), min="-", max="+", count=1000)
+        out: dict[str, list[Record]] = {}
+        for room_id, batch in zip(room_ids, await pipe.execute(), strict=True):
+            records = [unpack(fields[b"e"]) for _entry, fields in batch]
+            if len(batch) == 1000:
+                records.extend(await self.load(room_id, after=len(records)))
+            out[room_id] = records
+        return out
 
     async def renew(self, room_ids: Sequence[str], node: str, ttl_ms: int) -> list[str]:
         """Extend our leases; return the ids of rooms whose lease we no longer hold."""

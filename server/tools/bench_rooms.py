@@ -1,0 +1,98 @@
+"""The cost of one move through the rooms API, early and late in a game.
+
+For each game, a seeded random game is played to ply ~10 and to ply ~150 (or as far as it
+goes); at each of those positions the cost of one move is timed as a host pays it: decide
+(``Room.move``: parse and check), fold the event in, render every recipient's delta and full
+update (``Room.changes``) and encode each delta as JSON once. The move is then taken back by
+rebuilding the room from its log, so every sample starts from the same position. A flat cost
+(ply 150 ≈ ply 10) means nothing in the hot path grows with the game.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from typing import Any
+
+from ..engine import REGISTRY
+from ..rooms.room import BOT, Event, Room
+
+NOW = 1_700_000_000.0
+
+
+def _room_at(game: str, plies: int, seed: str) -> tuple[Room, list[Event]]:
+    event = Room.create("bench", game, None, None, seed, NOW, None, REGISTRY)
+    room = Room.from_created(event)
+    log = [event]
+    for seat in range(room.n_seats):
+        for e in room.add_bot(seat, "random", f"b{seat}", NOW):
+            room.fold(e)
+            log.append(e)
+    rng = random.Random(seed)
+    while room.status == "playing" and len(room.turns) < plies:
+        for seat in sorted(room.to_act()):
+            if seat in room.pending:
+                continue
+            legal = room.game.legal_moves(room.state, seat)
+            events = room.move(seat, BOT, str(rng.choice(legal)), NOW)
+            for e in events:
+                room.fold(e)
+                log.append(e)
+    room.changes([])  # every recipient has a base: the next change renders deltas
+    return room, log
+
+
+def move_cost(game: str, plies: int, *, samples: int = 200, seed: str = "bench") -> dict[str, Any]:
+    """Mean µs per move at the position reached after ``plies`` plies (the first of up to
+    200 seeded random games that lasts that long)."""
+    for attempt in range(200):
+        room, log = _room_at(game, plies, f"{seed}/{attempt}")
+        if room.status == "playing" and len(room.turns) >= plies:
+            break
+    else:
+        return {"ply": len(room.turns), "us_per_move": None, "note": "no game lasted so long"}
+    rng = random.Random(seed + "/samples")
+    total = 0.0
+    done = 0
+    for _ in range(samples):
+        seat = min(s for s in room.to_act() if s not in room.pending)
+        legal = room.game.legal_moves(room.state, seat)
+        text = str(rng.choice(legal))
+        t0 = time.perf_counter()
+        events = room.move(seat, BOT, text, NOW)
+        outs = room.apply_all(events)
+        for _r, step, full in outs:
+            json.dumps(step if step is not None else full, separators=(",", ":"))
+        total += time.perf_counter() - t0
+        done += 1
+        room = Room.replay(log)  # back to the sampled position
+        room.changes([])
+    return {"ply": len(room.turns), "us_per_move": round(total / done * 1e6, 1)}
+
+
+def run(games: tuple[str, ...] = ("chess", "dark_chess"), samples: int = 200) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for game in games:
+        early = move_cost(game, 10, samples=samples)
+        late = move_cost(game, 150, samples=samples)
+        ratio = None
+        if early["us_per_move"] and late["us_per_move"]:
+            ratio = round(late["us_per_move"] / early["us_per_move"], 2)
+        out[game] = {"early": early, "late": late, "late_over_early": ratio}
+    return out
+
+
+def report(result: dict[str, Any]) -> str:
+    lines = ["cost of one move through the rooms API (decide + fold + render + encode):"]
+    for game, r in result.items():
+        e, late = r["early"], r["late"]
+        lines.append(
+            f"  {game:<12} ply {e['ply']:>3}: {e['us_per_move']} µs   ply {late['ply']:>3}: "
+            f"{late['us_per_move']} µs   late/early {r['late_over_early']}"
+        )
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(report(run()))

@@ -7,11 +7,12 @@ fixed protocol script against a real server started from each state, and
 :func:`assert_no_leak` checks that every frame sent to the observed seat's connection, and
 to a spectator's, is byte-for-byte identical in both worlds.
 
-The script walks every channel a client has: the pushes when seats are taken, the lobby
-entry (``list_rooms``, ``room_created``), sealed-move notices, error replies (illegal, bad,
-out-of-turn moves; undo; record), resync from every version, and a reconnect that resumes
-the session. Servers get a fixed clock and a deterministic secret maker, so the only thing
-that differs between the two runs is the hidden truth.
+The script walks every channel a client has: the pushes when seats are taken (deltas with
+protocol 2, full updates with protocol 1), the lobby entry (``list_rooms``,
+``room_created``), sealed-move notices, error replies (illegal, bad, out-of-turn moves; undo;
+record), resync from every version, and a reconnect that resumes the session. Servers get
+a fixed clock and a deterministic secret maker, so the only thing that differs between the
+two runs is the hidden truth.
 """
 
 from __future__ import annotations
@@ -88,6 +89,8 @@ class Script:
     settings: dict[str, Any] | None = None
     probe_moves: Sequence[str] = ("zz", "a1a1", "e2e4", "flip a1", "advance 1", "a1b3")
     extra: dict[str, Any] = field(default_factory=dict)
+    #: 2: live changes arrive as deltas (compared byte for byte too); 1: full updates
+    protocol: int = 2
 
 
 async def observe(
@@ -117,7 +120,7 @@ async def observe(
         others = {s: await Peer.open(srv.ws_url) for s in range(script.n_seats) if s != script.seat}
         spec = await Peer.open(srv.ws_url)
         for peer in (x, *others.values(), spec):
-            await peer.ask("hello", protocol=1)
+            await peer.ask("hello", protocol=script.protocol)
         created = await x.ask(
             "create_room",
             game=game.name,
@@ -161,7 +164,9 @@ async def observe(
         welcome = json.loads(x.frames[0])
         await x.ws.close()
         again = await Peer.open(srv.ws_url)
-        await again.ask("hello", protocol=1, session=welcome["session"], since={room: 2})
+        await again.ask(
+            "hello", protocol=script.protocol, session=welcome["session"], since={room: 2}
+        )
         await again.barrier()
         frames_x = x.frames + again.frames
         frames_spec = list(spec.frames)

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from server.engine import Game, Registry, get_game, turn_rng
 from server.engine.banqi import Banqi
+from server.rooms.render import Rendering
 
 from .harness import Script, assert_no_leak
 
@@ -220,3 +221,37 @@ def test_the_harness_catches_a_leaky_view(redis_url: str, registry: Registry) ->
         run(assert_no_leak(leaky, state, other, Script(0, 2), redis_url, leaky_registry))
     # and the same two worlds pass through the honest game
     run(assert_no_leak(honest, state, other, Script(0, 2), redis_url, registry))
+
+
+def test_the_harness_catches_a_leaky_delta(
+    redis_url: str, registry: Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A renderer whose deltas (only) carry a hidden bit is caught with protocol 2 — so the
+    deltas are compared byte for byte — and slips through with protocol 1, which has none."""
+    game = get_game("banqi")
+    state = game.new(game.check_options({}), 2, turn_rng("leak", 0))
+    square = min(state.hidden)
+    partner = next(
+        sq
+        for sq in sorted(state.hidden)
+        if state.board[sq].isupper() != state.board[square].isupper()
+    )
+    cells = list(state.board)
+    cells[square], cells[partner] = cells[partner], cells[square]
+    other = type(state)(
+        **{**{f: getattr(state, f) for f in state.__dataclass_fields__}, "board": "".join(cells)}
+    )
+    honest_changes = Rendering.changes
+
+    def leaky_changes(self: Any, events: Any) -> Any:
+        out = honest_changes(self, events)
+        hidden = getattr(self.state, "hidden", None)
+        for _r, step, _full in out:
+            if step is not None and hidden:
+                step["hint"] = self.state.board[min(hidden)].isupper()
+        return out
+
+    monkeypatch.setattr(Rendering, "changes", leaky_changes)
+    with pytest.raises(AssertionError, match="can tell the worlds apart"):
+        run(assert_no_leak(game, state, other, Script(0, 2), redis_url, registry))
+    run(assert_no_leak(game, state, other, Script(0, 2, protocol=1), redis_url, registry))

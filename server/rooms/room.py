@@ -401,6 +401,8 @@ class Room(Rendering):
 
     def apply_all(self, events: list[Event]) -> list[Change]:
         """Fold ``events`` (one command's) in; return every recipient's delta and update."""
+        if not self._shown:  # first change since creation or replay: the bases are now
+            self.changes([])
         for event in events:
             self.fold(event)
         return self.changes(events)

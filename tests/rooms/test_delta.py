@@ -36,16 +36,14 @@ def play(game: str, seats: int, seed: int, turns: int, delay: int) -> None:
     event = Room.create("r", game, None, seats, f"seed{seed}", NOW, settings_, REGISTRY)
     room = Room.from_created(event)
     rng = random.Random(seed)
-    held: dict[int | None, dict[str, Any]] = {}
-    held_sdk: dict[int | None, dict[str, Any]] = {}
+    # what a client holds after joining: the full update of the room as it was created
+    held = {r: copy.deepcopy(state_of(room.update(r, None))) for r in room.recipients()}
+    held_sdk = {r: state_of(room.update(r, None)) for r in room.recipients()}
     now = NOW
 
     def check(events: list[Event]) -> None:
         for r, step, full in room.apply_all(events):
-            if step is None:
-                held[r] = copy.deepcopy(state_of(full))
-                held_sdk[r] = state_of(full)
-                continue
+            assert step is not None  # every change after the first is a delta
             assert step["base"] == held[r]["version"]
             assert step["you"] == r and step["version"] == room.version
             assert step["events"] == full["events"]

@@ -356,4 +356,6 @@ async def undo_answer(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[
 @handles("record")
 async def record(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     room_id = _room(msg)
-    return {"type": "record", "room": room_id, "record": await h.hub.read(room_id, "record", {})}
+    seated = bool(client.seats.get(room_id))  # spectators see the record as late as the game
+    record = await h.hub.read(room_id, "record", {"seated": seated})
+    return {"type": "record", "room": room_id, "record": record}

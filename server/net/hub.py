@@ -391,7 +391,7 @@ class Hub:
                 "seats": [s.public() for s in room.seats],
             }
         if op == "record":
-            return room.record()
+            return room.record(seated=bool(args.get("seated")))
         if op == "check_token":
             room.check_token(args["seat"], args["token"])
             return True

@@ -12,7 +12,9 @@ from .clock import ClockSpec
 Json = dict[str, Any]
 
 MAX_SPECTATOR_DELAY = 50
-KEYS = {"undo", "bots_accept_undo", "clock", "on_timeout", "spectator_delay"}
+KEYS = {"undo", "bots_accept_undo", "clock", "on_timeout", "spectator_delay", "spectators_see_all"}
+#: the least delay under which spectators of a hidden-information game may see everything
+MIN_SEE_ALL_DELAY = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,9 +31,14 @@ class Policy:
         on_timeout: what a flag fall does in a simultaneous turn: ``forfeit`` (the seat
             that has not moved loses) or ``random`` (a random legal move is played for it).
             In a turn-based game the seat always loses.
-        spectator_delay: 0 — spectators get the public view while the game runs; N > 0 —
-            spectators see everything the seats see, N turns late (and seated players may
-            not watch their own game).
+        spectator_delay: 0 — spectators see the game live; N > 0 — spectators see it N
+            turns late (every read path: updates, resync, records, PGN, the lobby).
+        spectators_see_all: in a hidden-information game, spectators see every seat's view
+            (the truth), ``spectator_delay`` turns late — only when the room's creator asks
+            for it, with a delay of at least :data:`MIN_SEE_ALL_DELAY` turns. Anybody can
+            open a second connection, so a player could watch their own game this way: the
+            lobby and the room page say so. Without it, a delay never reveals hidden
+            information: spectators get the public view, late.
     """
 
     undo: bool
@@ -39,6 +46,7 @@ class Policy:
     clock: ClockSpec | None = None
     on_timeout: str = "forfeit"
     spectator_delay: int = 0
+    spectators_see_all: bool = False
 
     @classmethod
     def parse(cls, raw: Mapping[str, Any] | None, game: Game[Any, Any]) -> Policy:
@@ -46,7 +54,7 @@ class Policy:
         unknown = sorted(set(raw) - KEYS)
         if unknown:
             raise InvalidOptions(f"unknown room setting(s): {', '.join(unknown)}")
-        for key in ("undo", "bots_accept_undo"):
+        for key in ("undo", "bots_accept_undo", "spectators_see_all"):
             if key in raw and not isinstance(raw[key], bool):
                 raise InvalidOptions(f"room setting {key!r} must be true or false")
         on_timeout = raw.get("on_timeout", "forfeit")
@@ -57,7 +65,14 @@ class Policy:
             raise InvalidOptions("spectator_delay must be a whole number of turns")
         if not 0 <= delay <= MAX_SPECTATOR_DELAY:
             raise InvalidOptions(f"spectator_delay must be 0 to {MAX_SPECTATOR_DELAY}")
+        see_all = raw.get("spectators_see_all", False)
+        if see_all and delay < MIN_SEE_ALL_DELAY:
+            raise InvalidOptions(
+                f"spectators_see_all needs a spectator_delay of at least {MIN_SEE_ALL_DELAY} "
+                "turns (a player could watch their own game through a second connection)"
+            )
         return cls(
+            spectators_see_all=see_all,
             undo=raw.get("undo", not game.hidden_information),
             bots_accept_undo=raw.get("bots_accept_undo", True),
             clock=ClockSpec.parse(raw.get("clock")),
@@ -72,4 +87,5 @@ class Policy:
             "clock": self.clock.to_json() if self.clock else None,
             "on_timeout": self.on_timeout,
             "spectator_delay": self.spectator_delay,
+            "spectators_see_all": self.spectators_see_all,
         }

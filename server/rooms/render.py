@@ -127,7 +127,7 @@ class Rendering:
             "to_act": sorted(acting),
             "sealed": sorted(self.pending),
             "view": self.view_for(r),
-            "turn": len(self.turns),
+            "turn": len(self.turns) if r is not None else self.public_turns(),
             "clock": self.clock.to_json(acting - set(self.pending)) if self.clock else None,
             "settings": self.settings_json(),
             "at": self.last_at,
@@ -158,19 +158,32 @@ class Rendering:
             view = views[key] = self.game.view(self.state, r)
         return view
 
+    def delayed(self) -> bool:
+        """Spectators see the game late now (a delay is set and the game is not over)."""
+        return bool(self.policy.spectator_delay) and self.outcome is None
+
+    def public_turns(self) -> int:
+        """How many turns anybody who is not seated may know of: all of them, or with a
+        spectator delay, ``spectator_delay`` fewer while the game runs."""
+        if not self.delayed():
+            return len(self.turns)
+        return max(0, len(self.turns) - self.policy.spectator_delay)
+
     def view_for(self, r: Recipient) -> Json:
-        """``game.view`` for ``r``; with a spectator delay, spectators see what every seat
-        saw ``spectator_delay`` turns ago (and everything once the game is over)."""
-        delay = self.policy.spectator_delay
-        if r is not None or not delay:
+        """``game.view`` for ``r``. With a spectator delay, spectators see the game
+        ``spectator_delay`` turns late while it runs: the public view — or, in a game that
+        hides something and only if the room's creator chose ``spectators_see_all``, every
+        seat's view."""
+        if r is not None or not self.policy.spectator_delay:
             return self._view(r)
-        late = self.state if self.outcome is not None else self.past[0]
-        turn = len(self.turns) if self.outcome is not None else max(0, len(self.turns) - delay)
-        return {
-            "delayed": delay,
-            "turn": turn,
-            "seats": [self.game.view(late, s) for s in range(self.n_seats)],
-        }
+        late = self.past[0] if self.delayed() else self.state  # over: everything, now
+        out: Json = {"delayed": self.policy.spectator_delay, "turn": self.public_turns()}
+        see_all = self.policy.spectators_see_all or not self.game.hidden_information
+        if see_all or not self.delayed():
+            out["seats"] = [self.game.view(late, s) for s in range(self.n_seats)]
+        else:
+            out["public"] = self.game.view(late, None)
+        return out
 
     def update(self, r: Recipient, events: Sequence[Event] | None) -> Json:
         """An ``update`` message: the rendered events (``None``: too many to list) + snapshot."""
@@ -225,17 +238,19 @@ class Rendering:
             "status": self.status,
             "seats": self.seats_json(),
             "open_seats": [i for i, s in enumerate(self.seats) if s.kind == "empty"],
-            "turn": len(self.turns),
+            "turn": self.public_turns(),
             "version": self.version,
             "created_at": self.created_at,
             "options": self.options,
         }
 
-    def record(self) -> Json:
+    def record(self, *, seated: bool = False) -> Json:
         """The full record (seed, options, every move, outcome): once the game is over, or
-        at any time for a game that hides nothing."""
+        at any time for a game that hides nothing — for a caller who is not ``seated``, as
+        far as the spectator delay lets them see."""
         if self.outcome is None and self.game.hidden_information:
             raise NotFinished("the full record of a hidden-information game opens at its end")
+        shown = len(self.turns) if seated else self.public_turns()
         rec: Json = {
             "room": self.id,
             "game": self.game.name,
@@ -247,12 +262,15 @@ class Rendering:
             "seats": [s.public() for s in self.seats],
             "moves": [
                 {"turn": i + 1, "moves": t["moves"], "at": t["at"]}
-                for i, t in enumerate(self.turns)
+                for i, t in enumerate(self.turns[:shown])
             ],
             "outcome": self.outcome.to_json() if self.outcome else None,
             "created_at": self.created_at,
             "version": self.version,
         }
+        if shown < len(self.turns):
+            rec["delayed"] = self.policy.spectator_delay
+            del rec["version"]  # it would count the moves not shown yet
         rec["exports"] = self.game.export(rec)
         return rec
 

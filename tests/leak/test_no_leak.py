@@ -45,6 +45,12 @@ def random_prefix(game: Game[Any, Any], seed: int, length: int, n_seats: int = 2
     return states
 
 
+def delayed(delay: int) -> dict[str, Any] | None:
+    """Room settings with a spectator delay: spectators — any second connection of a player
+    included — get the public view late, never the truth (every read path)."""
+    return {"spectator_delay": delay} if delay else None
+
+
 def run(coro: Any) -> Any:
     return asyncio.run(coro)
 
@@ -63,9 +69,14 @@ def indistinguishable(game: Game[Any, Any], a: Any, b: Any, seat: int) -> bool:
 
 
 @EXAMPLES
-@given(seed=st.integers(0, 10_000), length=st.integers(0, 40), seat=st.sampled_from([0, 1]))
+@given(
+    seed=st.integers(0, 10_000),
+    length=st.integers(0, 40),
+    seat=st.sampled_from([0, 1]),
+    delay=st.sampled_from([0, 1, 3]),
+)
 def test_banqi_redealt_face_down_pieces(
-    redis_url: str, registry: Registry, seed: int, length: int, seat: int
+    redis_url: str, registry: Registry, seed: int, length: int, seat: int, delay: int
 ) -> None:
     game = get_game("banqi")
     states = random_prefix(game, seed, length)
@@ -75,7 +86,8 @@ def test_banqi_redealt_face_down_pieces(
     other = game.determinize(views, seat, random.Random(seed + 1))
     assume(other.board != truth.board)  # at least two different hidden pieces swapped
     assert indistinguishable(game, truth, other, seat)
-    run(assert_no_leak(game, truth, other, Script(seat, 2), redis_url, registry))
+    script = Script(seat, 2, settings=delayed(delay))
+    run(assert_no_leak(game, truth, other, script, redis_url, registry))
 
 
 # -- Dark Chess: unseen squares changed consistently --------------------------------------------
@@ -117,9 +129,14 @@ def move_an_unseen_piece(game: Game[Any, Any], state: Any, seat: int, rng: rando
 
 
 @EXAMPLES
-@given(seed=st.integers(0, 10_000), length=st.integers(2, 30), seat=st.sampled_from([0, 1]))
+@given(
+    seed=st.integers(0, 10_000),
+    length=st.integers(2, 30),
+    seat=st.sampled_from([0, 1]),
+    delay=st.sampled_from([0, 1, 3]),
+)
 def test_dark_chess_unseen_squares_changed(
-    redis_url: str, registry: Registry, seed: int, length: int, seat: int
+    redis_url: str, registry: Registry, seed: int, length: int, seat: int, delay: int
 ) -> None:
     game = get_game("dark_chess")
     truth = random_prefix(game, seed, length)[-1]
@@ -127,7 +144,12 @@ def test_dark_chess_unseen_squares_changed(
     other = move_an_unseen_piece(game, truth, seat, random.Random(seed))
     assume(other is not None)
     assert other.board.board_fen() != truth.board.board_fen()
-    script = Script(seat, 2, probe_moves=("zz", "e2e4", "e7e5", "e1g1", "a7a8q", "Nf3", "Qxh7"))
+    script = Script(
+        seat,
+        2,
+        probe_moves=("zz", "e2e4", "e7e5", "e1g1", "a7a8q", "Nf3", "Qxh7"),
+        settings=delayed(delay),
+    )
     run(assert_no_leak(game, truth, other, script, redis_url, registry))
 
 
@@ -135,9 +157,14 @@ def test_dark_chess_unseen_squares_changed(
 
 
 @EXAMPLES
-@given(seed=st.integers(0, 10_000), length=st.integers(0, 12), seat=st.sampled_from([0, 1]))
+@given(
+    seed=st.integers(0, 10_000),
+    length=st.integers(0, 12),
+    seat=st.sampled_from([0, 1]),
+    delay=st.sampled_from([0, 1, 3]),
+)
 def test_apocalypse_sealed_move_of_the_other_seat(
-    redis_url: str, registry: Registry, seed: int, length: int, seat: int
+    redis_url: str, registry: Registry, seed: int, length: int, seat: int, delay: int
 ) -> None:
     game = get_game("apocalypse")
     truth = random_prefix(game, seed, length)[-1]
@@ -154,7 +181,7 @@ def test_apocalypse_sealed_move_of_the_other_seat(
             game,
             truth,
             truth,
-            Script(seat, 2),
+            Script(seat, 2, settings=delayed(delay)),
             redis_url,
             registry,
             other_moves_a=[(other_seat, a1), (other_seat, a2)],
@@ -167,9 +194,14 @@ def test_apocalypse_sealed_move_of_the_other_seat(
 
 
 @EXAMPLES
-@given(seed=st.integers(0, 10_000), length=st.integers(0, 30), seat=st.sampled_from([0, 1, 2]))
+@given(
+    seed=st.integers(0, 10_000),
+    length=st.integers(0, 30),
+    seat=st.sampled_from([0, 1, 2]),
+    delay=st.sampled_from([0, 1, 3]),
+)
 def test_hase_und_igel_deck_order(
-    redis_url: str, registry: Registry, seed: int, length: int, seat: int
+    redis_url: str, registry: Registry, seed: int, length: int, seat: int, delay: int
 ) -> None:
     game = get_game("hase_und_igel")
     states = random_prefix(game, seed, length, n_seats=3)
@@ -179,7 +211,8 @@ def test_hase_und_igel_deck_order(
     other = game.determinize(views, seat, random.Random(seed + 7))
     assume(game.encode_state(other) != game.encode_state(truth))  # the deck differs
     assert indistinguishable(game, truth, other, seat)
-    run(assert_no_leak(game, truth, other, Script(seat, 3), redis_url, registry))
+    script = Script(seat, 3, settings=delayed(delay))
+    run(assert_no_leak(game, truth, other, script, redis_url, registry))
 
 
 # -- the harness can fail -----------------------------------------------------------------------
@@ -255,3 +288,24 @@ def test_the_harness_catches_a_leaky_delta(
     with pytest.raises(AssertionError, match="can tell the worlds apart"):
         run(assert_no_leak(game, state, other, Script(0, 2), redis_url, registry))
     run(assert_no_leak(game, state, other, Script(0, 2, protocol=1), redis_url, registry))
+
+
+def test_delayed_truth_is_an_explicit_opt_in_the_harness_sees(
+    redis_url: str, registry: Registry
+) -> None:
+    """With ``spectators_see_all`` (delay >= 2) spectators do get every seat's view, late:
+    the harness tells the worlds apart through the spectator — which is why it is off unless
+    the room's creator asks for it. The same worlds pass with the delay alone."""
+    game = get_game("dark_chess")
+    for seed in range(50):
+        truth = random_prefix(game, seed, 6)[-1]
+        other = move_an_unseen_piece(game, truth, 0, random.Random(seed))
+        if game.outcome(truth) is None and other is not None:
+            break
+    else:
+        raise AssertionError("no suitable position")
+    see_all = Script(0, 2, settings={"spectator_delay": 2, "spectators_see_all": True})
+    with pytest.raises(AssertionError, match="the spectator can tell the worlds apart"):
+        run(assert_no_leak(game, truth, other, see_all, redis_url, registry))
+    delay_only = Script(0, 2, settings={"spectator_delay": 2})
+    run(assert_no_leak(game, truth, other, delay_only, redis_url, registry))

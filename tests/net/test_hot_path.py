@@ -43,6 +43,18 @@ async def test_leases_are_renewed_while_the_loop_is_blocked(
     on the loop (the old design, kept for stores built without a URL) shows what the test
     catches: nothing renews the lease while the loop is blocked."""
     ttl_ms = 1500
+    try:
+        async with asyncio.timeout(60):
+            await _leases_while_blocked(redis_url, prefix, registry, keeper, ttl_ms)
+    except TimeoutError:  # a hang: show where every task waits
+        for task in asyncio.all_tasks():
+            task.print_stack()
+        raise
+
+
+async def _leases_while_blocked(
+    redis_url: str, prefix: str, registry: Registry, keeper: bool, ttl_ms: int
+) -> None:
     async with KibitzServer(config(redis_url, prefix, registry, lease_ms=ttl_ms)) as srv:
         assert srv.hub is not None and srv.store is not None
         if not keeper:  # renewal on the loop instead of the lease thread

@@ -360,17 +360,19 @@ async def test_clock_flag_falls_over_the_wire(server: KibitzServer) -> None:
 
 
 async def test_delayed_spectators_and_seated_players(server: KibitzServer) -> None:
-    a, b, room = await seated_pair(server, game="dark_chess", settings={"spectator_delay": 1})
+    a, b, room = await seated_pair(
+        server, game="dark_chess", settings={"spectator_delay": 2, "spectators_see_all": True}
+    )
     with pytest.raises(KibitzError) as err:
         await a.request("watch", room=room)
     assert err.value.code == "forbidden"
     spec = await KibitzClient.connect(server.ws_url)
     await spec.request("watch", room=room)
     first = await spec.next_update(room)
-    assert first["view"]["delayed"] == 1 and len(first["view"]["seats"]) == 2
+    assert first["view"]["delayed"] == 2 and len(first["view"]["seats"]) == 2
     await play(a, room, "e2e4")
-    late = await spec.wait_update(lambda m: m["turn"] == 1, room=room)
-    assert late["view"]["turn"] == 0  # one turn late: the board before e2e4
+    late = await spec.wait_update(lambda m: m["events"] == [{"kind": "move", "seats": [0]}])
+    assert late["view"]["turn"] == 0  # two turns late: the board before e2e4
     assert "PPPPPPPP" in late["view"]["seats"][0]["fen"]
     for c in (a, b, spec):
         await c.close()

@@ -121,7 +121,7 @@ def test_bad_clock_settings(registry: Registry) -> None:
 
 
 def test_spectators_see_everything_n_turns_late(registry: Registry) -> None:
-    room = room_with(registry, "dark_chess", {"spectator_delay": 2})
+    room = room_with(registry, "dark_chess", {"spectator_delay": 2, "spectators_see_all": True})
     view = room.snapshot(None)["view"]
     assert view["delayed"] == 2 and view["turn"] == 0
     assert [v for v in view["seats"]] == [room.game.view(room.state, s) for s in (0, 1)]

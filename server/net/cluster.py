@@ -32,18 +32,19 @@ from typing import Any
 from ..store import Store
 from ..store.log import pack, unpack
 from .errors import ProtocolError
-from .hub import Hub, Outs
+from .hub import COMMANDS, Hub, Outs
 from .leases import LeaseKeeper
 
 log = logging.getLogger("kibitz.cluster")
 
 
 class Cluster:
-    def __init__(self, hub: Hub, store: Store, *, rpc_timeout: float = 3.0) -> None:
+    def __init__(self, hub: Hub, store: Store, *, rpc_timeout: float | None = None) -> None:
         self.hub = hub
         self.store = store
         self.node = hub.node
-        self.rpc_timeout = rpc_timeout
+        #: longer than a lease: a host that answers no more within it has lost its rooms
+        self.rpc_timeout = hub.lease_ms / 1000 + 1.0 if rpc_timeout is None else rpc_timeout
         self.prefix = self.node.encode() + b"\x00"
         self.pending: dict[str, asyncio.Future[Any]] = {}
         self.ids = itertools.count(1)
@@ -51,6 +52,7 @@ class Cluster:
         self.out_channel = store.channel("out")
         self.my_channel = store.channel(f"node:{self.node}")
         self.keeper: LeaseKeeper | None = None
+        self.tasks: list[asyncio.Task[Any]] = []
         #: other nodes listening for renderings (none: a room change is not published)
         self.peers = 0
 
@@ -59,7 +61,7 @@ class Cluster:
         await self.pubsub.subscribe(self.out_channel, self.my_channel)
         self.hub.publish = self.publish_outs
         self.hub.remote = self.call
-        self.hub.spawn(self._reader(), "cluster reader")
+        self.tasks = [asyncio.get_running_loop().create_task(self._reader(), name="cluster reader")]
         await self._count_peers()
         # tell running nodes at once that renderings must now reach one more node
         await self.store.publish("out", self.prefix + pack({"k": "hi"}))
@@ -76,10 +78,22 @@ class Cluster:
             )
             self.keeper.start()
         else:  # a store without a URL (tests that build one by hand): renew from the loop
-            self.hub.spawn(self._renew_from_loop(), "cluster leases")
-        self.hub.spawn(self._sweeps(), "cluster sweeps")
+            self.own(self._renew_from_loop(), "cluster leases")
+        self.own(self._sweeps(), "cluster sweeps")
+
+    def own(self, coro: Any, name: str) -> None:
+        """A background task of the cluster, stopped by :meth:`close` before its
+        connections close (a redis-py connection must not close under a running call)."""
+        self.tasks.append(asyncio.get_running_loop().create_task(coro, name=name))
 
     async def close(self) -> None:
+        tasks, self.tasks = self.tasks, []
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            _done, stuck = await asyncio.wait(tasks, timeout=5)
+            for task in stuck:
+                log.warning("%s did not stop in 5 s", task.get_name())
         if self.keeper is not None:
             await asyncio.to_thread(self.keeper.stop)
             self.keeper = None
@@ -134,6 +148,12 @@ class Cluster:
                 )
             reply = await asyncio.wait_for(fut, self.rpc_timeout)
         except TimeoutError:
+            if op in COMMANDS:  # it may have run: never claim it did not
+                raise ProtocolError(
+                    "outcome_unknown",
+                    "the room's host did not answer in time: the command may or may not "
+                    "have happened; resync and look (a retry with the same cid is safe)",
+                ) from None
             raise ProtocolError(
                 "unavailable", "the room's host does not answer; try again"
             ) from None

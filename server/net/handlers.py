@@ -7,6 +7,8 @@ hub's fan-out; the reply only confirms. docs/PROTOCOL.md documents every message
 
 from __future__ import annotations
 
+import base64
+import hashlib
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -55,6 +57,37 @@ def _str(msg: dict[str, Any], key: str, *, max_len: int = 200) -> str:
     if not isinstance(value, str) or not value or len(value) > max_len:
         raise ProtocolError("bad_request", f"{key!r} must be a non-empty string (max {max_len})")
     return value
+
+
+def command_id(client: Client, msg: dict[str, Any]) -> str | None:
+    """The request's ``cid`` (a client command id), scoped to the client's session: a retry
+    with the same ``cid`` returns the first outcome instead of acting twice."""
+    cid = msg.get("cid")
+    if cid is None:
+        return None
+    if not isinstance(cid, str) or not 1 <= len(cid) <= 64:
+        raise ProtocolError("bad_request", "'cid' must be a string of 1 to 64 characters")
+    session = hashlib.sha256((client.session or "").encode()).hexdigest()[:16]
+    return f"{session}/{cid}"
+
+
+def seat_token(client: Client, room_id: str, cid: str) -> str:
+    """The seat token a ``take_seat`` with a command id gets: derived from the session's
+    secret, so a retry is handed the same token and nobody else can derive it."""
+    raw = hashlib.sha256(f"{client.session}\x00{room_id}\x00{cid}".encode()).digest()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def repeated(reply: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
+    """Mark the reply to a retried command (same ``cid``) that changed nothing new."""
+    if result.get("repeated"):
+        reply["repeated"] = True
+    return reply
+
+
+def cid_arg(client: Client, msg: dict[str, Any]) -> dict[str, str]:
+    cid = command_id(client, msg)
+    return {} if cid is None else {"cid": cid}
 
 
 class Handlers:
@@ -220,14 +253,16 @@ async def create_room(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[
 @handles("take_seat")
 async def take_seat(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     room_id = _room(msg)
-    token = h.hub.make_secret(24)
+    cid = command_id(client, msg)
+    token = h.hub.make_secret(24) if cid is None else seat_token(client, room_id, cid)
     result = await h.command(
-        room_id, "take_seat", seat=_opt_int(msg, "seat"), token=token, name=msg.get("name")
-    )
+        room_id, "take_seat", seat=_opt_int(msg, "seat"), token=token, name=msg.get("name"),
+        **({"cid": cid} if cid else {}),
+    )  # fmt: skip
     taken = result["events"][0]["seat"]
     await h.attach_seat(client, room_id, taken, token)
     client.send(await h.hub.read(room_id, "resync", {"recipient": taken, "since": None}))
-    return {"type": "seated", "room": room_id, "seat": taken, "token": token}
+    return repeated({"type": "seated", "room": room_id, "seat": taken, "token": token}, result)
 
 
 @handles("add_bot")
@@ -246,7 +281,9 @@ async def add_bot(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str,
         free = [i for i, s in enumerate(info["seats"]) if s["kind"] == "empty"]
         seat = free[0] if free else 0
     name = f"{strength.capitalize()} bot"
-    result = await h.command(room_id, "add_bot", seat=seat, bot=strength, name=name)
+    result = await h.command(
+        room_id, "add_bot", seat=seat, bot=strength, name=name, **cid_arg(client, msg)
+    )
     return {"type": "ok", "room": room_id, "version": result["version"], "seat": seat}
 
 
@@ -321,11 +358,12 @@ async def move(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, An
         actor=token,
         text=msg.get("move"),
         expect_version=_opt_int(msg, "version"),
+        **cid_arg(client, msg),
     )
     reply = {"type": "moved", "room": room_id, "version": result["version"]}
     if result["events"][-1]["kind"] == "sealed":
         reply["sealed"] = True
-    return reply
+    return repeated(reply, result)
 
 
 async def seat_command(
@@ -334,8 +372,8 @@ async def seat_command(
     """A room command a seat gives (``op``), answered with ``ok`` and the new version."""
     room_id = _room(msg)
     seat, token = h.seat_of(client, room_id, msg)
-    result = await h.command(room_id, op, seat=seat, actor=token, **args)
-    return {"type": "ok", "room": room_id, "version": result["version"]}
+    result = await h.command(room_id, op, seat=seat, actor=token, **args, **cid_arg(client, msg))
+    return repeated({"type": "ok", "room": room_id, "version": result["version"]}, result)
 
 
 @handles("resign")

@@ -136,7 +136,11 @@ class Hub:
         tasks = list(self.tasks)
         for task in tasks:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        if not tasks:
+            return
+        _done, stuck = await asyncio.wait(tasks, timeout=5)
+        for task in stuck:  # a task that ignores cancellation must not hang the shutdown
+            log.warning("task %s did not stop in 5 s: %s", task.get_name(), task.get_stack())
 
     # -- clocks -----------------------------------------------------------------------------
 
@@ -368,8 +372,23 @@ class Hub:
         if op not in COMMANDS:
             raise ProtocolError("bad_request", f"no room command {op!r}")
         method = getattr(Room, op)
+        args = dict(args)
+        cid = args.pop("cid", None)
+        recalled: dict[str, Any] | None = None
+
+        def decide(room: Room) -> list[Event]:
+            nonlocal recalled
+            if cid is not None:
+                recalled = room.recall(cid)
+                if recalled is not None:  # a retry: the first outcome, nothing new
+                    return []
+            events = method(room, **args, now=self.clock())
+            return events if cid is None else Room.stamp(events, cid)
+
         t0 = time.perf_counter()
-        events = await self.run(hosted, lambda room: method(room, **args, now=self.clock()))
+        events = await self.run(hosted, decide)
+        if recalled is not None:
+            return {**recalled, "repeated": True}
         if op == "move":
             self.metrics.move_latency.observe(time.perf_counter() - t0)
         return {
@@ -416,11 +435,7 @@ class Hub:
             if not events:
                 return events
             if time.monotonic() > hosted.lease_until - self.lease_margin:
-                raise ProtocolError(
-                    "unavailable",
-                    "this node could not renew its hold on the room; nothing was done, "
-                    "try again shortly",
-                )
+                await self._renew_now(hosted)
             before = (room.status, [s.kind for s in room.seats])
             t0 = time.perf_counter()
             base = room.version
@@ -457,6 +472,31 @@ class Hub:
             for hook in self.on_change:
                 hook(hosted)
             return events
+
+    async def _renew_now(self, hosted: Hosted) -> None:
+        """The lease is about to run out (the keeper is late, or cannot reach Redis): renew
+        it now, or refuse the command before another node may take the room over."""
+        started = time.monotonic()
+        try:
+            ours = await self.store.acquire(hosted.room.id, self.node, self.lease_ms)
+        except (StoreError, RedisError, OSError):
+            ours = False
+        if not ours:
+            if await self._lease_taken(hosted.room.id):
+                self.unhost(hosted.room.id)
+            raise ProtocolError(
+                "unavailable",
+                "this node could not renew its hold on the room; nothing was done, "
+                "try again shortly",
+            )
+        hosted.lease_until = max(hosted.lease_until, started + self.lease_ms / 1000)
+
+    async def _lease_taken(self, room_id: str) -> bool:
+        try:
+            (holder,) = await self.store.holders([room_id])
+        except (StoreError, RedisError, OSError):
+            return False
+        return holder is not None and holder != self.node
 
     async def _landed(self, room_id: str, base: int, count: int, why: Exception) -> bool:
         """An append whose reply was lost: did it land? True (it did: go on as if it had

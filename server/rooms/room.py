@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,6 +46,9 @@ from .render import RESYNC_EVENT_LIMIT, Change, Recipient, Rendering
 Json = dict[str, Any]
 
 MAX_NAME = 32
+
+#: how many command ids (idempotent retries) a room remembers
+MAX_CIDS = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +155,8 @@ class Room(Rendering):
         #: recent states, oldest first, for spectators who see everything N turns late
         self.past: deque[Any] = deque([self.state], maxlen=policy.spectator_delay + 1)
         self._shown: dict[Recipient, Json] = {}
+        #: outcomes of recent commands that carried a command id: a retry gets the same
+        self.cids: OrderedDict[str, Json] = OrderedDict()
         self._settings: Json | None = None
         self._seats_json: list[Json] | None = None
 
@@ -419,6 +424,28 @@ class Room(Rendering):
         self.version += 1
         if event.kind in ("move", "undo") or self.started != was_started:
             self.position_version = self.version
+        cid = event.data.get("cid")
+        if cid is not None:  # the last event of a command that carried an id
+            made = self.events[-int(event.data.get("n", 1)) :]
+            self.cids[cid] = {
+                "version": self.version,
+                "events": [{"kind": e.kind, "seat": e.data.get("seat")} for e in made],
+            }
+            while len(self.cids) > MAX_CIDS:
+                self.cids.popitem(last=False)
+
+    def recall(self, cid: str) -> Json | None:
+        """The outcome of an earlier command with this id, if it changed the room."""
+        return self.cids.get(cid)
+
+    @staticmethod
+    def stamp(events: list[Event], cid: str) -> list[Event]:
+        """``events`` of one command, the last one carrying its id (see :meth:`recall`)."""
+        if not events:
+            return events
+        last = events[-1]
+        data = {**last.data, "cid": cid, "n": len(events)}
+        return [*events[:-1], Event(last.kind, data, last.at)]
 
     def _apply_seat(self, d: Mapping[str, Any], at: float) -> None:
         self._seats_json = None

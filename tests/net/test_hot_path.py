@@ -61,7 +61,7 @@ async def _leases_while_blocked(
             assert srv.cluster.keeper is not None
             await asyncio.to_thread(srv.cluster.keeper.stop)
             srv.cluster.keeper = None
-            srv.hub.spawn(srv.cluster._renew_from_loop(), "leases on the loop")
+            srv.cluster.own(srv.cluster._renew_from_loop(), "leases on the loop")
         a, b, room = await seated_chess(srv.ws_url)
         await a.request("move", room=room, move="e2e4")
         await asyncio.sleep(0.6)  # at least one renewal round has run
@@ -90,16 +90,23 @@ async def _leases_while_blocked(
 async def test_a_node_that_cannot_renew_stops_taking_moves(
     redis_url: str, prefix: str, registry: Registry
 ) -> None:
-    """Before the lease could run out, the host refuses (nothing changed) rather than write
-    while another node may be taking over."""
+    """A lease about to run out is renewed on the spot; when that fails too (another node
+    holds it now), the host refuses — nothing changed — and lets the room go."""
     async with KibitzServer(config(redis_url, prefix, registry)) as srv:
         assert srv.hub is not None
-        a, _b, room = await seated_chess(srv.ws_url)
+        a, b, room = await seated_chess(srv.ws_url)
         srv.hub.rooms[room].lease_until = time.monotonic()  # as if renewal had stalled
+        assert (await a.request("move", room=room, move="e2e4"))["version"] == 4  # renewed
+        assert srv.hub.rooms[room].lease_until > time.monotonic() + 1
+        srv.hub.rooms[room].lease_until = time.monotonic()
+        with redis.Redis.from_url(redis_url) as r:  # another node has it now
+            r.set(f"{prefix}lease:{room}", "other", px=5000)
         with pytest.raises(Exception, match="unavailable") as info:
-            await a.request("move", room=room, move="e2e4")
+            await b.request("move", room=room, move="e7e5")
         assert "nothing was done" in str(info.value)
-        assert srv.hub.rooms[room].room.version == 3  # created + two seats: no move
+        assert room not in srv.hub.rooms
+        with redis.Redis.from_url(redis_url) as r:
+            assert int(r.xrevrange(f"{prefix}room:{room}", count=1)[0][0].split(b"-")[0]) == 4
 
 
 async def test_start_up_serves_at_once_and_loses_no_first_move(

@@ -80,6 +80,7 @@ class Cluster:
         else:  # a store without a URL (tests that build one by hand): renew from the loop
             self.own(self._renew_from_loop(), "cluster leases")
         self.own(self._sweeps(), "cluster sweeps")
+        self.own(self._lobby(), "lobby refresh")
 
     def own(self, coro: Any, name: str) -> None:
         """A background task of the cluster, stopped by :meth:`close` before its
@@ -221,6 +222,12 @@ class Cluster:
                     self.hub.lease_held(room_id, started + ttl / 1000)
             for room_id in lost:
                 self.hub.lease_lost(room_id)
+
+    async def _lobby(self, period: float = 2.0) -> None:
+        """Every ``period`` seconds: refresh the lobby entries of rooms that moved on."""
+        while True:
+            await asyncio.sleep(period)
+            await self.hub.flush_lobby()
 
     async def _sweeps(self) -> None:
         """Every lease period: count the other nodes, adopt rooms whose host is gone."""

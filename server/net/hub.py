@@ -105,6 +105,8 @@ class Hub:
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.tasks: set[asyncio.Task[Any]] = set()
         self._loading: dict[str, asyncio.Lock] = {}
+        #: hosted rooms whose lobby entry is behind (flushed by :meth:`flush_lobby`)
+        self.lobby_dirty: set[str] = set()
         #: rooms leased to this node but not loaded yet (start-up) -> lease valid until
         self.claimed: dict[str, float] = {}
         #: appends are refused this long (s) before a room's lease could run out
@@ -468,6 +470,8 @@ class Hub:
             after = (room.status, [s.kind for s in room.seats])
             if after != before:
                 await self._publish_summary(hosted)
+            else:  # the turn count: refreshed in the lobby a little later, in one batch
+                self.lobby_dirty.add(room.id)
             self.schedule(hosted)
             for hook in self.on_change:
                 hook(hosted)
@@ -582,6 +586,23 @@ class Hub:
                 log.exception("game-end hook of room %s failed; it runs again later", room.id)
                 return
         await self.store.append(room.id, room.version, [], status="over", node=self.node)
+
+    async def flush_lobby(self) -> int:
+        """Write the lobby entries of rooms that changed since the last flush (their turn
+        counts) in one pipelined round trip; returns how many."""
+        dirty, self.lobby_dirty = self.lobby_dirty, set()
+        summaries = {
+            room_id: hosted.room.summary()
+            for room_id in dirty
+            if (hosted := self.rooms.get(room_id)) is not None and hosted.room.status != "over"
+        }
+        if summaries:
+            try:
+                await self.store.set_summaries(summaries)
+            except (StoreError, RedisError, OSError) as exc:
+                log.warning("lobby entries not refreshed: %s", exc)
+                self.lobby_dirty |= set(summaries)
+        return len(summaries)
 
     async def lobby(self, game: Any = None) -> list[dict[str, Any]]:
         rooms = await self.store.summaries()

@@ -314,6 +314,12 @@ class Store:
     async def set_summary(self, room_id: str, summary: Mapping[str, Any]) -> None:
         await self.redis.hset(self._k("lobby"), room_id, pack(dict(summary)))
 
+    async def set_summaries(self, summaries: Mapping[str, Mapping[str, Any]]) -> None:
+        """Several lobby entries in one command."""
+        await self.redis.hset(
+            self._k("lobby"), mapping={r: pack(dict(s)) for r, s in summaries.items()}
+        )
+
     async def drop_summary(self, room_id: str) -> None:
         await self.redis.hdel(self._k("lobby"), room_id)
 

@@ -91,3 +91,18 @@ async def test_every_read_path_honours_the_delay(server: KibitzServer) -> None:
     assert again["turn"] == 3 and again["view"]["turn"] == 3
     for c in (a, b, spec):
         await c.close()
+
+
+async def test_the_lobby_turn_counter_follows_the_game(server: KibitzServer) -> None:
+    """It used to stay at 0 (``turn: 0`` with ``version: 3`` after three moves): entries
+    are refreshed in one batch every two seconds (flushed by hand here)."""
+    a, b, room = await seated(server, "chess", {})
+    for mv, who in zip(("e2e4", "e7e5", "g1f3"), (a, b, a), strict=True):
+        await who.request("move", room=room, move=mv)
+    assert server.hub is not None
+    assert await server.hub.flush_lobby() == 1
+    entry = next(r for r in (await a.request("list_rooms"))["rooms"] if r["room"] == room)
+    assert entry["turn"] == 3 and entry["version"] == 6
+    assert await server.hub.flush_lobby() == 0  # nothing changed since
+    for c in (a, b):
+        await c.close()

@@ -1,8 +1,8 @@
 """The Kibitz server: one port for the WebSocket protocol (``/ws``) and plain HTTP.
 
 :class:`KibitzServer` ties the parts together: the store (an external Redis, or the
-embedded private one), the hub that hosts rooms, the HTTP routes, and one reader loop
-plus one writer task per connection (both owned by a TaskGroup).
+embedded private one), the hub that hosts rooms, the HTTP routes, and one reader loop per
+connection (what a connection is sent is written straight to its transport).
 """
 
 from __future__ import annotations
@@ -129,7 +129,6 @@ class KibitzServer:
             subprotocols=[Subprotocol(MSGPACK)],
             max_size=cfg.limits.max_frame,
             max_queue=16,
-            write_limit=64 * 1024,
             compression=None,
             ping_interval=20,
             ping_timeout=20,
@@ -170,29 +169,24 @@ class KibitzServer:
     # -- connections -------------------------------------------------------------------------
 
     async def handle(self, ws: ServerConnection) -> None:
+        """One connection: read and answer its frames (replies and room changes are written
+        straight to its transport — see :class:`~server.net.connection.Client`)."""
         assert self.hub is not None
         client = Client(ws, codec_for(ws.subprotocol), self.config.limits)
         self.hub.clients.add(client)
         self.hub.metrics.connections.set(len(self.hub.clients))
         try:
-            async with asyncio.TaskGroup() as tasks:
-                tasks.create_task(self._write(client))
-                try:
-                    async for frame in ws:
-                        if client.closing:
-                            break
-                        await self.on_frame(client, frame)
-                except ConnectionClosed:
-                    pass
-                finally:
-                    client.close(1000, "")
+            async for frame in ws:
+                if client.closing:
+                    break
+                await self.on_frame(client, frame)
+        except ConnectionClosed:
+            pass
         finally:
             self.hub.disconnect(client)
-
-    @staticmethod
-    async def _write(client: Client) -> None:
-        with contextlib.suppress(ConnectionClosed):
-            await client.writer()
+            code, reason = client.close_code
+            with contextlib.suppress(Exception):
+                await ws.close(code, reason)
 
     async def on_frame(self, client: Client, frame: str | bytes) -> None:
         assert self.hub is not None

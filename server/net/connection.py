@@ -1,10 +1,11 @@
-"""One client connection: codec, bounded send queue, message budget, session.
+"""One client connection: codec, bounded pending output, message budget, session.
 
-Sending never blocks the room that sends: a frame goes into a bounded queue drained by the
-connection's own writer task. A client that does not read fills its queue and is
-disconnected (close code 1008), so a slow reader costs at most ``send_queue`` frames of
-memory and never slows anybody else down — the model is ``websockets.broadcast()``, which
-skips connections that cannot take more.
+Sending never blocks the room that sends, and costs no task: a frame is written straight to
+the connection's transport (as ``websockets.broadcast()`` does) from whatever callback
+produced it. What the peer has not read yet waits in the transport's write buffer; a client
+whose pending output would exceed ``Limits.send_buffer`` bytes does not read fast enough and
+is cut at once (its memory freed), so a slow reader costs at most that much and never slows
+anybody else down.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from websockets.asyncio.server import ServerConnection
+from websockets.protocol import State
 
 from .codec import Codec
 
@@ -32,7 +34,7 @@ class Limits:
         rate: messages per second a connection may send on average...
         burst: ...and at once.
         flood_close: after this many refused (rate-limited) messages in a row, close 1008.
-        send_queue: frames waiting for a slow reader before it is disconnected.
+        send_buffer: bytes of output waiting for a slow reader before it is disconnected.
     """
 
     max_message: int = 64 * 1024
@@ -40,7 +42,7 @@ class Limits:
     rate: float = 20.0
     burst: int = 60
     flood_close: int = 200
-    send_queue: int = 256
+    send_buffer: int = 256 * 1024
 
 
 class TokenBucket:
@@ -62,14 +64,13 @@ class TokenBucket:
         return False
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Client:
     """The server side of one WebSocket connection (identity-hashed)."""
 
     ws: ServerConnection
     codec: Codec
     limits: Limits
-    queue: asyncio.Queue[str | bytes | None] = field(init=False)
     bucket: TokenBucket = field(init=False)
     #: the session secret (``hello``) and what it holds: room -> {seat: token}
     session: str | None = None
@@ -81,9 +82,10 @@ class Client:
     closing: bool = False
     refused_in_a_row: int = 0
     dropped: int = 0
+    close_code: tuple[int, str] = (1000, "")
+    _closer: asyncio.Task[Any] | None = None
 
     def __post_init__(self) -> None:
-        self.queue = asyncio.Queue(self.limits.send_queue)
         self.bucket = TokenBucket(self.limits.rate, self.limits.burst)
 
     @property
@@ -92,56 +94,48 @@ class Client:
         return f"{addr[0]}:{addr[1]}" if addr else "?"
 
     def send(self, msg: dict[str, Any]) -> None:
-        """Queue ``msg`` (encoded with this client's codec)."""
+        """Send ``msg`` (encoded with this client's codec)."""
         self.send_frame(self.codec.encode(msg))
 
     def send_frame(self, frame: str | bytes) -> None:
-        """Queue an encoded frame; a full queue disconnects this (slow) client."""
+        """Write an encoded frame now; a reader too slow for it is disconnected."""
         if self.closing:
             return
-        try:
-            self.queue.put_nowait(frame)
-        except asyncio.QueueFull:
+        ws = self.ws
+        transport = ws.transport
+        if ws.protocol.state is not State.OPEN or transport is None:
+            return
+        data = frame.encode() if isinstance(frame, str) else frame
+        if transport.get_write_buffer_size() + len(data) > self.limits.send_buffer:
             self.dropped += 1
-            log.warning("dropping %s: send queue full (the client does not read)", self.peer)
+            log.warning("dropping %s: it does not read what it is sent", self.peer)
             self.abort()
+            return
+        if isinstance(frame, str):
+            ws.protocol.send_text(data)
+        else:
+            ws.protocol.send_binary(data)
+        ws.send_data()
 
     def close(self, code: int, reason: str) -> None:
-        """Close after what is queued (idempotent)."""
+        """Close after what was sent (idempotent)."""
         if self.closing:
             return
         self.closing = True
-        self._close_code = (code, reason)
-        # wake the writer even if the queue is full: drop what a dead reader would not read
-        if self.queue.full():
-            while not self.queue.empty():
-                self.queue.get_nowait()
-        self.queue.put_nowait(None)
+        self.close_code = (code, reason)
+        self._closer = asyncio.get_running_loop().create_task(self.ws.close(code, reason))
 
     def abort(self) -> None:
         """Drop the connection at once: its reader is gone or too slow to be waited for.
 
         A close handshake would wait behind the frames the peer does not read, so the
-        transport is cut; the queue is emptied so its memory is freed now.
+        transport is cut and the output it held is freed now.
         """
         self.closing = True
-        while not self.queue.empty():
-            self.queue.get_nowait()
-        self.queue.put_nowait(None)
-        self._close_code = (1008, "send queue overflow")
+        self.close_code = (1008, "send buffer overflow")
         transport = self.ws.transport
         if transport is not None:
             transport.abort()
-
-    async def writer(self) -> None:
-        """Drain the send queue into the socket until closed."""
-        while True:
-            frame = await self.queue.get()
-            if frame is None:
-                code, reason = getattr(self, "_close_code", (1000, ""))
-                await self.ws.close(code, reason)
-                return
-            await self.ws.send(frame)
 
     def allow(self) -> bool:
         """Spend one message from the budget; False when the client floods."""

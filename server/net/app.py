@@ -20,7 +20,9 @@ from typing import Any
 
 from redis.exceptions import RedisError
 from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request
 from websockets.typing import Subprotocol
 
 from ..engine import REGISTRY, EngineError, Registry
@@ -38,6 +40,12 @@ from .hub import Hub
 log = logging.getLogger("kibitz")
 
 RATE_LIMITED = ProtocolError("rate_limited", "too many messages: slow down")
+
+#: what a connection keeps of its handshake request once it is open (one shared object)
+HANDSHAKE_DONE = Request("/ws", Headers())
+
+#: seconds between keepalive pings; a connection silent to one ping for this long is dropped
+KEEPALIVE = 20.0
 
 DEFAULT_WEB = Path(__file__).resolve().parent.parent.parent / "web"
 
@@ -75,6 +83,8 @@ class Config:
     clock: Callable[[], float] = time.time
     make_secret: Callable[[int], str] = secrets.token_urlsafe
     registry: Registry = field(default_factory=lambda: REGISTRY)
+    #: seconds between keepalive pings; a connection that leaves one unanswered is dropped
+    keepalive: float = KEEPALIVE
 
 
 class KibitzServer:
@@ -130,9 +140,9 @@ class KibitzServer:
             max_size=cfg.limits.max_frame,
             max_queue=16,
             compression=None,
-            ping_interval=20,
-            ping_timeout=20,
+            ping_interval=None,  # one keepalive sweep for all connections (_keepalive)
         )
+        self.hub.spawn(self._keepalive(cfg.keepalive), "keepalive")
         sock = next(iter(self.server.sockets))
         self.port = sock.getsockname()[1]
         log.info("Kibitz is up: open %s  (WebSocket %s)", self.url, self.ws_url)
@@ -168,11 +178,35 @@ class KibitzServer:
 
     # -- connections -------------------------------------------------------------------------
 
+    async def _keepalive(self, interval: float = KEEPALIVE) -> None:
+        """Every ``interval`` seconds, ping every connection; one that has not answered the
+        previous ping by then is dead and dropped. One task for all connections (instead of
+        websockets' keepalive task per connection: ~1.6 KB each)."""
+        assert self.hub is not None
+        while True:
+            await asyncio.sleep(interval)
+            for client in list(self.hub.clients):
+                if client.closing:
+                    continue
+                if client.pong is not None and not client.pong.done():
+                    log.info("dropping %s: no answer to a ping in %.0f s", client.peer, interval)
+                    client.abort()
+                    continue
+                try:
+                    client.pong = asyncio.ensure_future(await client.ws.ping())
+                except Exception:  # closing meanwhile
+                    client.pong = None
+
     async def handle(self, ws: ServerConnection) -> None:
         """One connection: read and answer its frames (replies and room changes are written
         straight to its transport — see :class:`~server.net.connection.Client`)."""
         assert self.hub is not None
         client = Client(ws, codec_for(ws.subprotocol), self.config.limits)
+        if ws.request is not None:  # keep what later requests may need, drop the rest
+            client.cookie = ws.request.headers.get("Cookie")
+        # the handshake's request and response (~3 KB a connection) are not needed any more;
+        # websockets tells a handshake from later frames by ``request`` being set
+        ws.request, ws.response = HANDSHAKE_DONE, None
         self.hub.clients.add(client)
         self.hub.metrics.connections.set(len(self.hub.clients))
         try:

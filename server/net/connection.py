@@ -83,6 +83,10 @@ class Client:
     refused_in_a_row: int = 0
     dropped: int = 0
     close_code: tuple[int, str] = (1000, "")
+    #: the handshake's Cookie header (the request itself is not kept)
+    cookie: str | None = None
+    #: the answer to the last keepalive ping (see ``KibitzServer._keepalive``)
+    pong: asyncio.Future[float] | None = None
     _closer: asyncio.Task[Any] | None = None
 
     def __post_init__(self) -> None:

@@ -217,3 +217,25 @@ async def test_an_append_whose_reply_was_lost_is_checked_in_the_log(
     reply = await a.request("move", room=room, move="e2e4")  # rebuilt from the log on use
     assert reply["version"] == 4
     await a.close()
+
+
+async def test_one_keepalive_sweep_drops_dead_peers_and_keeps_live_ones(
+    redis_url: str, prefix: str, registry: Registry
+) -> None:
+    from websockets.asyncio.client import connect
+
+    async with KibitzServer(config(redis_url, prefix, registry, keepalive=0.3)) as srv:
+        assert srv.hub is not None
+        live = await KibitzClient.connect(srv.ws_url)
+        dead = await connect(srv.ws_url)
+        await dead.send('{"type": "hello", "protocol": 2}')
+        await dead.recv()
+        dead.transport.pause_reading()  # a peer that is gone: it answers no ping
+        for _ in range(40):
+            await asyncio.sleep(0.1)
+            if len(srv.hub.clients) == 1:
+                break
+        assert len(srv.hub.clients) == 1  # the dead one was dropped
+        assert (await live.request("ping"))["type"] == "pong"  # the live one answers pings
+        dead.transport.abort()
+        await live.close()

@@ -89,7 +89,7 @@ def view_history(room: Room, seat: int) -> list[dict[str, Any]]:
     state = game.new(room.options, room.n_seats, turn_rng(room.seed, 0))
     views = [game.view(state, seat)]
     for i, turn in enumerate(room.turns):
-        moves = {int(s): game.parse_move(state, int(s), t) for s, t in turn["moves"].items()}
+        moves = {int(s): game.parse_move(state, int(s), t) for s, t in turn.played}
         state = game.play(state, moves, turn_rng(room.seed, i + 1), check=False)
         views.append(game.view(state, seat))
     return views
@@ -162,7 +162,7 @@ class BotRunner:
         """The seat's views so far: extended by one view per new turn, rebuilt from the
         log only when turns were missed (a restart, a takeover) or taken back."""
         mind = self.minds.setdefault((room.id, seat), _SeatMind())
-        undos = sum(1 for e in room.events if e.kind == "undo")
+        undos = room.undos
         if mind.turns == len(room.turns) - 1 and mind.undo_seen == undos:
             mind.views.append(room.game.view(room.state, seat))
         elif mind.turns != len(room.turns) or mind.undo_seen != undos:

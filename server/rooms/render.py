@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from ..engine import Game, Outcome
     from .clock import Clock
     from .policy import Policy
-    from .room import Event, Seat, UndoRequest
+    from .room import Event, Seat, Turn, UndoRequest
 
 Json = dict[str, Any]
 Recipient = int | None  # a seat, or None for spectators
@@ -47,12 +47,11 @@ class Rendering:
     created_at: float
     seats: list[Seat]
     state: Any
-    turns: list[Json]
+    turns: list[Turn]
     pending: dict[int, Any]
     undo_request: UndoRequest | None
     started: bool
     outcome: Outcome | None
-    events: list[Event]
     version: int
     last_at: float
     clock: Clock | None
@@ -70,6 +69,9 @@ class Rendering:
         return "playing" if self.started else "waiting"
 
     def to_act(self) -> frozenset[int]:
+        raise NotImplementedError
+
+    def events_since(self, version: int) -> list[Event]:
         raise NotImplementedError
 
     def recipients(self) -> list[Recipient]:
@@ -224,10 +226,9 @@ class Rendering:
         """What ``r`` missed after version ``since``: the events one by one, or just the state."""
         if since is None or since > self.version or since < 1:
             return self.update(r, None)
-        missed = self.events[since:]
-        if len(missed) > RESYNC_EVENT_LIMIT:
+        if self.version - since > RESYNC_EVENT_LIMIT:
             return self.update(r, None)
-        return self.update(r, missed)
+        return self.update(r, self.events_since(since))
 
     def summary(self) -> Json:
         """The lobby entry: public facts only."""
@@ -261,7 +262,7 @@ class Rendering:
             "players": [s.name or None for s in self.seats],
             "seats": [s.public() for s in self.seats],
             "moves": [
-                {"turn": i + 1, "moves": t["moves"], "at": t["at"]}
+                {"turn": i + 1, "moves": t.moves, "at": t.at}
                 for i, t in enumerate(self.turns[:shown])
             ],
             "outcome": self.outcome.to_json() if self.outcome else None,

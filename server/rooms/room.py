@@ -20,10 +20,13 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import sys
 from collections import OrderedDict, deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+import msgpack
 
 from ..engine import REGISTRY, Game, IllegalMove, InvalidOptions, Outcome, Registry, turn_rng
 from .clock import Clock
@@ -65,6 +68,26 @@ class Event:
     @classmethod
     def from_record(cls, rec: Mapping[str, Any]) -> Event:
         return cls(str(rec["k"]), dict(rec["d"]), float(rec["t"]))
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One played turn: each moving seat's move text (seat numbers as strings), and when.
+
+    Kept compact (a live room holds one per turn): a tuple of interned strings rather than
+    dicts — move texts repeat across every room of a node.
+    """
+
+    played: tuple[tuple[str, str], ...]
+    at: float
+
+    @classmethod
+    def of(cls, moves: Mapping[str, str], at: float) -> Turn:
+        return cls(tuple((sys.intern(s), sys.intern(t)) for s, t in moves.items()), at)
+
+    @property
+    def moves(self) -> dict[str, str]:
+        return dict(self.played)
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,12 +161,16 @@ class Room(Rendering):
         self.created_at = created_at
         self.seats: list[Seat] = [Seat() for _ in range(n_seats)]
         self.state: Any = game.new(self.options, n_seats, turn_rng(seed, 0))
-        self.turns: list[Json] = []  # {"moves": {"0": text, ...}, "at": t}
+        self.turns: list[Turn] = []
         self.pending: dict[int, Any] = {}  # sealed moves of the current simultaneous turn
         self.undo_request: UndoRequest | None = None
         self.started = False
         self.outcome: Outcome | None = None
-        self.events: list[Event] = []
+        #: the log, packed (a live room keeps it small); :attr:`events` unpacks it
+        self.log: list[bytes] = []
+        self._recent: deque[Event] = deque(maxlen=8)  # the last events folded in
+        #: take-backs so far (bots re-read the game after one)
+        self.undos = 0
         self.version = 0
         #: the version at which the current position arose (seals and requests leave it)
         self.position_version = 0
@@ -210,7 +237,7 @@ class Room(Rendering):
             Policy.parse(d["policy"], game),
             event.at,
         )
-        room.events.append(event)
+        room.log.append(_pack(event.to_record()))
         room.version = 1
         return room
 
@@ -371,7 +398,7 @@ class Room(Rendering):
         if self.undo_request is not None:
             raise UndoUnavailable("a take-back request is already open")
         key = str(seat)
-        own = [i for i, t in enumerate(self.turns) if key in t["moves"]]
+        own = [i for i, t in enumerate(self.turns) if any(s == key for s, _ in t.played)]
         if not own:
             raise UndoUnavailable("this seat has no move to take back")
         bots = [i for i, s in enumerate(self.seats) if s.kind == "bot" and i != seat]
@@ -420,19 +447,29 @@ class Room(Rendering):
         was_started = self.started
         handler(event.data, event.at)
         self.last_at = event.at
-        self.events.append(event)
+        self.log.append(_pack(event.to_record()))
+        self._recent.append(event)
         self.version += 1
         if event.kind in ("move", "undo") or self.started != was_started:
             self.position_version = self.version
         cid = event.data.get("cid")
         if cid is not None:  # the last event of a command that carried an id
-            made = self.events[-int(event.data.get("n", 1)) :]
+            made = list(self._recent)[-int(event.data.get("n", 1)) :]
             self.cids[cid] = {
                 "version": self.version,
                 "events": [{"kind": e.kind, "seat": e.data.get("seat")} for e in made],
             }
             while len(self.cids) > MAX_CIDS:
                 self.cids.popitem(last=False)
+
+    @property
+    def events(self) -> list[Event]:
+        """The whole log, unpacked (replays, resyncs, tests)."""
+        return [Event.from_record(_unpack(b)) for b in self.log]
+
+    def events_since(self, version: int) -> list[Event]:
+        """The events after ``version``."""
+        return [Event.from_record(_unpack(b)) for b in self.log[version:]]
 
     def recall(self, cid: str) -> Json | None:
         """The outcome of an earlier command with this id, if it changed the room."""
@@ -472,7 +509,7 @@ class Room(Rendering):
         moves = {int(s): self.game.parse_move(self.state, int(s), t) for s, t in d["moves"].items()}
         rng = turn_rng(self.seed, len(self.turns) + 1)
         self.state = self.game.play(self.state, moves, rng, check=False)
-        self.turns.append({"moves": dict(d["moves"]), "at": at})
+        self.turns.append(Turn.of(d["moves"], at))
         self.past.append(self.state)
         self.pending.clear()
         self.undo_request = None
@@ -504,16 +541,14 @@ class Room(Rendering):
             self.undo_request = None
 
     def _apply_undo(self, d: Mapping[str, Any], at: float) -> None:
+        self.undos += 1
         keep = self.turns[: d["to_turn"]]
         self.state = self.game.new(self.options, self.n_seats, turn_rng(self.seed, 0))
         self.turns = []
         self.past.clear()
         self.past.append(self.state)
         for turn in keep:
-            moves = {
-                int(s): self.game.parse_move(self.state, int(s), t)
-                for s, t in turn["moves"].items()
-            }
+            moves = {int(s): self.game.parse_move(self.state, int(s), t) for s, t in turn.played}
             rng = turn_rng(self.seed, len(self.turns) + 1)
             self.state = self.game.play(self.state, moves, rng, check=False)
             self.turns.append(turn)
@@ -582,3 +617,11 @@ __all__ = [
     "clamp_since",
     "hash_token",
 ]
+
+
+def _pack(record: Json) -> bytes:
+    return msgpack.packb(record, use_bin_type=True)
+
+
+def _unpack(data: bytes) -> Json:
+    return dict(msgpack.unpackb(data, raw=False, strict_map_key=False))

@@ -27,6 +27,8 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+import chess
+
 from server.engine import Game
 
 from .bot import Deadline, Json, moves_by_text, world
@@ -427,12 +429,11 @@ class AlphaBetaBot:
         if game.name == "chess":
             from .chess_eval import ChessPosition, position_key
 
-            board = state.board.copy()
-            history = []
-            replay = board.copy()
-            while replay.move_stack:
-                replay.pop()
+            board = state.board.copy(stack=False)  # the search pushes and pops from here
+            history = []  # every earlier position, replayed from the start
+            replay = chess.Board(state.start_fen)
+            for move in state.board.move_stack:
                 history.append(position_key(replay))
-            history.reverse()
+                replay.push(move)
             return ChessPosition(board, history=history), True
         return GamePosition(game, state, rng), False

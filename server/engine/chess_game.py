@@ -11,7 +11,6 @@ from __future__ import annotations
 import io
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import chess
@@ -45,15 +44,88 @@ def parse_fen_option(fen: str) -> chess.Board:
     return board
 
 
-@dataclass(frozen=True, slots=True)
-class ChessState:
-    """A position with its history. ``board`` is never mutated once the state exists."""
+_UNSET: Any = object()
 
-    board: chess.Board
-    start_fen: str
+
+class ChessState:
+    """A position with what its rules need of the past, and per-position caches.
+
+    The ``board`` is never mutated once the state exists. It carries no stack of earlier
+    positions: repetitions are counted on ``keys`` (the positions since the last
+    irreversible move, ending with this one), so a move costs the same at ply 150 as at
+    ply 10. ``board.move_stack`` lists the moves from the start (a list shared by nobody,
+    copied at each move: pointers only). Legal moves, outcome, FEN and the SAN of the last
+    move are computed at most once per state, on first use.
+    """
+
+    __slots__ = ("_fen", "_legal", "_outcome", "_san", "board", "keys", "prev", "start_fen")
+
+    def __init__(
+        self,
+        board: chess.Board,
+        start_fen: str,
+        keys: tuple[Any, ...] | None = None,
+        prev: chess.Board | None = None,
+    ) -> None:
+        self.board = board
+        self.start_fen = start_fen
+        self.keys = keys if keys is not None else (board._transposition_key(),)
+        #: the board before the last move (for its SAN); dropped once the SAN is known
+        self.prev = prev
+        self._legal: list[chess.Move] | None = None
+        self._outcome: Any = _UNSET
+        self._fen: str | None = None
+        self._san: Any = _UNSET
+
+    @classmethod
+    def at(cls, board: chess.Board, start_fen: str) -> ChessState:
+        """A state for ``board`` with its whole move stack (history rebuilt from it)."""
+        keys: list[Any] = []
+        replay = chess.Board(start_fen)
+        keys.append(replay._transposition_key())
+        for move in board.move_stack:
+            if replay.is_irreversible(move):
+                keys.clear()
+            replay.push(move)
+            keys.append(replay._transposition_key())
+        lean = board.copy(stack=False)
+        lean.move_stack = list(board.move_stack)
+        prev = None
+        if board.move_stack:
+            prev = board.copy(stack=1)
+            prev.pop()
+            prev = _lean(prev)
+        return cls(lean, start_fen, tuple(keys), prev)
+
+    def legal(self) -> list[chess.Move]:
+        if self._legal is None:
+            self._legal = list(self.board.generate_legal_moves())
+        return self._legal
+
+    def fen(self) -> str:
+        if self._fen is None:
+            self._fen = self.board.fen()
+        return self._fen
+
+    def san(self) -> str | None:
+        if self._san is _UNSET:
+            stack = self.board.move_stack
+            if not stack or self.prev is None:
+                self._san = None
+            else:
+                self._san = self.prev.san(stack[-1])
+            self.prev = None
+        return self._san
 
     def __repr__(self) -> str:
-        return f"ChessState({self.board.fen()!r}, ply={len(self.board.move_stack)})"
+        return f"ChessState({self.fen()!r}, ply={len(self.board.move_stack)})"
+
+
+def _lean(board: chess.Board) -> chess.Board:
+    """``board`` without its stack of earlier positions (its move list is kept)."""
+    lean = board.copy(stack=False)
+    lean.move_stack = list(board.move_stack)
+    return lean
 
 
 def parse_uci_or_san(board: chess.Board, text: str) -> chess.Move:
@@ -100,12 +172,16 @@ class Chess(Game[ChessState, chess.Move]):
     def to_act(self, state: ChessState) -> frozenset[Seat]:
         if self.outcome(state) is not None:
             return frozenset()
-        return frozenset({seat_of(state.board.turn)})
+        return _SEATS[state.board.turn]
 
     def legal_moves(self, state: ChessState, seat: Seat) -> list[chess.Move]:
+        """The legal moves (a list cached with the state: callers must not change it)."""
         if seat not in self.to_act(state):
             return []
-        return list(state.board.legal_moves)
+        return state.legal()
+
+    def is_legal(self, state: ChessState, seat: Seat, move: chess.Move) -> bool:
+        return seat in self.to_act(state) and state.board.is_legal(move)
 
     def parse_move(self, state: ChessState, seat: Seat, text: str) -> chess.Move:
         return parse_uci_or_san(state.board, text)
@@ -126,25 +202,16 @@ class Chess(Game[ChessState, chess.Move]):
                 raise IllegalMove(f"it is {self.seat_names[seat]}'s turn")
             if not state.board.is_legal(moves[seat]):
                 raise IllegalMove(f"{moves[seat]} is not legal in {state.board.fen()}")
-        board = state.board.copy()
-        board.push(moves[seat])
-        return ChessState(board, state.start_fen)
+        return advance(state, moves[seat])
 
     def outcome(self, state: ChessState) -> Outcome | None:
-        board = state.board
-        result = board.outcome(claim_draw=False)  # mate, stalemate, material, 75 moves, 5-fold
-        if result is None:
-            # The draws a player could claim, applied once they have happened (not when the
-            # side to move could bring them about, as python-chess's claim_draw counts).
-            if board.is_repetition(3):
-                return Outcome.draw(2, "repetition")
-            if board.halfmove_clock >= 100:
-                return Outcome.draw(2, "fifty_moves")
-            return None
-        reason = _TERMINATION_REASON.get(result.termination, result.termination.name.lower())
-        if result.winner is None:
-            return Outcome.draw(2, reason)
-        return Outcome.win(seat_of(result.winner), 2, reason)
+        """Once per state: checkmate, insufficient material, stalemate, seventy-five moves
+        and fivefold repetition (python-chess's order), then the draws a player could
+        claim — threefold repetition, fifty moves — applied once they have happened (not
+        when the side to move could bring them about, as python-chess's claim_draw counts)."""
+        if state._outcome is _UNSET:
+            state._outcome = _outcome(state)
+        return state._outcome
 
     def perft(self, state: ChessState, depth: int) -> int:
         """Fast perft straight on python-chess (bulk-counts the last ply)."""
@@ -156,18 +223,13 @@ class Chess(Game[ChessState, chess.Move]):
     def view(self, state: ChessState, seat: Seat | None) -> Json:
         board = state.board
         last = board.move_stack[-1] if board.move_stack else None
-        san = None
-        if last is not None:
-            before = board.copy(stack=1)
-            before.pop()
-            san = before.san(last)
         return {
-            "fen": board.fen(),
+            "fen": state.fen(),
             "turn": "white" if board.turn == chess.WHITE else "black",
             "ply": len(board.move_stack),
             "check": board.is_check(),
             "last_move": last.uci() if last else None,
-            "last_san": san,
+            "last_san": state.san(),
         }
 
     # -- snapshots -----------------------------------------------------------------------
@@ -179,7 +241,7 @@ class Chess(Game[ChessState, chess.Move]):
         board = chess.Board(data["start"])
         for uci in data["moves"]:
             board.push(chess.Move.from_uci(uci))
-        return ChessState(board, data["start"])
+        return ChessState.at(board, data["start"])
 
     # -- bot hooks -----------------------------------------------------------------------
 
@@ -201,7 +263,7 @@ class Chess(Game[ChessState, chess.Move]):
                 board, start, base = chess.Board(fen), fen, ply
         if board is None:
             raise ValueError("no view to rebuild a chess position from")
-        return ChessState(board, start)
+        return ChessState.at(board, start)
 
     # -- exports -------------------------------------------------------------------------
 
@@ -249,6 +311,43 @@ def pgn_game(
     else:
         game.headers["Result"] = "*"
     return game
+
+
+_SEATS = {chess.WHITE: frozenset({WHITE}), chess.BLACK: frozenset({BLACK})}
+
+
+def advance(state: ChessState, move: chess.Move) -> ChessState:
+    """The state after ``move`` (legal): a board copy without the stack, the move list
+    extended, the repetition keys extended (or restarted after an irreversible move)."""
+    before = state.board
+    board = before.copy(stack=False)
+    irreversible = before.is_irreversible(move)
+    board.push(move)
+    board.move_stack = [*before.move_stack, move]
+    key = board._transposition_key()
+    keys = (key,) if irreversible else (*state.keys, key)
+    return ChessState(board, state.start_fen, keys, before)
+
+
+def _outcome(state: ChessState) -> Outcome | None:
+    board = state.board
+    legal = state.legal()
+    if not legal and board.is_check():
+        return Outcome.win(seat_of(not board.turn), 2, "checkmate")
+    if board.is_insufficient_material():
+        return Outcome.draw(2, "insufficient_material")
+    if not legal:
+        return Outcome.draw(2, "stalemate")
+    repeats = state.keys.count(state.keys[-1])
+    if board.halfmove_clock >= 150:
+        return Outcome.draw(2, "fifty_moves")  # seventy-five moves
+    if repeats >= 5:
+        return Outcome.draw(2, "repetition")  # fivefold
+    if repeats >= 3:
+        return Outcome.draw(2, "repetition")
+    if board.halfmove_clock >= 100:
+        return Outcome.draw(2, "fifty_moves")
+    return None
 
 
 def _perft(board: chess.Board, depth: int) -> int:

@@ -1,11 +1,12 @@
 """One client connection: codec, bounded pending output, message budget, session.
 
-Sending never blocks the room that sends, and costs no task: a frame is written straight to
-the connection's transport (as ``websockets.broadcast()`` does) from whatever callback
-produced it. What the peer has not read yet waits in the transport's write buffer; a client
-whose pending output would exceed ``Limits.send_buffer`` bytes does not read fast enough and
-is cut at once (its memory freed), so a slow reader costs at most that much and never slows
-anybody else down.
+Sending never blocks the room that sends, and costs no task: a frame is encoded into the
+connection's WebSocket protocol (as ``websockets.broadcast()`` does) from whatever callback
+produced it, and every frame a connection is sent in one loop iteration goes out in one
+write (a move's update and its reply to the mover: one system call). What the peer has not
+read yet waits in the transport's write buffer; a client whose pending output would exceed
+``Limits.send_buffer`` bytes does not read fast enough and is cut at once (its memory
+freed), so a slow reader costs at most that much and never slows anybody else down.
 """
 
 from __future__ import annotations
@@ -83,6 +84,7 @@ class Client:
     refused_in_a_row: int = 0
     dropped: int = 0
     close_code: tuple[int, str] = (1000, "")
+    flush_due: bool = False
     #: the handshake's Cookie header (the request itself is not kept)
     cookie: str | None = None
     #: the answer to the last keepalive ping (see ``KibitzServer._keepalive``)
@@ -119,7 +121,16 @@ class Client:
             ws.protocol.send_text(data)
         else:
             ws.protocol.send_binary(data)
-        ws.send_data()
+        if not self.flush_due:  # every frame of this loop iteration in one write
+            self.flush_due = True
+            asyncio.get_running_loop().call_soon(self._flush)
+
+    def _flush(self) -> None:
+        self.flush_due = False
+        transport = self.ws.transport
+        chunks = self.ws.protocol.data_to_send()
+        if chunks and transport is not None and not transport.is_closing():
+            transport.write(b"".join(chunks))
 
     def close(self, code: int, reason: str) -> None:
         """Close after what was sent (idempotent)."""

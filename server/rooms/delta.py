@@ -43,20 +43,37 @@ def _same(a: Any, b: Any) -> bool:
     return a is b or (type(a) is type(b) and a == b)
 
 
+def _nested(a: Any, b: Any) -> bool:
+    """Whether a change from ``a`` to ``b`` is patched inside rather than set whole."""
+    ta = type(a)
+    if ta is not type(b):
+        return False
+    return ta is dict or (ta is list and len(a) == len(b) >= MIN_LIST)
+
+
 def _diff(old: Any, new: Any, path: Path, sets: list[list[Any]], dels: list[Path]) -> None:
     if type(old) is dict and type(new) is dict:
         for key, value in new.items():
             if key not in old:
                 sets.append([[*path, key], value])
-            elif not _same(old[key], value):
-                _diff(old[key], value, [*path, key], sets, dels)
+                continue
+            before = old[key]
+            if before is value or (type(before) is type(value) and before == value):
+                continue
+            if _nested(before, value):
+                _diff(before, value, [*path, key], sets, dels)
+            else:
+                sets.append([[*path, key], value])
         for key in old:
             if key not in new:
                 dels.append([*path, key])
-    elif type(old) is list and type(new) is list and len(old) == len(new) >= MIN_LIST:
+    elif _nested(old, new):
         for i, (a, b) in enumerate(zip(old, new, strict=True)):
             if not _same(a, b):
-                _diff(a, b, [*path, i], sets, dels)
+                if _nested(a, b):
+                    _diff(a, b, [*path, i], sets, dels)
+                else:
+                    sets.append([[*path, i], b])
     else:
         sets.append([path, new])
 

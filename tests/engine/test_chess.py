@@ -198,3 +198,23 @@ def test_pgn_export_parses_back() -> None:
         assert game.headers["White"] == "ann" and game.headers["Black"] == "?"
         assert game.headers["Result"] == ("0-1" if outcome else "*")
         assert ("FEN" in game.headers) == (fen is not None)
+
+
+def test_fast_fen_matches_python_chess_on_random_games() -> None:
+    """The view's FEN is built from bitboards; python-chess is the oracle (castling rights,
+    legal-only en passant squares, promotions, clocks)."""
+    from server.engine.chess_game import fen
+
+    rng = random.Random(7)
+    checked = 0
+    for start in (chess.STARTING_FEN, KIWIPETE, "8/P6k/8/8/8/8/6Kp/8 w - - 0 1"):
+        for _ in range(20):
+            board = chess.Board(start)
+            for _ in range(rng.randrange(1, 120)):
+                moves = list(board.legal_moves)
+                if not moves:
+                    break
+                board.push(rng.choice(moves))
+                assert fen(board) == board.fen()
+                checked += 1
+    assert checked > 1000

@@ -27,7 +27,7 @@ from websockets.typing import Subprotocol
 
 from ..engine import REGISTRY, EngineError, Registry
 from ..rooms.errors import RoomError
-from ..store import EmbeddedRedis, Store
+from ..store import EmbeddedRedis, Store, StoreError
 from .bots import BotRunner
 from .cluster import Cluster
 from .codec import MSGPACK, codec_for
@@ -253,7 +253,7 @@ class KibitzServer:
             self.hub.metrics.errors.labels(exc.code).inc()
             client.send(error_message(exc, request_id))
             return
-        except RedisError as exc:  # the store is away or overloaded: nothing was done
+        except (RedisError, StoreError) as exc:  # the store is away or overloaded
             log.warning("store error: %s", exc)
             self.hub.metrics.errors.labels("unavailable").inc()
             unavailable = ProtocolError("unavailable", "the game store is unavailable; try again")

@@ -120,7 +120,6 @@ class Pipe:
             if parts.path.strip("/"):
                 db = int(parts.path.strip("/"))
         transport, _ = await asyncio.wait_for(coro, self.connect_timeout)
-        assert isinstance(transport, asyncio.Transport)
         self._transport = transport
         sock = transport.get_extra_info("socket")
         if sock is not None and parts.scheme != "unix":

@@ -50,6 +50,13 @@ _CHECK_STATUSES = (
 )
 
 _PIECE_TYPES = (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING)
+_SYMBOLS = [
+    (color, piece_type, chess.Piece(piece_type, color).symbol())
+    for color in (chess.WHITE, chess.BLACK)
+    for piece_type in _PIECE_TYPES
+]
+_RUNS = [("1" * n, str(n)) for n in range(8, 1, -1)]
+_PIECE_LETTERS = [chess.piece_symbol(t) for t in _PIECE_TYPES]
 
 
 # -- the board --------------------------------------------------------------------------------
@@ -222,20 +229,21 @@ def dark_fen(board: chess.Board, color: chess.Color | None, seen: int) -> str:
     One known difference: OpenSpiel looks for the observer's pawn beside an a- or h-file e.p.
     square without a bounds check and reads the other edge of the next rank (so Black may be
     shown White's e.p. square a6 because of a black pawn on h6); we stay on the board."""
-    rows = []
-    for rank in range(7, -1, -1):
-        row, empty = "", 0
-        for file in range(8):
-            square = chess.square(file, rank)
-            piece = board.piece_at(square) if seen & chess.BB_SQUARES[square] else None
-            if piece is None and seen & chess.BB_SQUARES[square]:
-                empty += 1
-                continue
-            if empty:
-                row += str(empty)
-                empty = 0
-            row += "?" if piece is None else piece.symbol()
-        rows.append(row + (str(empty) if empty else ""))
+    cells = ["?"] * 64
+    bb = seen
+    while bb:
+        low = bb & -bb
+        cells[low.bit_length() - 1] = "1"
+        bb ^= low
+    for color_, piece_type, symbol in _SYMBOLS:
+        bb = board.pieces_mask(piece_type, color_) & seen
+        while bb:
+            low = bb & -bb
+            cells[low.bit_length() - 1] = symbol
+            bb ^= low
+    placement = "/".join("".join(cells[r * 8 : r * 8 + 8]) for r in range(7, -1, -1))
+    for run, count in _RUNS:
+        placement = placement.replace(run, count)
     castling = ""
     ep = "-"
     if color is not None:
@@ -256,7 +264,7 @@ def dark_fen(board: chess.Board, color: chess.Color | None, seen: int) -> str:
                         break
     turn = "w" if board.turn == chess.WHITE else "b"
     return (
-        f"{'/'.join(rows)} {turn} {castling or '-'} {ep} "
+        f"{placement} {turn} {castling or '-'} {ep} "
         f"{board.halfmove_clock} {board.fullmove_number}"
     )
 
@@ -310,7 +318,7 @@ def _start(board: DarkBoard, start_fen: str, visibility: str) -> DarkChessState:
 def _advance(state: DarkChessState, move: chess.Move) -> DarkChessState:
     """``state`` after ``move`` (pseudo-legal, unchecked)."""
     before = state.board
-    board = before.copy()
+    board = before.copy(stack=False)  # no stack of earlier positions: flat cost per move
     captured = state.captured
     if before.is_en_passant(move):
         captured += ((not before.turn, chess.PAWN),)
@@ -320,6 +328,7 @@ def _advance(state: DarkChessState, move: chess.Move) -> DarkChessState:
             captured += ((not before.turn, victim),)
     zeroing = before.is_zeroing(move)
     board.push(move)
+    board.move_stack = [*before.move_stack, move]
     key = position_key(board)
     keys = (key,) if zeroing else (*state.keys, key)
     return DarkChessState(
@@ -381,6 +390,9 @@ class DarkChess(Game[DarkChessState, chess.Move]):
             return []
         return list(state.board.generate_legal_moves())
 
+    def is_legal(self, state: DarkChessState, seat: Seat, move: chess.Move) -> bool:
+        return seat in self.to_act(state) and state.board.is_legal(move)
+
     def parse_move(self, state: DarkChessState, seat: Seat, text: str) -> chess.Move:
         try:
             return parse_uci_or_san(state.board, text)
@@ -427,12 +439,13 @@ class DarkChess(Game[DarkChessState, chess.Move]):
         seen = 0 if color is None else visible_squares(board, color, state.visibility)
         last = board.move_stack[-1] if board.move_stack else None
         own_last = last is not None and color is not None and board.turn != color
-        captured: dict[str, dict[str, int]] = {}
-        for side, side_name in ((chess.WHITE, "white"), (chess.BLACK, "black")):
-            captured[side_name] = {
-                chess.piece_symbol(t): sum(1 for c in state.captured if c == (side, t))
-                for t in _PIECE_TYPES
-            }
+        captured: dict[str, dict[str, int]] = {
+            side_name: dict.fromkeys(_PIECE_LETTERS, 0) for side_name in ("white", "black")
+        }
+        for side, piece_type in state.captured:
+            captured["white" if side == chess.WHITE else "black"][
+                chess.piece_symbol(piece_type)
+            ] += 1
         return {
             "fen": dark_fen(board, color, seen),
             "visible": [chess.square_name(s) for s in chess.scan_forward(seen)],

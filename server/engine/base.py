@@ -176,13 +176,48 @@ class Option:
         return out
 
 
+class LazyRandom(random.Random):
+    """``random.Random(seed)`` that seeds itself on first use: most turns of most games
+    draw nothing, and seeding (SHA-512 of the text) costs more than the rest of a chess move's
+    bookkeeping. Every draw goes through ``random()`` or ``getrandbits()``, the two
+    primitives ``random.Random`` builds everything else on, so nothing escapes the seed."""
+
+    def __init__(self, seed: str | None = None) -> None:  # no super().__init__: it waits
+        self._lazy_seed: str | None = seed
+        self.gauss_next = None
+
+    def _ready(self) -> None:
+        seed, self._lazy_seed = self._lazy_seed, None
+        super().seed(seed)
+
+    def random(self) -> float:
+        if self._lazy_seed is not None:
+            self._ready()
+        return super().random()
+
+    def getrandbits(self, k: int, /) -> int:
+        if self._lazy_seed is not None:
+            self._ready()
+        return super().getrandbits(k)
+
+    def getstate(self) -> tuple[Any, ...]:
+        if self._lazy_seed is not None:
+            self._ready()
+        return super().getstate()
+
+    def seed(self, a: Any = None, version: int = 2) -> None:
+        self._lazy_seed = None
+        super().seed(a, version)
+
+
 def turn_rng(seed: str, ply: int) -> random.Random:
     """The rng for turn ``ply`` of a room seeded with ``seed`` (ply 0 is ``new``).
 
     ``random.Random`` seeded with a str hashes it with SHA-512, which is stable across
-    processes and Python versions, so replays are identical everywhere.
+    processes and Python versions, so replays are identical everywhere. It is seeded on
+    first use (:class:`LazyRandom`), with the very same result.
     """
-    return random.Random(f"{seed}/{ply}")
+    return LazyRandom(f"{seed}/{ply}")
 
 
 # -- the contract --------------------------------------------------------------------------

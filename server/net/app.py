@@ -34,6 +34,8 @@ from .codec import MSGPACK, codec_for
 from .connection import Client, Limits
 from .errors import ProtocolError, error_message
 from .handlers import Handlers
+from .accounts import ApiConnection
+from .seeks import start_seeks
 from .http import HttpRoutes
 from .hub import Hub
 
@@ -124,6 +126,7 @@ class KibitzServer:
         self.cluster = Cluster(self.hub, self.store)
         await self.cluster.start()
         self.handlers = Handlers(self.hub, bots=cfg.bot_workers > 0)
+        await start_seeks(self.hub, self.handlers)  # accounts: seeks, pools, ratings on_over
         self.bots: BotRunner | None = None
         if cfg.bot_workers > 0:
             self.bots = BotRunner(self.hub, workers=cfg.bot_workers)
@@ -135,6 +138,7 @@ class KibitzServer:
             cfg.host,
             cfg.port,
             process_request=routes,
+            create_connection=ApiConnection,  # accounts: POST bodies (server/net/accounts.py)
             select_subprotocol=_select_subprotocol,
             subprotocols=[Subprotocol(MSGPACK)],
             max_size=cfg.limits.max_frame,

@@ -85,6 +85,8 @@ class Client:
     dropped: int = 0
     close_code: tuple[int, str] = (1000, "")
     flush_due: bool = False
+    #: the account this connection is logged in as (``hello`` with ``auth``), None: a guest
+    user: str | None = None
     #: the handshake's Cookie header (the request itself is not kept)
     cookie: str | None = None
     #: the answer to the last keepalive ping (see ``KibitzServer._keepalive``)

@@ -15,6 +15,7 @@ from typing import Any
 from ..bots import strengths
 from ..rooms.errors import Forbidden, NotSeated
 from ..rooms.room import clamp_since
+from .accounts import authenticate
 from .connection import Client
 from .errors import ProtocolError
 from .hub import ROOM_ID, Hub
@@ -177,6 +178,9 @@ async def hello(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, A
     if not resumed:
         client.session = h.hub.make_secret(24)
         await h.hub.save_session(client)
+    # -- accounts (issue 13): "auth" token or the login cookie; a bad one: a guest + notice --
+    authenticated = await authenticate(h.hub, client, msg.get("auth"))
+    # -- end accounts
     client.greeted = True
     rooms: list[dict[str, Any]] = []
     for room_id in sorted(set(client.seats) | client.watching):
@@ -194,6 +198,7 @@ async def hello(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, A
         "session": client.session,
         "resumed": resumed,
         "rooms": rooms,
+        "user": client.user,  # accounts (issue 13)
         "limits": {
             "max_message": client.limits.max_message,
             "rate": client.limits.rate,
@@ -201,6 +206,8 @@ async def hello(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, A
         },
     }
     client.send(reply | ({"id": msg["id"]} if "id" in msg else {}))
+    if not authenticated:  # accounts (issue 13)
+        client.send({"type": "auth_failed", "message": "not logged in: a bad or expired token"})
     for room_id in [str(entry["room"]) for entry in rooms]:
         try:
             await h.push_state(client, room_id, clamp_since(since.get(room_id)))
@@ -397,3 +404,7 @@ async def record(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, 
     seated = bool(client.seats.get(room_id))  # spectators see the record as late as the game
     record = await h.hub.read(room_id, "record", {"seated": seated})
     return {"type": "record", "room": room_id, "record": record}
+
+
+# -- accounts (issue 13): seeks, quick pairing (registers its handlers) ----------------------
+from . import seeks as _seeks  # noqa: E402,F401  (after ``handles``: seeks uses it)

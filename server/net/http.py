@@ -29,6 +29,7 @@ from websockets.http11 import Request, Response
 
 from ..rooms.errors import RoomError
 from .errors import ProtocolError
+from .accounts import accounts_of, is_account_path
 from .hub import Hub
 
 log = logging.getLogger("kibitz.http")
@@ -98,6 +99,10 @@ class HttpRoutes:
             return self.respond(conn, 200, body, "text/plain; version=0.0.4; charset=utf-8")
         if path == "/api/games":
             return self.json(conn, 200, [g.info() for g in self.hub.registry])
+        # -- accounts (issue 13): register, login, logout, me, users -------------------------
+        if is_account_path(path):
+            return await accounts_of(self.hub).route(conn, request)
+        # -- end accounts ----------------------------------------------------------------------
         if path.startswith("/api/rooms/"):
             return await self.room_api(conn, path)
         return self.static(conn, path)

@@ -1,0 +1,547 @@
+"""Seeks, quick pairing and rating finished games (the asyncio side; see docs/PROTOCOL.md).
+
+Messages: ``seek`` -> ``seek_posted``; ``cancel_seek``; ``list_seeks`` -> ``seeks`` (and
+``seeks`` pushes on every change after it); ``accept_seek`` -> ``paired`` (every seat);
+``pool_join`` / ``pool_leave`` (quick pairing); ``pairing`` -> who plays whom, rated or not.
+
+A player is known by a key: ``user:{name}`` when logged in, else ``guest:{hash of the
+session}`` (the browser keeps its session: a durable guest identity). Seeks and pool entries
+live in Redis (:mod:`server.store.accounts`); taking a seek and pairing two pool entries are
+Lua scripts, so two nodes never give one seek or one player away twice. The node that
+completes a pairing creates the room, seats everyone, keeps ``pairing:{room}`` and publishes
+``paired`` to every node, which hands each player's connections their seat.
+
+Ratings: :meth:`Seeks.rate` is a ``hub.on_over`` hook: it reads ``pairing:{room}``, computes
+(Glicko-2 for two seats, OpenSkill for more) and stores the result once per room (a Lua
+script keyed by the room id), so a node taking over a room that ended with its dead host
+rates it again harmlessly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import random
+import time
+import weakref
+from typing import Any
+
+from ..rooms.pairing import Entry, choose_pairs
+from ..rooms.ratings import Glicko, Skill, category, rate_many, rate_pair, rating_from_json
+from ..rooms.room import Room
+from ..store.accounts import AccountStore, Stale
+from .accounts import accounts_of
+from .connection import Client
+from .errors import ProtocolError
+from .handlers import Handlers, handles
+from .hub import Hub
+
+log = logging.getLogger("kibitz.seeks")
+
+#: a seek or pool entry outlives its poster's last connection by this long (seconds)
+GRACE = 5.0
+#: seconds between sweeps (expiry) and pool pairing rounds
+TICK = 0.5
+MAX_SEEKS_PER_PLAYER = 5
+PAIRING_TTL = 90 * 24 * 3600
+
+
+def player_key(client: Client) -> str:
+    if client.user:
+        return f"user:{client.user.lower()}"
+    digest = hashlib.sha256((client.session or "").encode()).hexdigest()[:16]
+    return f"guest:{digest}"
+
+
+def clock_label(clock: Any) -> str:
+    if not clock:
+        return "untimed"
+    if clock.get("type") == "per_move":
+        return f"{clock.get('seconds')}s/move"
+    return f"{clock.get('base', 0) / 60:g}+{clock.get('increment', 0):g}"
+
+
+class Seeks:
+    """The seek and pairing service of one hub."""
+
+    def __init__(self, hub: Hub, handlers: Handlers) -> None:
+        self.hub = hub
+        self.handlers = handlers
+        self.store: AccountStore = accounts_of(hub).store
+        #: clients that asked for the seek list (pushed ``seeks`` on every change)
+        self.listeners: weakref.WeakSet[Client] = weakref.WeakSet()
+        #: player key -> when its last connection on this node went away
+        self.gone_since: dict[str, float] = {}
+        self.pubsub: Any = None
+        self.started = False
+
+    async def start(self) -> None:
+        if self.started:
+            return
+        self.started = True
+        self.hub.on_over.append(self.rate)
+        self.pubsub = self.hub.store.pubsub()
+        await self.pubsub.subscribe(self.channel("paired"), self.channel("seeks"))
+        self.hub.spawn(self._listen(), "seeks-listen")
+        self.hub.spawn(self._loop(), "seeks-loop")
+
+    def channel(self, name: str) -> str:
+        return self.hub.store.channel(f"accounts:{name}")
+
+    async def close(self) -> None:
+        if self.pubsub is not None:
+            with contextlib.suppress(Exception):
+                await self.pubsub.aclose()
+            self.pubsub = None
+
+    # -- players ------------------------------------------------------------------------------
+
+    async def player(self, client: Client, cat: str, name: Any = None) -> dict[str, Any]:
+        """Who ``client`` is, with its rating in ``cat`` (guests: 1500, unrated)."""
+        rating: dict[str, Any] | None = None
+        if client.user:
+            (raw,) = await self.store.rating_raw([client.user], cat)
+            rating = json.loads(raw) if raw else None
+        if rating is None:
+            rating = Glicko().to_json()
+        shown = client.user or (name if isinstance(name, str) and 0 < len(name) <= 40 else None)
+        return {
+            "key": player_key(client),
+            "name": shown or "Guest",
+            "user": client.user,
+            "rating": rating["rating"],
+            "provisional": rating["provisional"],
+            "node": self.hub.node,
+        }
+
+    def local_clients(self, key: str) -> list[Client]:
+        return [c for c in self.hub.clients if not c.closing and player_key(c) == key]
+
+    # -- seeks --------------------------------------------------------------------------------
+
+    async def post(self, client: Client, msg: dict[str, Any]) -> str:
+        game = msg.get("game")
+        if not isinstance(game, str) or game not in self.hub.registry:
+            raise ProtocolError("no_such_game", f"there is no game {game!r}")
+        info = self.hub.registry.get(game).info()
+        options, settings = msg.get("options") or {}, msg.get("settings") or {}
+        if not isinstance(options, dict) or not isinstance(settings, dict):
+            raise ProtocolError("bad_request", "options and settings must be objects")
+        seats = msg.get("seats", info.get("min_seats", 2))
+        if not isinstance(seats, int) or isinstance(seats, bool):
+            raise ProtocolError("bad_request", "'seats' must be a whole number")
+        if not info.get("min_seats", 2) <= seats <= info.get("max_seats", 2):
+            raise ProtocolError("bad_options", f"{game} takes {info.get('min_seats')} to "
+                                f"{info.get('max_seats')} seats")  # fmt: skip
+        rated = msg.get("rated", False)
+        if not isinstance(rated, bool):
+            raise ProtocolError("bad_request", "'rated' must be true or false")
+        if rated and client.user is None:
+            raise ProtocolError("forbidden", "log in to play rated games")
+        seat = msg.get("seat")
+        if seat is not None and (not isinstance(seat, int) or not 0 <= seat < seats):
+            raise ProtocolError("bad_request", f"'seat' must be 0 to {seats - 1}")
+        low_high = msg.get("rating_range")
+        if low_high is not None and not (
+            isinstance(low_high, list)
+            and len(low_high) == 2
+            and all(isinstance(x, int | float) and not isinstance(x, bool) for x in low_high)
+            and low_high[0] <= low_high[1]
+        ):
+            raise ProtocolError("bad_request", "'rating_range' is [low, high]")
+        clock = settings.get("clock")
+        cat = category(game, clock if isinstance(clock, dict) else None)
+        key = player_key(client)
+        existing = await self.store.seeks()
+        if sum(1 for s in existing.values() if s["poster"]["key"] == key) >= MAX_SEEKS_PER_PLAYER:
+            raise ProtocolError("rate_limited", f"at most {MAX_SEEKS_PER_PLAYER} open seeks")
+        poster = await self.player(client, cat, msg.get("name"))
+        seek_id = self.hub.make_secret(8)
+        seek = {
+            "id": seek_id,
+            "game": game,
+            "options": options,
+            "settings": settings,
+            "seats": seats,
+            "rated": rated,
+            "rating_range": low_high,
+            "seat": seat,
+            "category": cat,
+            "clock": clock_label(clock),
+            "poster": poster,
+            "created": time.time(),
+        }
+        await self.store.add_seek(seek_id, seek)
+        await self.store.join_seek(seek_id, key, poster, seats)
+        await self.changed()
+        return seek_id
+
+    async def cancel(self, client: Client, seek_id: Any) -> None:
+        seeks = await self.store.seeks()
+        seek = seeks.get(seek_id) if isinstance(seek_id, str) else None
+        if seek is None:
+            raise ProtocolError("no_such_seek", f"there is no seek {seek_id!r}")
+        if seek["poster"]["key"] != player_key(client):
+            raise ProtocolError("forbidden", "only its poster may cancel a seek")
+        await self.store.drop_seek(seek_id)
+        await self.changed()
+
+    async def accept(self, client: Client, seek_id: Any) -> dict[str, Any] | None:
+        """Join the seek; returns the ``paired`` message once the seek is full (else None)."""
+        seeks = await self.store.seeks()
+        seek = seeks.get(seek_id) if isinstance(seek_id, str) else None
+        if seek is None:
+            raise ProtocolError("no_such_seek", f"there is no seek {seek_id!r}")
+        key = player_key(client)
+        if seek["poster"]["key"] == key:
+            raise ProtocolError("bad_request", "that is your own seek")
+        if seek["rated"] and client.user is None:
+            raise ProtocolError("forbidden", "log in to play rated games")
+        me = await self.player(client, seek["category"], None)
+        low_high = seek.get("rating_range")
+        if low_high and not low_high[0] <= me["rating"] <= low_high[1]:
+            raise ProtocolError("forbidden", "your rating is outside the seek's range")
+        joined = await self.store.join_seek(seek_id, key, me, seek["seats"])
+        if joined is None:
+            raise ProtocolError("no_such_seek", f"seek {seek_id} was taken or you joined it")
+        if isinstance(joined, int):
+            await self.changed()
+            return None
+        seek, players = joined[0], joined[1:]
+        await self.changed()
+        # the poster's seat if they chose one; everybody else in a random order
+        poster = next(p for p in players if p["key"] == seek["poster"]["key"])
+        others = [p for p in players if p is not poster]
+        random.shuffle(others)
+        order: list[dict[str, Any]] = others[:]
+        where = seek["seat"] if seek["seat"] is not None else random.randrange(len(players))
+        order.insert(where, poster)
+        paired = await self.start_game(seek, order)
+        return paired.get(key)
+
+    async def start_game(
+        self, seek: dict[str, Any], order: list[dict[str, Any]]
+    ) -> dict[str, dict[str, Any]]:
+        """Create the room with everyone seated; publish ``paired`` to every player."""
+        summary = await self.hub.create(
+            seek["game"], seek["options"], len(order), seek["settings"]
+        )
+        room_id = summary["room"]
+        rated = bool(seek["rated"]) and all(p["user"] for p in order)
+        messages: dict[str, dict[str, Any]] = {}
+        for seat, p in enumerate(order):
+            token = self.hub.make_secret(24)
+            await self.hub.command(
+                room_id, "take_seat", {"seat": seat, "token": token, "name": p["name"]}
+            )
+            messages[p["key"]] = {
+                "type": "paired", "room": room_id, "seat": seat, "token": token,
+                "game": seek["game"], "rated": rated, "seek": seek.get("id"),
+            }  # fmt: skip
+        pairing = {
+            "room": room_id,
+            "game": seek["game"],
+            "category": seek["category"],
+            "rated": rated,
+            "clock": seek["clock"],
+            "players": [
+                {k: p[k] for k in ("name", "user", "rating", "provisional")} | {"seat": s}
+                for s, p in enumerate(order)
+            ],
+        }
+        await self.store.save_pairing(room_id, pairing, PAIRING_TTL)
+        for key, message in messages.items():
+            await self.hub.store.publish(
+                "accounts:paired", json.dumps({"key": key, "message": message}).encode()
+            )
+        log.info("paired room %s: %s", room_id, ", ".join(p["name"] for p in order))
+        return messages
+
+    async def deliver(self, key: str, message: dict[str, Any]) -> None:
+        """Seat every connection of ``key`` on this node and tell it ``paired``."""
+        for client in self.local_clients(key):
+            room_id, seat, token = message["room"], message["seat"], message["token"]
+            if token in client.seats.get(room_id, {}).values():
+                continue  # delivered already (the accepter's reply)
+            await self.handlers.attach_seat(client, room_id, seat, token)
+            client.send(message)
+            with contextlib.suppress(ProtocolError):
+                await self.handlers.push_state(client, room_id, None)
+
+    async def seek_list(self) -> list[dict[str, Any]]:
+        seeks = sorted((await self.store.seeks()).values(), key=lambda s: s["created"])
+        return [{k: v for k, v in s.items() if k != "options"} | {
+            "options": s["options"], "poster": {k: s["poster"][k] for k in (
+                "name", "user", "rating", "provisional")}} for s in seeks]  # fmt: skip
+
+    async def changed(self) -> None:
+        await self.hub.store.publish("accounts:seeks", b"1")
+
+    async def push_seeks(self) -> None:
+        if not self.listeners:
+            return
+        msg = {"type": "seeks", "seeks": await self.seek_list()}
+        for client in list(self.listeners):
+            client.send(msg)
+
+    # -- quick pairing ------------------------------------------------------------------------
+
+    async def pool_join(self, client: Client, msg: dict[str, Any]) -> str:
+        game = msg.get("game")
+        if not isinstance(game, str) or game not in self.hub.registry:
+            raise ProtocolError("no_such_game", f"there is no game {game!r}")
+        clock = msg.get("clock")
+        if not isinstance(clock, dict) or set(clock) - {"base", "increment"}:
+            raise ProtocolError("bad_request", "'clock' is {\"base\": s, \"increment\": s}")
+        base, inc = clock.get("base"), clock.get("increment", 0)
+        if not all(isinstance(x, int) and not isinstance(x, bool) for x in (base, inc)):
+            raise ProtocolError("bad_request", "clock base and increment are whole seconds")
+        assert isinstance(base, int) and isinstance(inc, int)
+        if not 15 <= base <= 3 * 3600 or not 0 <= inc <= 180:
+            raise ProtocolError("bad_request", "clock base 15 s to 3 h, increment 0 to 180 s")
+        pool = f"{game}:{base}+{inc}"
+        settings = {"clock": {"type": "fischer", "base": base, "increment": inc}}
+        cat = category(game, settings["clock"])
+        entry = await self.player(client, cat, msg.get("name"))
+        entry |= {"since": time.time(), "category": cat}
+        await self.store.pool_join(pool, entry["key"], entry)
+        await self.hub.store.redis.sadd(self.store.k("pools"), pool)
+        return pool
+
+    async def pool_leave(self, client: Client, pool: Any) -> bool:
+        if not isinstance(pool, str) or len(pool) > 100:
+            raise ProtocolError("bad_request", "'pool' is the name pool_joined gave")
+        return await self.store.pool_leave(pool, player_key(client))
+
+    async def pair_pools(self) -> int:
+        pools = await self.hub.store.redis.smembers(self.store.k("pools"))
+        made = 0
+        now = time.time()
+        for raw in pools:
+            pool = raw.decode() if isinstance(raw, bytes) else str(raw)
+            entries = await self.store.pool(pool)
+            if len(entries) < 2:
+                continue
+            waiting = [Entry(k, float(e["rating"]), float(e["since"])) for k, e in entries.items()]
+            for a, b in choose_pairs(waiting, now):
+                got = await self.store.pair(pool, a.key, b.key)
+                if got is None:  # another node paired one of them first
+                    continue
+                game, tc = pool.split(":", 1)
+                base, inc = (int(x) for x in tc.split("+"))
+                clock = {"type": "fischer", "base": base, "increment": inc}
+                order = list(got)
+                random.shuffle(order)
+                seek = {
+                    "id": None, "game": game, "options": {}, "settings": {"clock": clock},
+                    "rated": True, "category": got[0]["category"], "clock": clock_label(clock),
+                }  # fmt: skip
+                try:
+                    await self.start_game(seek, order)
+                    made += 1
+                except Exception:
+                    log.exception("pairing in pool %s failed", pool)
+        return made
+
+    # -- background ---------------------------------------------------------------------------
+
+    async def sweep(self) -> None:
+        """Drop seeks and pool entries whose poster has had no connection here for GRACE."""
+        now = time.monotonic()
+        present = {player_key(c) for c in self.hub.clients if not c.closing}
+        seeks = await self.store.seeks()
+        dropped = False
+        mine = [s for s in seeks.values() if s["poster"]["node"] == self.hub.node]
+        keys = {s["poster"]["key"] for s in mine}
+        pools = [
+            (p.decode() if isinstance(p, bytes) else str(p))
+            for p in await self.hub.store.redis.smembers(self.store.k("pools"))
+        ]
+        pool_entries = {pool: await self.store.pool(pool) for pool in pools}
+        for entries in pool_entries.values():
+            keys |= {k for k, e in entries.items() if e.get("node") == self.hub.node}
+        for key in keys:
+            if key in present:
+                self.gone_since.pop(key, None)
+            else:
+                self.gone_since.setdefault(key, now)
+        expired = {k for k, t in self.gone_since.items() if now - t >= GRACE}
+        for seek in mine:
+            if seek["poster"]["key"] in expired:
+                dropped |= await self.store.drop_seek(seek["id"])
+        for pool, entries in pool_entries.items():
+            for key in expired & set(entries):
+                await self.store.pool_leave(pool, key)
+        for key in expired:
+            self.gone_since.pop(key, None)
+        if dropped:
+            await self.changed()
+
+    async def _loop(self) -> None:
+        while True:
+            await asyncio.sleep(TICK)
+            try:
+                await self.sweep()
+                await self.pair_pools()
+            except Exception:
+                log.exception("seek sweep failed")
+
+    async def _listen(self) -> None:
+        paired, seeks = self.channel("paired").encode(), self.channel("seeks").encode()
+        while self.pubsub is not None:
+            message = await self.pubsub.get_message(timeout=1.0)
+            if message is None:
+                continue
+            try:
+                if message["channel"] == paired:
+                    data = json.loads(message["data"])
+                    await self.deliver(data["key"], data["message"])
+                elif message["channel"] == seeks:
+                    await self.push_seeks()
+            except Exception:
+                log.exception("seek message failed")
+
+    # -- ratings ------------------------------------------------------------------------------
+
+    async def rate(self, room: Room) -> None:
+        """The ``on_over`` hook: store the game's result and rating changes once per room."""
+        pairing = await self.store.pairing(room.id)
+        if pairing is None or room.outcome is None:
+            return
+        for _ in range(10):
+            if await self.store.applied(room.id):
+                return
+            try:
+                await self._apply(room, pairing)
+                return
+            except Stale:
+                continue
+        log.error("room %s: ratings kept changing; not rated", room.id)
+
+    async def _apply(self, room: Room, pairing: dict[str, Any]) -> None:
+        assert room.outcome is not None
+        players = pairing["players"]
+        cat = pairing["category"]
+        users = [p["user"] for p in players]
+        rated = pairing["rated"] and all(users) and len(set(users)) == len(users)
+        raw = await self.store.rating_raw([u or "" for u in users], cat) if rated else []
+        before = [rating_from_json(json.loads(r)) if r else None for r in raw]
+        after: list[Glicko | Skill | None] = [None] * len(players)
+        if rated and len(players) == 2:
+            a = before[0] if isinstance(before[0], Glicko) else Glicko()
+            b = before[1] if isinstance(before[1], Glicko) else Glicko()
+            after = list(rate_pair(a, b, room.outcome.scores[0]))
+            before = [a, b]
+        elif rated:
+            skills = [b if isinstance(b, Skill) else Skill() for b in before]
+            after = list(rate_many(skills, room.outcome.ranks))
+            before = list(skills)
+        result_players = []
+        for i, p in enumerate(players):
+            entry = {
+                "name": p["name"],
+                "user": p["user"],
+                "seat": i,
+                "score": room.outcome.scores[i],
+                "rank": room.outcome.ranks[i],
+            }
+            if rated:
+                old, new = before[i], after[i]
+                assert old is not None and new is not None
+                entry |= {
+                    "rating": round(old.to_json()["rating"], 2),
+                    "new_rating": new.to_json()["rating"],
+                    "change": round(new.to_json()["rating"] - old.to_json()["rating"], 2),
+                }
+            result_players.append(entry)
+        result = {
+            "room": room.id,
+            "game": pairing["game"],
+            "category": cat,
+            "clock": pairing.get("clock"),
+            "rated": rated,
+            "reason": room.outcome.reason,
+            "players": result_players,
+            "finished": time.time(),
+        }
+        stored = [
+            (u, raw[i] if rated else "", json.dumps(new.to_json()) if new is not None else "")
+            for i, (u, new) in enumerate(zip(users, after, strict=True))
+            if u
+        ]
+        await self.store.apply_result(room.id, result, result["finished"], cat, stored)
+
+
+_SERVICES: weakref.WeakKeyDictionary[Hub, Seeks] = weakref.WeakKeyDictionary()
+
+
+async def start_seeks(hub: Hub, handlers: Handlers) -> Seeks:
+    """Start the hub's seek service (the server calls this once at start-up)."""
+    service = _SERVICES.get(hub)
+    if service is None:
+        service = _SERVICES[hub] = Seeks(hub, handlers)
+    await service.start()
+    return service
+
+
+async def seeks_of(h: Handlers) -> Seeks:
+    return await start_seeks(h.hub, h)
+
+
+# -- handlers ---------------------------------------------------------------------------------
+
+
+@handles("seek")
+async def seek(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
+    seek_id = await (await seeks_of(h)).post(client, msg)
+    return {"type": "seek_posted", "seek": seek_id}
+
+
+@handles("cancel_seek")
+async def cancel_seek(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
+    await (await seeks_of(h)).cancel(client, msg.get("seek"))
+    return {"type": "seek_cancelled", "seek": msg.get("seek")}
+
+
+@handles("accept_seek")
+async def accept_seek(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
+    service = await seeks_of(h)
+    paired = await service.accept(client, msg.get("seek"))
+    if paired is None:
+        return {"type": "seek_joined", "seek": msg.get("seek")}
+    await h.attach_seat(client, paired["room"], paired["seat"], paired["token"])
+    client.send(paired | ({"id": msg["id"]} if "id" in msg else {}))
+    with contextlib.suppress(ProtocolError):
+        await h.push_state(client, paired["room"], None)
+    return {}
+
+
+@handles("list_seeks")
+async def list_seeks(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
+    service = await seeks_of(h)
+    service.listeners.add(client)
+    return {"type": "seeks", "seeks": await service.seek_list()}
+
+
+@handles("pool_join")
+async def pool_join(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
+    pool = await (await seeks_of(h)).pool_join(client, msg)
+    return {"type": "pool_joined", "pool": pool}
+
+
+@handles("pool_leave")
+async def pool_leave(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
+    left = await (await seeks_of(h)).pool_leave(client, msg.get("pool"))
+    return {"type": "pool_left", "pool": msg.get("pool"), "was_waiting": left}
+
+
+@handles("pairing")
+async def pairing(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
+    room_id = msg.get("room")
+    if not isinstance(room_id, str) or len(room_id) > 64:
+        raise ProtocolError("no_such_room", f"there is no room {room_id!r}")
+    found = await (await seeks_of(h)).store.pairing(room_id)
+    return {"type": "pairing", "room": room_id, "pairing": found}

@@ -72,7 +72,7 @@ class Seeks:
         self.handlers = handlers
         self.store: AccountStore = accounts_of(hub).store
         #: clients that asked for the seek list (pushed ``seeks`` on every change)
-        self.listeners: weakref.WeakSet[Client] = weakref.WeakSet()
+        self.listeners: set[Client] = set()
         #: player key -> when its last connection on this node went away
         self.gone_since: dict[str, float] = {}
         self.pubsub: Any = None
@@ -281,6 +281,7 @@ class Seeks:
         await self.hub.store.publish("accounts:seeks", b"1")
 
     async def push_seeks(self) -> None:
+        self.listeners &= self.hub.clients  # gone connections stop listening
         if not self.listeners:
             return
         msg = {"type": "seeks", "seeks": await self.seek_list()}

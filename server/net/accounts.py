@@ -195,8 +195,11 @@ class Accounts:
                 return 200, {"ok": True}, f"{COOKIE}=; Max-Age=0"
             body = read_json(conn)
             if path == "/api/register":
-                name = await self.register(body.get("name"), body.get("password"))
-                return 201, {"name": name}, None
+                bot = body.get("bot", False)
+                if not isinstance(bot, bool):
+                    raise ApiError(400, "bad_request", "'bot' must be true or false")
+                name = await self.register(body.get("name"), body.get("password"), bot=bot)
+                return 201, {"name": name, "bot": bot}, None
             addr = conn.remote_address
             ip = str(addr[0]) if addr else "?"
             name, token = await self.login(body.get("name"), body.get("password"), ip)

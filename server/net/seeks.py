@@ -391,6 +391,12 @@ class Seeks:
                 log.exception("seek sweep failed")
 
     async def _listen(self) -> None:
+        try:
+            await self._listen_loop()
+        finally:
+            await self.close()
+
+    async def _listen_loop(self) -> None:
         paired, seeks = self.channel("paired").encode(), self.channel("seeks").encode()
         while self.pubsub is not None:
             message = await self.pubsub.get_message(timeout=1.0)

@@ -54,7 +54,7 @@ async def test_register_login_logout(server: KibitzServer) -> None:
     status, body, _ = await api(
         server, "POST", "/api/register", {"name": "Ada_1", "password": "correct horse"}
     )
-    assert (status, body) == (201, {"name": "Ada_1"})
+    assert (status, body) == (201, {"name": "Ada_1", "bot": False})
     status, body, _ = await api(
         server, "POST", "/api/register", {"name": "ada_1", "password": "another one!"}
     )
@@ -173,4 +173,20 @@ async def test_profile_and_empty_history(server: KibitzServer) -> None:
     status, body, _ = await api(server, "GET", "/api/users/Fay/games?page=1")
     assert status == 200 and body["games"] == [] and body["total"] == 0
     status, body, _ = await api(server, "GET", "/api/users/Fay/games?page=zero")
+    assert status == 400
+
+
+async def test_bot_accounts_are_marked(server: KibitzServer) -> None:
+    status, body, _ = await api(
+        server,
+        "POST",
+        "/api/register",
+        {"name": "Deep-Bot", "password": "bot pass 42", "bot": True},
+    )
+    assert status == 201 and body["bot"] is True
+    status, profile, _ = await api(server, "GET", "/api/users/deep-bot")
+    assert status == 200 and profile["bot"] is True
+    status, _, _ = await api(
+        server, "POST", "/api/register", {"name": "Bot2", "password": "bot pass 42", "bot": "yes"}
+    )
     assert status == 400

@@ -28,16 +28,16 @@ from websockets.typing import Subprotocol
 from ..engine import REGISTRY, EngineError, Registry
 from ..rooms.errors import RoomError
 from ..store import EmbeddedRedis, Store, StoreError
+from .accounts import ApiConnection
 from .bots import BotRunner
 from .cluster import Cluster
 from .codec import MSGPACK, codec_for
 from .connection import Client, Limits
 from .errors import ProtocolError, error_message
 from .handlers import Handlers
-from .accounts import ApiConnection
-from .seeks import start_seeks
 from .http import HttpRoutes
 from .hub import Hub
+from .seeks import start_seeks
 
 log = logging.getLogger("kibitz")
 

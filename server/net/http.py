@@ -28,8 +28,8 @@ from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from ..rooms.errors import RoomError
-from .errors import ProtocolError
 from .accounts import accounts_of, is_account_path
+from .errors import ProtocolError
 from .hub import Hub
 
 log = logging.getLogger("kibitz.http")

@@ -1,6 +1,7 @@
 // The lobby: create a room (game, options from its schema, who sits where), the open rooms
 // (polled every few seconds) and the rooms this browser plays in.
 
+import { PlayPanel } from "./account.js"; // accounts (issue 13)
 import { h, toast } from "./dom.js";
 import { storage } from "./storage.js";
 import { seatName } from "./text.js";
@@ -29,6 +30,7 @@ export class LobbyView {
   }
 
   destroy() {
+    if (this.play) this.play.destroy(); // accounts (issue 13)
     clearInterval(this.timer);
     this.app.removeEventListener("ready", this.onReady);
     this.app.removeEventListener("held", this.onHeld);
@@ -65,6 +67,10 @@ export class LobbyView {
         ),
       ),
     );
+    // -- accounts (issue 13): quick pairing, seeks, create a seek ---------------------------
+    this.play = new PlayPanel(this.app, this.playerName);
+    this.el.querySelector(".lobby").prepend(this.play.el);
+    // -- end accounts
     if (this.app.ready) this.renderForm();
   }
 

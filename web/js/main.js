@@ -5,6 +5,8 @@
 import { App, currentRoomId } from "./app.js";
 import { toast } from "./dom.js";
 import { LobbyView } from "./lobby.js";
+import { installAccounts } from "./account.js"; // accounts (issue 13)
+import { ProfileView, profileName } from "./profile.js"; // accounts (issue 13)
 import { RoomView } from "./room.js";
 import { useTabStorage } from "./storage.js";
 
@@ -48,11 +50,12 @@ function playerName() {
 
 function route() {
   const id = currentRoomId();
-  const key = id ? `room:${id}` : "lobby";
+  const profile = profileName(); // accounts (issue 13): #/@/NAME
+  const key = profile ? `@${profile}` : id ? `room:${id}` : "lobby";
   if (key === viewKey) return;
   if (view) view.destroy();
   viewKey = key;
-  view = id ? new RoomView(app, main, id, { playerName }) : new LobbyView(app, main, { playerName });
+  view = profile ? new ProfileView(app, main, profile) : id ? new RoomView(app, main, id, { playerName }) : new LobbyView(app, main, { playerName });
   if (document.activeElement && document.activeElement !== document.body && !main.contains(document.activeElement) && document.activeElement !== nameInput) {
     main.focus();
   }
@@ -85,5 +88,6 @@ window.kibitz = Object.freeze({
 });
 
 initName();
+installAccounts(app, document.querySelector("header.top")); // accounts (issue 13)
 route();
 app.start();

@@ -112,6 +112,7 @@ export class Connection extends EventTarget {
     }
     if (msg.type === "update") this.dispatchEvent(new CustomEvent("update", { detail: msg }));
     else if (msg.type === "error") this.dispatchEvent(new CustomEvent("server-error", { detail: msg }));
+    else this.dispatchEvent(new CustomEvent("push", { detail: msg })); // accounts: paired, seeks, ...
   }
 
   onClose(ws) {

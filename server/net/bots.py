@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..bots import make_bot
+from ..bots.evaluator import evaluator_for
 from ..engine import EngineError, get_game, turn_rng
 from ..rooms.errors import RoomError
 from ..rooms.room import BOT, Room
@@ -36,6 +37,8 @@ from .hub import Hosted, Hub
 log = logging.getLogger("kibitz.bots")
 
 DEFAULT_BUDGET = 1.0
+#: a bot accepts a draw when its evaluation gives it less than this (0.5: level)
+DRAW_ACCEPT_BELOW = 0.35
 
 # -- the worker side (runs in the pool's processes) -------------------------------------------
 
@@ -142,11 +145,33 @@ class BotRunner:
         for seat, holder in enumerate(room.seats):
             if holder.kind == "bot" and room.status == "playing":
                 self.history(room, seat)  # one view per turn, as the turns happen
+        offer = room.draw_offer
+        if offer is not None and room.n_seats == 2 and room.seats[1 - offer].kind == "bot":
+            self.hub.spawn(self._answer_draw(hosted, 1 - offer), f"bot draw {room.id}")
         for seat in room.bot_seats_to_act():
             key = (hosted.room.id, seat)
             if key not in self.thinking:
                 self.thinking.add(key)
                 self.hub.spawn(self._play(hosted, seat), f"bot {key[0]}/{seat}")
+
+    async def _answer_draw(self, hosted: Hosted, seat: int) -> None:
+        """A bot answers a draw offer by policy: it accepts when its evaluation of the
+        position (a game that hides nothing: the evaluation may read the position) says it
+        stands worse, and declines otherwise — always in a hidden-information game, where
+        only a search over its views could tell, and the bot does not search for this."""
+        room = hosted.room
+        accept = False
+        if not room.game.hidden_information and room.outcome is None:
+            try:
+                accept = evaluator_for(room.game).values(room.state)[seat] < DRAW_ACCEPT_BELOW
+            except Exception:  # no evaluator for this game: decline
+                accept = False
+        try:
+            await self.hub.run(
+                hosted, lambda r: r.answer_draw(seat, BOT, accept, self.hub.clock())
+            )
+        except (RoomError, ProtocolError) as exc:  # answered meanwhile, or the room moved
+            log.info("bot %s/%d: draw answer not taken: %s", room.id, seat, exc)
 
     def budget(self, room: Room, seat: int) -> float:
         strength = room.seats[seat].bot

@@ -87,6 +87,8 @@ class Client:
     flush_due: bool = False
     #: the account this connection is logged in as (``hello`` with ``auth``), None: a guest
     user: str | None = None
+    #: chat messages this connection may still send (``server/net/social.py``)
+    chat_bucket: TokenBucket | None = None
     #: the handshake's Cookie header (the request itself is not kept)
     cookie: str | None = None
     #: the answer to the last keepalive ping (see ``KibitzServer._keepalive``)

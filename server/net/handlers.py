@@ -143,9 +143,19 @@ class Handlers:
         await self.hub.save_session(client)
 
     async def push_state(self, client: Client, room_id: str, since: int | None) -> None:
-        """Send ``client`` what it missed (or the whole state) for each of its recipients."""
+        """Send ``client`` what it missed (or the whole state) for each of its recipients,
+        then the room's chat it may read."""
+        status = "waiting"
         for r in self.hub.recipients_of(room_id, client):
-            client.send(await self.hub.read(room_id, "resync", {"recipient": r, "since": since}))
+            update = await self.hub.read(room_id, "resync", {"recipient": r, "since": since})
+            client.send(update)
+            status = update["status"]
+        await self.push_chat(client, room_id, status)
+
+    async def push_chat(self, client: Client, room_id: str, status: str) -> None:
+        from .social import chat_history
+
+        await chat_history(self, client, room_id, status)
 
     async def command(self, room_id: str, op: str, **args: Any) -> dict[str, Any]:
         return await self.hub.command(room_id, op, args)
@@ -268,7 +278,9 @@ async def take_seat(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[st
     )  # fmt: skip
     taken = result["events"][0]["seat"]
     await h.attach_seat(client, room_id, taken, token)
-    client.send(await h.hub.read(room_id, "resync", {"recipient": taken, "since": None}))
+    update = await h.hub.read(room_id, "resync", {"recipient": taken, "since": None})
+    client.send(update)
+    await h.push_chat(client, room_id, update["status"])
     return repeated({"type": "seated", "room": room_id, "seat": taken, "token": token}, result)
 
 
@@ -305,7 +317,9 @@ async def join(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, An
     await h.hub.read(room_id, "check_token", {"seat": seat, "token": token})
     await h.attach_seat(client, room_id, seat, token)
     since = clamp_since(msg.get("since"))
-    client.send(await h.hub.read(room_id, "resync", {"recipient": seat, "since": since}))
+    update = await h.hub.read(room_id, "resync", {"recipient": seat, "since": since})
+    client.send(update)
+    await h.push_chat(client, room_id, update["status"])
     return {"type": "seated", "room": room_id, "seat": seat, "token": token}
 
 
@@ -408,3 +422,4 @@ async def record(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, 
 
 # -- accounts (issue 13): seeks, quick pairing (registers its handlers) ----------------------
 from . import seeks as _seeks  # noqa: E402,F401  (after ``handles``: seeks uses it)
+from . import social as _social  # noqa: E402,F401  (draws, aborts, rematches, chat)

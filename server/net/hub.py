@@ -48,7 +48,20 @@ Decide = Callable[[Room], list[Event]]
 Outs = list[Change]
 Remote = Callable[[str, str, str, dict[str, Any]], Coroutine[Any, Any, Any]]
 
-COMMANDS = {"take_seat", "add_bot", "leave_seat", "move", "resign", "request_undo", "answer_undo"}
+COMMANDS = {
+    "take_seat",
+    "add_bot",
+    "leave_seat",
+    "move",
+    "resign",
+    "request_undo",
+    "answer_undo",
+    "offer_draw",
+    "answer_draw",
+    "abort",
+    "offer_rematch",
+    "decline_rematch",
+}
 READS = {"resync", "info", "record", "check_token"}
 
 
@@ -391,6 +404,8 @@ class Hub:
         events = await self.run(hosted, decide)
         if recalled is not None:
             return {**recalled, "repeated": True}
+        if op == "offer_rematch" and hosted.room.rematch_agreed():
+            await self._make_rematch(hosted)
         if op == "move":
             self.metrics.move_latency.observe(time.perf_counter() - t0)
         return {
@@ -476,6 +491,26 @@ class Hub:
             for hook in self.on_change:
                 hook(hosted)
             return events
+
+    async def _make_rematch(self, hosted: Hosted) -> None:
+        """Every person asked for a rematch: a new room with the same game, options and
+        settings, the seats rotated (colours swap for two), people seated with new tokens
+        and bots with the same bots; the old room records it (each person learns their seat
+        and token from its rendering, spectators the new room)."""
+        old = hosted.room
+        summary = await self.create(old.game.name, old.options, old.n_seats, old.policy.to_json())
+        new_id = summary["room"]
+        tokens: dict[int, str] = {}
+        for seat, holder in enumerate(old.seats):
+            args: dict[str, Any] = {"seat": old.rematch_seat(seat), "name": holder.name}
+            if holder.kind == "person":
+                tokens[seat] = args["token"] = self.make_secret(24)
+                await self.command(new_id, "take_seat", args)
+            elif holder.kind == "bot":
+                await self.command(new_id, "add_bot", {**args, "bot": holder.bot})
+        now = self.clock()
+        await self.run(hosted, lambda room: [room.settle_rematch(new_id, tokens, now)])
+        log.info("room %s: rematch in room %s", old.id, new_id)
 
     async def _renew_now(self, hosted: Hosted) -> None:
         """The lease is about to run out (the keeper is late, or cannot reach Redis): renew

@@ -12,7 +12,7 @@ Recipients are seats (``0..n_seats-1``) and ``None``, the spectators.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from . import delta
@@ -50,6 +50,9 @@ class Rendering:
     turns: list[Turn]
     pending: dict[int, Any]
     undo_request: UndoRequest | None
+    draw_offer: int | None
+    rematch_votes: set[int]
+    rematch: Json | None
     started: bool
     outcome: Outcome | None
     version: int
@@ -103,7 +106,25 @@ class Rendering:
             return {"kind": "resign", "seat": d["seat"], "reason": d["reason"]}
         if k == "timeout":
             return {"kind": "timeout", "seat": d["seat"]}
+        if k in ("draw_offer", "abort", "rematch_offer", "rematch_declined"):
+            return {"kind": k, "seat": d["seat"]}
+        if k == "draw_answer":
+            return {"kind": k, "seat": d["seat"], "accept": d["accept"]}
+        if k == "draw":
+            return {"kind": "draw", "reason": d["reason"]}
+        if k == "rematch":
+            return self.rematch_notice(d, r, kind="rematch")
         return {"kind": k}
+
+    def rematch_notice(self, d: Mapping[str, Any], r: Recipient, *, kind: str) -> Json:
+        """The agreed rematch as ``r`` may know it: a person seated here gets their seat in
+        the new room and its token; everybody else (spectators, bots' seats) the room."""
+        out: Json = {"kind": kind, "new_room": d["new_room"]}
+        token = d["tokens"].get(str(r)) if r is not None else None
+        if token is not None and r is not None:
+            out["seat"] = (r + 1) % self.n_seats
+            out["token"] = token
+        return out
 
     def seats_json(self) -> list[Json]:
         """The public seat list (cached until a seat changes)."""
@@ -137,6 +158,14 @@ class Rendering:
             "undo": (
                 {"seat": self.undo_request.seat, "accepted": sorted(self.undo_request.accepted)}
                 if self.undo_request
+                else None
+            ),
+            "draw_offer": self.draw_offer,
+            "rematch": (
+                {"asked": sorted(self.rematch_votes), "new_room": self.rematch["new_room"]}
+                if self.rematch
+                else {"asked": sorted(self.rematch_votes), "new_room": None}
+                if self.rematch_votes
                 else None
             ),
         }
@@ -220,6 +249,12 @@ class Rendering:
                 }
             shown[r] = snap
             out.append((r, step, full))
+        for event in events:  # a rematch is also announced on its own (protocol: rematch)
+            if event.kind == "rematch":
+                for r in self.recipients():
+                    notice = self.rematch_notice(event.data, r, kind="rematch")
+                    del notice["kind"]
+                    out.append((r, None, {"type": "rematch", "room": self.id, **notice}))
         return out
 
     def resync(self, r: Recipient, since: int | None) -> Json:

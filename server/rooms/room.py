@@ -43,6 +43,7 @@ from .errors import (
     TimeUp,
     UndoUnavailable,
 )
+from .offers import Offers
 from .policy import Policy
 from .render import RESYNC_EVENT_LIMIT, Change, Recipient, Rendering
 
@@ -136,7 +137,7 @@ def check_name(name: Any) -> str:
     return name.strip()
 
 
-class Room(Rendering):
+class Room(Offers, Rendering):
     """One game room. Build it with :meth:`create` + :meth:`from_created`, or :meth:`replay`.
 
     The rendering half (snapshots, deltas, records) is :class:`~server.rooms.render.Rendering`.
@@ -164,6 +165,9 @@ class Room(Rendering):
         self.turns: list[Turn] = []
         self.pending: dict[int, Any] = {}  # sealed moves of the current simultaneous turn
         self.undo_request: UndoRequest | None = None
+        self.draw_offer: int | None = None
+        self.rematch_votes: set[int] = set()
+        self.rematch: Json | None = None
         self.started = False
         self.outcome: Outcome | None = None
         #: the log, packed (a live room keeps it small); :attr:`events` unpacks it
@@ -510,6 +514,7 @@ class Room(Rendering):
         rng = turn_rng(self.seed, len(self.turns) + 1)
         self.state = self.game.play(self.state, moves, rng, check=False)
         self.turns.append(Turn.of(d["moves"], at))
+        self.lapse_draw_offer({int(s) for s in d["moves"]})
         self.past.append(self.state)
         self.pending.clear()
         self.undo_request = None
@@ -520,6 +525,7 @@ class Room(Rendering):
         self._check_end()
 
     def _apply_resign(self, d: Mapping[str, Any], at: float) -> None:
+        self.draw_offer = None
         self.outcome = self.game.resign(self.state, d["seat"], self.n_seats, d["reason"])
         self.pending.clear()
         self.undo_request = None

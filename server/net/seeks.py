@@ -29,6 +29,7 @@ import time
 import weakref
 from typing import Any
 
+from ..rooms.offers import ABORTED
 from ..rooms.pairing import Entry, choose_pairs
 from ..rooms.ratings import Glicko, Skill, category, rate_many, rate_pair, rating_from_json
 from ..rooms.room import Room
@@ -433,7 +434,12 @@ class Seeks:
         players = pairing["players"]
         cat = pairing["category"]
         users = [p["user"] for p in players]
-        rated = pairing["rated"] and all(users) and len(set(users)) == len(users)
+        rated = (
+            pairing["rated"]
+            and all(users)
+            and len(set(users)) == len(users)
+            and room.outcome.reason != ABORTED  # an aborted game has no result to rate
+        )
         raw = await self.store.rating_raw([u or "" for u in users], cat) if rated else []
         before = [rating_from_json(json.loads(r)) if r else None for r in raw]
         after: list[Glicko | Skill | None] = [None] * len(players)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from server.net import seeks as seeks_module
 from server.net.app import Config, KibitzServer
 from server.net.seeks import start_seeks
 from server.sdk import KibitzClient, KibitzError
+from server.store.accounts import Stale
 
 from .test_accounts import api, register_and_login
 
@@ -254,3 +256,64 @@ async def test_a_host_dying_at_the_end_still_rates_once(
     assert status == 200 and history["total"] == 1
     assert (await wait_rated(n2, "Ada", "chess:blitz"))["games"] == 1
     await c.close()
+
+
+async def test_store_scripts_refuse_twice(server: KibitzServer) -> None:
+    """The Lua guards themselves: a room's result once; a stale rating refused; a pool entry
+    paired once; a seek taken once."""
+    assert server.hub is not None
+    store = (await start_seeks(server.hub, server.handlers)).store
+    old = ""
+    new = '{"rating": 1662.31, "rd": 290.32, "volatility": 0.06, "games": 1, "provisional": true}'
+    players = [("Ada", old, new)]
+    assert await store.apply_result("room1", {"room": "room1"}, 1.0, "chess:blitz", players)
+    assert not await store.apply_result("room1", {"room": "room1"}, 2.0, "chess:blitz", players)
+    total, games = await store.history("Ada", 0, 10)
+    assert total == 1 and games == [{"room": "room1"}]
+    # computed from a rating that changed meanwhile: refused, nothing written
+    with pytest.raises(Stale):
+        await store.apply_result("room2", {"room": "room2"}, 3.0, "chess:blitz", players)
+    assert not await store.applied("room2")
+    assert (await store.history("Ada", 0, 10))[0] == 1
+    # pool entries: a pair leaves together, and once
+    for key in ("a", "b", "c"):
+        await store.pool_join("p", key, {"key": key})
+    results = await asyncio.gather(store.pair("p", "a", "b"), store.pair("p", "a", "c"))
+    assert sorted(r is None for r in results) == [False, True]
+    assert len(await store.pool("p")) == 1
+    # a two-seat seek: only one of many acceptors gets it
+    await store.add_seek("s1", {"id": "s1"})
+    await store.join_seek("s1", "poster", {"key": "poster"}, 2)
+    got = await asyncio.gather(
+        *(store.join_seek("s1", f"p{i}", {"key": f"p{i}"}, 2) for i in range(5))
+    )
+    assert sum(isinstance(g, list) for g in got) == 1 and got.count(None) == 4
+
+
+async def test_a_rated_many_player_game_uses_openskill(server: KibitzServer) -> None:
+    assert server.hub is not None
+    service = await start_seeks(server.hub, server.handlers)
+    names = ["Ann", "Ben", "Cid"]
+    for n in names:
+        await register_and_login(server, n)
+    pairing = {
+        "room": "hui1", "game": "hase_und_igel", "category": "hase_und_igel:correspondence",
+        "rated": True, "clock": "untimed",
+        "players": [{"name": n, "user": n, "rating": 1500.0, "provisional": True} for n in names],
+    }  # fmt: skip
+    await service.store.save_pairing("hui1", pairing, 60)
+    outcome = SimpleNamespace(scores=(0.5, 1.0, 0.0), ranks=(2, 1, 3), reason="finished")
+    room: Any = SimpleNamespace(id="hui1", outcome=outcome)
+    await asyncio.gather(service.rate(room), service.rate(room))
+    ratings = {n: await wait_rated(server, n, "hase_und_igel:correspondence") for n in names}
+    assert ratings["Ben"]["mu"] > 25 > ratings["Cid"]["mu"]
+    assert all(r["games"] == 1 for r in ratings.values())
+    # guests in the game: unrated, but the account holders' history has it
+    pairing["room"] = "hui2"
+    pairing["players"][2]["user"] = None
+    await service.store.save_pairing("hui2", pairing, 60)
+    await service.rate(SimpleNamespace(id="hui2", outcome=outcome))  # type: ignore[arg-type]
+    status, history, _ = await api(server, "GET", "/api/users/Ann/games")
+    assert status == 200 and history["total"] == 2
+    assert history["games"][0]["room"] == "hui2" and not history["games"][0]["rated"]
+    assert (await wait_rated(server, "Ann", "hase_und_igel:correspondence"))["games"] == 1

@@ -351,7 +351,9 @@ class Seeks:
     # -- background ---------------------------------------------------------------------------
 
     async def sweep(self) -> None:
-        """Drop seeks and pool entries whose poster has had no connection here for GRACE."""
+        """Drop seeks and pool entries whose poster has had no connection here for GRACE, and
+        those of nodes that stopped beating (died)."""
+        await self.store.beat(self.hub.node, int((GRACE + 2 * TICK) * 1000))
         now = time.monotonic()
         present = {player_key(c) for c in self.hub.clients if not c.closing}
         seeks = await self.store.seeks()
@@ -379,6 +381,19 @@ class Seeks:
                 await self.store.pool_leave(pool, key)
         for key in expired:
             self.gone_since.pop(key, None)
+        # a dead node's seeks and pool entries: whoever notices first drops them
+        others = {s["poster"]["node"] for s in seeks.values()} | {
+            e.get("node", "") for entries in pool_entries.values() for e in entries.values()
+        }
+        others.discard(self.hub.node)
+        dead = set(others) - await self.store.alive(sorted(others))
+        for seek in seeks.values():
+            if seek["poster"]["node"] in dead:
+                dropped |= await self.store.drop_seek(seek["id"])
+        for pool, entries in pool_entries.items():
+            for key, entry in entries.items():
+                if entry.get("node") in dead:
+                    await self.store.pool_leave(pool, key)
         if dropped:
             await self.changed()
 

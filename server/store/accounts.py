@@ -13,6 +13,9 @@ Keys (after the deployment's prefix; ``{n}`` is a lower-cased user name):
     seeks               hash: seek id -> seek JSON (the live seek list)
     seek:{id}:joined    hash: seat -> player JSON of a many-seat seek filling up
     pool:{game}:{tc}    hash: player key -> entry JSON (quick pairing)
+    pools               set: the pools ever joined
+    seeknode:{node}     a node's heartbeat (expires): seeks and pool entries of a node
+                        without one are dropped by the others
 
 Atomic steps are Lua scripts: taking a seek (only one acceptor gets it), pairing two pool
 entries (both removed or neither: two nodes never pair a player twice), and applying a
@@ -201,6 +204,17 @@ class AccountStore:
     async def pairing(self, room_id: str) -> dict[str, Any] | None:
         raw = await self.redis.get(self.k("pairing", room_id))
         return None if raw is None else dict(json.loads(raw))
+
+    # -- nodes --------------------------------------------------------------------------------
+
+    async def beat(self, node: str, ttl_ms: int) -> None:
+        await self.redis.set(self.k("seeknode", node), b"1", px=ttl_ms)
+
+    async def alive(self, nodes: Sequence[str]) -> set[str]:
+        if not nodes:
+            return set()
+        raw = await self.redis.mget([self.k("seeknode", n) for n in nodes])
+        return {n for n, r in zip(nodes, raw, strict=True) if r is not None}
 
     # -- seeks --------------------------------------------------------------------------------
 

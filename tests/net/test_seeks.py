@@ -317,3 +317,28 @@ async def test_a_rated_many_player_game_uses_openskill(server: KibitzServer) -> 
     assert status == 200 and history["total"] == 2
     assert history["games"][0]["room"] == "hui2" and not history["games"][0]["rated"]
     assert (await wait_rated(server, "Ann", "hase_und_igel:correspondence"))["games"] == 1
+
+
+async def test_a_dead_nodes_seeks_and_pool_entries_are_dropped(
+    two_nodes: tuple[KibitzServer, KibitzServer], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(seeks_module, "GRACE", 0.3)
+    n1, n2 = two_nodes
+    assert n2.hub is not None
+    poster = await KibitzClient.connect(n1.ws_url)
+    waiting = await KibitzClient.connect(n1.ws_url)
+    watcher = await KibitzClient.connect(n2.ws_url)
+    await watcher.request("list_seeks")
+    await poster.request("seek", game="chess")
+    await waiting.request("pool_join", game="chess", clock={"base": 600, "increment": 0})
+    assert len((await next_of(watcher, "seeks"))["seeks"]) == 1
+    n1.hub.on_over.clear()  # type: ignore[union-attr]
+    for task in list(n1.hub.tasks):  # type: ignore[union-attr]
+        if task.get_name() == "seeks-loop":
+            task.cancel()  # n1 dies: it sweeps (and beats) no more, its clients stay "up"
+    await asyncio.sleep(0.1)
+    assert (await next_of(watcher, "seeks", timeout=10))["seeks"] == []
+    service = await start_seeks(n2.hub, n2.handlers)
+    assert await service.store.pool("chess:600+0") == {}
+    for c in (poster, waiting, watcher):
+        await c.close()

@@ -84,6 +84,7 @@ class Seeks:
             return
         self.started = True
         self.hub.on_over.append(self.rate)
+        await self.beat()  # alive before the first client can post
         self.pubsub = self.hub.store.pubsub()
         await self.pubsub.subscribe(self.channel("paired"), self.channel("seeks"))
         self.hub.spawn(self._listen(), "seeks-listen")
@@ -350,10 +351,13 @@ class Seeks:
 
     # -- background ---------------------------------------------------------------------------
 
+    async def beat(self) -> None:
+        await self.store.beat(self.hub.node, int((GRACE + 4 * TICK) * 1000))
+
     async def sweep(self) -> None:
         """Drop seeks and pool entries whose poster has had no connection here for GRACE, and
         those of nodes that stopped beating (died)."""
-        await self.store.beat(self.hub.node, int((GRACE + 2 * TICK) * 1000))
+        await self.beat()
         now = time.monotonic()
         present = {player_key(c) for c in self.hub.clients if not c.closing}
         seeks = await self.store.seeks()

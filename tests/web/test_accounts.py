@@ -77,3 +77,24 @@ async def test_sign_up_seek_accept_mate_and_profile(
     await ada.page.click("[data-action=logout]")
     await ada.page.wait_for_selector("[data-action=login]")
     assert not ada.errors and not bob.errors
+
+
+async def test_quick_pairing_grid_lands_two_guests_in_a_room(
+    browser: Browser, server: KibitzServer
+) -> None:
+    ann = await Tab.open(browser, server.url, "Ann")
+    ben = await Tab.open(browser, server.url, "Ben")
+    await ann.page.click("[data-pool='chess:180+2']")
+    await ann.page.wait_for_selector("[data-pool='chess:180+2'][aria-pressed=true]")
+    await ben.page.click("[data-pool='chess:180+2']")
+    rooms = []
+    for tab in (ann, ben):
+        await tab.page.wait_for_function("() => /^#room=/.test(location.hash)")
+        await tab.page.wait_for_function(
+            "() => { const u = window.kibitz.latest(); return u && u.status === 'playing'; }"
+        )
+        rooms.append(await tab.page.evaluate("() => location.hash"))
+    assert rooms[0] == rooms[1]
+    seats = sorted([(await t.latest())["you"] for t in (ann, ben)])
+    assert seats == [0, 1]
+    assert not ann.errors and not ben.errors

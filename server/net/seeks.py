@@ -65,6 +65,15 @@ def clock_label(clock: Any) -> str:
     return f"{clock.get('base', 0) / 60:g}+{clock.get('increment', 0):g}"
 
 
+def seat_name(player: dict[str, Any]) -> str:
+    """The name a paired player sits under: an account's with its rating, as lichess shows
+    it (``Ada (1500?)``, ``?`` while provisional); a guest's as given (at most 32)."""
+    if not player["user"]:
+        return str(player["name"])[:32]
+    mark = "?" if player["provisional"] else ""
+    return f"{player['name']} ({round(player['rating'])}{mark})"
+
+
 class Seeks:
     """The seek and pairing service of one hub."""
 
@@ -109,10 +118,10 @@ class Seeks:
             rating = json.loads(raw) if raw else None
         if rating is None:
             rating = Glicko().to_json()
-        shown = client.user or (name if isinstance(name, str) and 0 < len(name) <= 40 else None)
+        shown = client.user or (name.strip() if isinstance(name, str) and name.strip() else None)
         return {
             "key": player_key(client),
-            "name": shown or "Guest",
+            "name": (shown or "Guest")[:32],
             "user": client.user,
             "rating": rating["rating"],
             "provisional": rating["provisional"],
@@ -237,7 +246,7 @@ class Seeks:
         for seat, p in enumerate(order):
             token = self.hub.make_secret(24)
             await self.hub.command(
-                room_id, "take_seat", {"seat": seat, "token": token, "name": p["name"]}
+                room_id, "take_seat", {"seat": seat, "token": token, "name": seat_name(p)}
             )
             messages[p["key"]] = {
                 "type": "paired", "room": room_id, "seat": seat, "token": token,

@@ -57,6 +57,8 @@ async def rated_fools_mate(server: KibitzServer, a: KibitzClient, b: KibitzClien
     for c in (a, b):
         end = await c.wait_update(lambda m: m["status"] == "over", room=room)
         assert end["outcome"]["winner"] == 1
+    # the seats carry the names with the ratings at the start, as lichess shows them
+    assert sorted(s["name"] for s in end["seats"]) == ["Ada (1500?)", "Bob (1500?)"]
     return room
 
 

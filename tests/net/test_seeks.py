@@ -17,6 +17,7 @@ from server.sdk import KibitzClient, KibitzError
 from server.store.accounts import Stale
 
 from .test_accounts import api, register_and_login
+from .test_restart import ServerProcess
 
 BLITZ = {"clock": {"type": "fischer", "base": 180, "increment": 2}}
 FOOLS_MATE = ["f2f3", "e7e5", "g2g4", "d8h4"]
@@ -344,3 +345,54 @@ async def test_a_dead_nodes_seeks_and_pool_entries_are_dropped(
     assert await service.store.pool("chess:600+0") == {}
     for c in (poster, waiting, watcher):
         await c.close()
+
+
+async def test_sigkill_of_the_host_at_the_end_rates_exactly_once(
+    redis_url: str, prefix: str
+) -> None:
+    """The room's host (a real process) is killed right after the mating move: whether it
+    rated the game or not, the game is rated once (the other node takes over the room)."""
+    common = ["--redis", redis_url, "--prefix", prefix, "--lease-ms", "1000", "--bot-workers", "0"]
+    n1 = ServerProcess([*common, "--node-id", "n1"])
+    n2 = ServerProcess([*common, "--node-id", "n2"])
+    await n1.start()
+    await n2.start()
+    try:
+        host = SimpleNamespace(url=n2.url)
+        tokens = {n: await register_and_login(host, n) for n in ("Ada", "Bob")}  # type: ignore[arg-type]
+
+        async def login(ws: str, name: str) -> KibitzClient:
+            c = await KibitzClient.connect(ws, hello=False)
+            c.welcome = await c.request("hello", protocol=2, auth=tokens[name])
+            return c
+
+        bob = await login(n2.ws, "Bob")
+        ada_n1 = await login(n1.ws, "Ada")  # accepts on n1: n1 hosts the room
+        ada = await login(n2.ws, "Ada")  # Ada's other connection, on the node that survives
+        seek_id = (await bob.request("seek", game="chess", settings=BLITZ, rated=True))["seek"]
+        paired = await ada_n1.request("accept_seek", seek=seek_id)
+        room = paired["room"]
+        assert (await next_of(ada, "paired"))["room"] == room
+        bob_seat = (await next_of(bob, "paired"))["seat"]
+        by_seat = {bob_seat: bob, 1 - bob_seat: ada}
+        await play(by_seat, room, FOOLS_MATE)
+        n1.kill()
+        for _ in range(100):  # n2 hosts the room once n1's lease is gone
+            try:
+                await bob.request("record", room=room)
+                break
+            except KibitzError:
+                await asyncio.sleep(0.2)
+        winner = "Bob" if bob_seat == 1 else "Ada"
+        rating = await wait_rated(host, winner, "chess:blitz")  # type: ignore[arg-type]
+        assert rating["games"] == 1 and rating["rating"] == pytest.approx(1662.3, abs=0.05)
+        await asyncio.sleep(1.0)
+        _, history, _ = await api(host, "GET", f"/api/users/{winner}/games")  # type: ignore[arg-type]
+        assert history["total"] == 1
+        again = await wait_rated(host, winner, "chess:blitz")  # type: ignore[arg-type]
+        assert again == rating
+        for c in (bob, ada):
+            await c.close()
+    finally:
+        n1.ensure_dead()
+        n2.ensure_dead()

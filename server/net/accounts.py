@@ -62,6 +62,8 @@ TOKEN_TTL = 30 * 24 * 3600
 FAILS_PER_NAME = 5
 FAILS_PER_IP = 30
 FAIL_WINDOW = 300
+#: accounts one address may create an hour
+REGISTRATIONS_PER_IP = 20
 MAX_BODY = 4096
 
 SCRYPT = {"n": 2**14, "r": 8, "p": 1, "maxmem": 64 * 1024 * 1024, "dklen": 32}
@@ -105,12 +107,16 @@ class Accounts:
 
     # -- operations -----------------------------------------------------------------------
 
-    async def register(self, name: Any, password: Any, *, bot: bool = False) -> str:
+    async def register(
+        self, name: Any, password: Any, *, bot: bool = False, ip: str = "?"
+    ) -> str:
         reason = check_name(name)
         if reason is None:
             reason = check_password(name, password)
         if reason is not None:
             raise ApiError(400, "bad_request", reason)
+        if await self.store.fail(f"register:{ip}", 3600) > REGISTRATIONS_PER_IP:
+            raise ApiError(429, "rate_limited", "too many new accounts from here: try later")
         salt = secrets.token_bytes(16)
         digest = await asyncio.to_thread(hash_password, password, salt)
         fields = {
@@ -194,14 +200,14 @@ class Accounts:
                     await self.store.drop_token(token)
                 return 200, {"ok": True}, f"{COOKIE}=; Max-Age=0"
             body = read_json(conn)
+            addr = conn.remote_address
+            ip = str(addr[0]) if addr else "?"
             if path == "/api/register":
                 bot = body.get("bot", False)
                 if not isinstance(bot, bool):
                     raise ApiError(400, "bad_request", "'bot' must be true or false")
-                name = await self.register(body.get("name"), body.get("password"), bot=bot)
+                name = await self.register(body.get("name"), body.get("password"), bot=bot, ip=ip)
                 return 201, {"name": name, "bot": bot}, None
-            addr = conn.remote_address
-            ip = str(addr[0]) if addr else "?"
             name, token = await self.login(body.get("name"), body.get("password"), ip)
             return 200, {"name": name, "token": token}, f"{COOKIE}={token}; Max-Age={TOKEN_TTL}"
         if method != "GET":

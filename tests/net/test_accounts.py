@@ -8,6 +8,8 @@ import urllib.error
 import urllib.request
 from typing import Any
 
+import pytest
+
 from server.net import accounts
 from server.net.app import KibitzServer
 from server.sdk import KibitzClient
@@ -190,3 +192,18 @@ async def test_bot_accounts_are_marked(server: KibitzServer) -> None:
         server, "POST", "/api/register", {"name": "Bot2", "password": "bot pass 42", "bot": "yes"}
     )
     assert status == 400
+
+
+async def test_registrations_per_address_are_limited(
+    server: KibitzServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(accounts, "REGISTRATIONS_PER_IP", 2)
+    codes = [
+        (await api(server, "POST", "/api/register", {"name": f"New{i}", "password": "pa55-w0rd!"}))[
+            0
+        ]
+        for i in range(3)
+    ]
+    assert codes == [201, 201, 429]
+    status, _, _ = await api(server, "GET", "/api/users/New2")
+    assert status == 404

@@ -107,9 +107,7 @@ class Accounts:
 
     # -- operations -----------------------------------------------------------------------
 
-    async def register(
-        self, name: Any, password: Any, *, bot: bool = False, ip: str = "?"
-    ) -> str:
+    async def register(self, name: Any, password: Any, *, bot: bool = False, ip: str = "?") -> str:
         reason = check_name(name)
         if reason is None:
             reason = check_password(name, password)
@@ -288,9 +286,7 @@ def read_json(conn: ServerConnection) -> dict[str, Any]:
     return data
 
 
-def respond(
-    conn: ServerConnection, status: int, data: Any, cookie: str | None = None
-) -> Response:
+def respond(conn: ServerConnection, status: int, data: Any, cookie: str | None = None) -> Response:
     body = json.dumps(data).encode()
     base = conn.respond(status, "")
     headers = Headers(

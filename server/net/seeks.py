@@ -237,9 +237,7 @@ class Seeks:
         self, seek: dict[str, Any], order: list[dict[str, Any]]
     ) -> dict[str, dict[str, Any]]:
         """Create the room with everyone seated; publish ``paired`` to every player."""
-        summary = await self.hub.create(
-            seek["game"], seek["options"], len(order), seek["settings"]
-        )
+        summary = await self.hub.create(seek["game"], seek["options"], len(order), seek["settings"])
         room_id = summary["room"]
         rated = bool(seek["rated"]) and all(p["user"] for p in order)
         messages: dict[str, dict[str, Any]] = {}
@@ -307,7 +305,7 @@ class Seeks:
             raise ProtocolError("no_such_game", f"there is no game {game!r}")
         clock = msg.get("clock")
         if not isinstance(clock, dict) or set(clock) - {"base", "increment"}:
-            raise ProtocolError("bad_request", "'clock' is {\"base\": s, \"increment\": s}")
+            raise ProtocolError("bad_request", '\'clock\' is {"base": s, "increment": s}')
         base, inc = clock.get("base"), clock.get("increment", 0)
         if not all(isinstance(x, int) and not isinstance(x, bool) for x in (base, inc)):
             raise ProtocolError("bad_request", "clock base and increment are whole seconds")

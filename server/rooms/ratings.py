@@ -101,9 +101,7 @@ def _e(mu: float, mu_j: float, phi_j: float) -> float:
     return 1.0 / (1.0 + math.exp(-_g(phi_j) * (mu - mu_j)))
 
 
-def glicko2(
-    player: Glicko, results: Sequence[tuple[Glicko, float]], *, tau: float = TAU
-) -> Glicko:
+def glicko2(player: Glicko, results: Sequence[tuple[Glicko, float]], *, tau: float = TAU) -> Glicko:
     """``player`` after one rating period with ``results`` (opponent, score 1/0.5/0).
 
     No games: only the deviation grows (step 6 of the paper).

@@ -262,4 +262,3 @@ class AccountStore:
         if raw is None:
             return None
         return json.loads(raw[0]), json.loads(raw[1])
-

@@ -55,6 +55,21 @@ def _parser() -> argparse.ArgumentParser:
         help="browser origin allowed to connect besides the server's own "
         "(repeatable; '*' allows any)",
     )  # fmt: skip
+    s.add_argument(
+        "--allow-host", action="append", default=[], metavar="NAME",
+        help="a host name the server answers to (the Host header) besides localhost, the "
+        "listening address and the --allow-origin hosts (repeatable; '*' allows any): a "
+        "guard against DNS rebinding",
+    )  # fmt: skip
+    s.add_argument(
+        "--max-per-ip", type=int, default=256, metavar="N",
+        help="open connections per client address (default 256; HTTP 429 beyond)",
+    )  # fmt: skip
+    s.add_argument(
+        "--lag-limit", type=float, default=0.5, metavar="S",
+        help="event-loop lag in seconds over which new connections get HTTP 503 and new "
+        "rooms 'busy' while running games go on (default 0.5)",
+    )  # fmt: skip
     s.add_argument("--prefix", default="kibitz:", help="Redis key prefix (default kibitz:)")
     s.add_argument(
         "--node-id", metavar="NAME",
@@ -202,6 +217,9 @@ def _serve(args: argparse.Namespace) -> int:
         fsync=args.fsync,
         prefix=args.prefix,
         allowed_origins=args.allow_origin,
+        allowed_hosts=args.allow_host,
+        max_per_ip=args.max_per_ip,
+        lag_limit=args.lag_limit,
         node_id=args.node_id,
         lease_ms=args.lease_ms,
         bot_workers=args.bot_workers,

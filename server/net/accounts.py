@@ -192,6 +192,11 @@ class Accounts:
         if path in ("/api/register", "/api/login", "/api/logout"):
             if method != "POST":
                 raise ApiError(405, "method_not_allowed", f"{path} takes a POST")
+            origin = request.headers.get("Origin")
+            if origin is not None and urlsplit(origin).netloc != request.headers.get("Host"):
+                # browsers say where a form or fetch comes from: only our own pages may log
+                # somebody in or out (no login CSRF)
+                raise ApiError(403, "forbidden", "accounts are managed from this site only")
             if path == "/api/logout":
                 token = request_token(request.headers)
                 if token:

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from redis.exceptions import RedisError
 from websockets.asyncio.server import Server, ServerConnection, serve
@@ -29,6 +30,7 @@ from ..engine import REGISTRY, EngineError, Registry
 from ..rooms.errors import RoomError
 from ..store import EmbeddedRedis, Store, StoreError
 from .accounts import ApiConnection
+from .admission import Admission
 from .bots import BotRunner
 from .cluster import Cluster
 from .codec import MSGPACK, codec_for
@@ -87,6 +89,13 @@ class Config:
     registry: Registry = field(default_factory=lambda: REGISTRY)
     #: seconds between keepalive pings; a connection that leaves one unanswered is dropped
     keepalive: float = KEEPALIVE
+    #: host names the server answers to (the Host header), besides localhost, the listening
+    #: address and the hosts of ``allowed_origins`` ('*': any) — a DNS-rebinding guard
+    allowed_hosts: Sequence[str] = ()
+    #: event-loop lag (s) over which the node sheds new connections and new rooms
+    lag_limit: float = 0.5
+    #: open connections per client address
+    max_per_ip: int = 256
 
 
 class KibitzServer:
@@ -132,7 +141,18 @@ class KibitzServer:
             self.bots = BotRunner(self.hub, workers=cfg.bot_workers)
             self.bots.start()
         await self.hub.recover()
-        routes = HttpRoutes(self.hub, cfg.web_dir, cfg.allowed_origins)
+        self.admission = Admission(
+            self.hub.metrics, lag_limit=cfg.lag_limit, per_ip=cfg.max_per_ip
+        )
+        self.hub.admission = self.admission
+        self.hub.spawn(self.admission.watch_lag(), "loop lag")
+        routes = HttpRoutes(
+            self.hub,
+            cfg.web_dir,
+            cfg.allowed_origins,
+            allowed_hosts=allowed_hosts(cfg),
+            admission=self.admission,
+        )
         self.server = await serve(
             self.handle,
             cfg.host,
@@ -206,6 +226,11 @@ class KibitzServer:
         straight to its transport — see :class:`~server.net.connection.Client`)."""
         assert self.hub is not None
         client = Client(ws, codec_for(ws.subprotocol), self.config.limits)
+        address = client.address
+        self.admission.opened(address)
+        asyncio.get_running_loop().call_later(
+            client.limits.hello_timeout, _hello_due, client
+        )  # a connection that never says hello is closed
         if ws.request is not None:  # keep what later requests may need, drop the rest
             client.cookie = ws.request.headers.get("Cookie")
         # the handshake's request and response (~3 KB a connection) are not needed any more;
@@ -215,12 +240,13 @@ class KibitzServer:
         self.hub.metrics.connections.set(len(self.hub.clients))
         try:
             async for frame in ws:
-                if client.closing:
-                    break
+                if client.closing:  # drain what the peer still sends until the close ends
+                    continue
                 await self.on_frame(client, frame)
         except ConnectionClosed:
             pass
         finally:
+            self.admission.closed(address)
             self.hub.disconnect(client)
             code, reason = client.close_code
             with contextlib.suppress(Exception):
@@ -271,6 +297,25 @@ class KibitzServer:
             if request_id is not None:
                 reply["id"] = request_id
             client.send(reply)
+
+
+def _hello_due(client: Client) -> None:
+    if not client.greeted and not client.closing:
+        client.close(1008, "say hello first")
+
+
+def allowed_hosts(cfg: Config) -> list[str]:
+    """Host names this server answers to (see ``Config.allowed_hosts``)."""
+    if "*" in cfg.allowed_hosts or "*" in cfg.allowed_origins:
+        return ["*"]
+    names = {"localhost", "127.0.0.1", "::1", cfg.host, *cfg.allowed_hosts}
+    names |= {urlsplit(o).hostname or "" for o in cfg.allowed_origins}
+    names.discard("")
+    names.discard("0.0.0.0")
+    names.discard("::")
+    if cfg.host in ("0.0.0.0", "::", ""):
+        names.add(socket.gethostname())
+    return sorted(names)
 
 
 def _valid_id(value: Any) -> bool:

@@ -224,10 +224,18 @@ class Cluster:
                 self.hub.lease_lost(room_id)
 
     async def _lobby(self, period: float = 2.0) -> None:
-        """Every ``period`` seconds: refresh the lobby entries of rooms that moved on."""
+        """Every ``period`` seconds: refresh the lobby entries of rooms that moved on; every
+        minute, expire waiting rooms nobody came to (``hub.waiting_ttl``)."""
+        beats = 0
         while True:
             await asyncio.sleep(period)
-            await self.hub.flush_lobby()
+            beats += 1
+            try:
+                await self.hub.flush_lobby()
+                if beats % 30 == 0:
+                    await self.hub.expire_waiting(self.hub.waiting_ttl)
+            except Exception as exc:
+                log.warning("lobby upkeep failed: %s", exc)
 
     async def _sweeps(self) -> None:
         """Every lease period: count the other nodes, adopt rooms whose host is gone."""

@@ -30,6 +30,8 @@ class Codec:
             msg = json.loads(frame)
         except ValueError as exc:
             raise ProtocolError("bad_json", f"the frame is not valid JSON: {exc}") from None
+        except RecursionError:  # "[" * 30000: nested deeper than any message of ours
+            raise ProtocolError("bad_json", "the frame is nested too deeply") from None
         return _check(msg)
 
 

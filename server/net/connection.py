@@ -34,8 +34,12 @@ class Limits:
         max_frame: largest frame the WebSocket layer reads at all (beyond: close 1009).
         rate: messages per second a connection may send on average...
         burst: ...and at once.
-        flood_close: after this many refused (rate-limited) messages in a row, close 1008.
+        flood_close: refused (rate-limited) messages within ``flood_window`` seconds after
+            which the connection is closed (1008): sustained over-rate, not only a burst.
+        flood_window: see ``flood_close``.
         send_buffer: bytes of output waiting for a slow reader before it is disconnected.
+        hello_timeout: seconds a new connection has to say ``hello`` before it is closed.
+        watch_max: rooms one session may watch at once (``too_many`` beyond).
     """
 
     max_message: int = 64 * 1024
@@ -43,7 +47,10 @@ class Limits:
     rate: float = 20.0
     burst: int = 60
     flood_close: int = 200
+    flood_window: float = 30.0
     send_buffer: int = 256 * 1024
+    hello_timeout: float = 5.0
+    watch_max: int = 50
 
 
 class TokenBucket:
@@ -81,7 +88,9 @@ class Client:
     #: live room changes as deltas (protocol 2) rather than full updates (protocol 1)
     deltas: bool = False
     closing: bool = False
+    #: refusals since ``refused_since`` (the start of the current flood window)
     refused_in_a_row: int = 0
+    refused_since: float = 0.0
     dropped: int = 0
     close_code: tuple[int, str] = (1000, "")
     flush_due: bool = False
@@ -97,6 +106,12 @@ class Client:
 
     def __post_init__(self) -> None:
         self.bucket = TokenBucket(self.limits.rate, self.limits.burst)
+
+    @property
+    def address(self) -> str:
+        """The client's address (IP), for per-address limits."""
+        addr = self.ws.remote_address
+        return str(addr[0]) if addr else "?"
 
     @property
     def peer(self) -> str:
@@ -157,10 +172,14 @@ class Client:
             transport.abort()
 
     def allow(self) -> bool:
-        """Spend one message from the budget; False when the client floods."""
+        """Spend one message from the budget; False when the client floods. A client with
+        ``flood_close`` refusals within ``flood_window`` seconds is closed — pacing just
+        over the rate (refused now and then, never many in a row) floods all the same."""
         if self.bucket.take():
-            self.refused_in_a_row = 0
             return True
+        now = time.monotonic()
+        if now - self.refused_since > self.limits.flood_window:
+            self.refused_since, self.refused_in_a_row = now, 0
         self.refused_in_a_row += 1
         if self.refused_in_a_row >= self.limits.flood_close:
             self.close(1008, "message flood")

@@ -21,6 +21,9 @@ from .errors import ProtocolError
 from .hub import ROOM_ID, Hub
 
 #: the newest protocol: live room changes arrive as ``delta`` messages
+#: the most rooms one ``list_rooms`` answer holds
+LOBBY_PAGE_MAX = 200
+
 PROTOCOL_VERSION = 2
 #: every protocol this server speaks (1: every change is a full ``update``)
 PROTOCOLS = (1, 2)
@@ -185,9 +188,10 @@ async def hello(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, A
         if not isinstance(secret, str) or not 16 <= len(secret) <= 128:
             raise ProtocolError("bad_request", "'session' is the secret a welcome gave you")
         resumed = await h.hub.load_session(client, secret)
-    if not resumed:
+    if not resumed and client.session is None:
+        # stored only once it holds something (a seat, a watched room): a hello costs Redis
+        # nothing, so no client can grow it by saying hello
         client.session = h.hub.make_secret(24)
-        await h.hub.save_session(client)
     # -- accounts (issue 13): "auth" token or the login cookie; a bad one: a guest + notice --
     authenticated = await authenticate(h.hub, client, msg.get("auth"))
     # -- end accounts
@@ -250,14 +254,41 @@ def game_info(h: Handlers, game: Any) -> dict[str, Any]:
 
 @handles("list_rooms")
 async def list_rooms(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
+    """A page of the lobby, newest first: ``game``, ``status`` (waiting/playing) and
+    ``open`` (only rooms with an open seat) filter; ``limit`` (default 50, at most
+    :data:`LOBBY_PAGE_MAX`) and ``offset`` page; ``total`` counts the matches."""
     game = msg.get("game")
     if game is not None and not isinstance(game, str):
         raise ProtocolError("bad_request", "'game' must be a string")
-    return {"type": "rooms", "rooms": await h.hub.lobby(game)}
+    status = msg.get("status")
+    if status not in (None, "waiting", "playing"):
+        raise ProtocolError("bad_request", "'status' is 'waiting' or 'playing'")
+    open_only = msg.get("open", False)
+    if not isinstance(open_only, bool):
+        raise ProtocolError("bad_request", "'open' must be true or false")
+    limit = _opt_int(msg, "limit")
+    limit = 50 if limit is None else limit
+    offset = _opt_int(msg, "offset") or 0
+    if not 1 <= limit <= LOBBY_PAGE_MAX or offset < 0:
+        raise ProtocolError(
+            "bad_request", f"'limit' is 1 to {LOBBY_PAGE_MAX}, 'offset' not negative"
+        )
+    rooms = await h.hub.lobby(game)
+    if status is not None:
+        rooms = [r for r in rooms if r.get("status") == status]
+    if open_only:
+        rooms = [r for r in rooms if r.get("open_seats")]
+    page = rooms[offset : offset + limit]
+    return {"type": "rooms", "rooms": page, "total": len(rooms), "offset": offset}
 
 
 @handles("create_room")
 async def create_room(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
+    admission = h.hub.admission
+    if admission is not None and not admission.may_create(client.address):
+        raise ProtocolError(
+            "too_many", "too many new rooms from your address: try again in a minute"
+        )
     summary = await h.hub.create(
         msg.get("game"), msg.get("options"), msg.get("seats"), msg.get("settings")
     )
@@ -332,6 +363,11 @@ async def watch(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, A
             "spectators of this room see everything (late): seated players may not watch"
         )
     if room_id not in client.seats:
+        if room_id not in client.watching and len(client.watching) >= client.limits.watch_max:
+            raise ProtocolError(
+                "too_many",
+                f"a session watches at most {client.limits.watch_max} rooms: leave one first",
+            )
         client.watching.add(room_id)
         h.hub.listen(room_id, client, None)
         await h.hub.save_session(client)

@@ -29,6 +29,7 @@ from websockets.http11 import Request, Response
 
 from ..rooms.errors import RoomError
 from .accounts import accounts_of, is_account_path
+from .admission import Admission
 from .errors import ProtocolError
 from .hub import Hub
 
@@ -40,22 +41,44 @@ mimetypes.add_type("image/svg+xml", ".svg")
 
 
 def origin_allowed(origin: str | None, host: str | None, allowed: Sequence[str]) -> bool:
-    """Browsers send ``Origin``; accept none (other clients), the same host, or the list."""
+    """Browsers send ``Origin``; accept none (other clients), the same host over http(s),
+    or the list."""
     if origin is None:
         return True
     if "*" in allowed or origin in allowed:
         return True
-    netloc = urlsplit(origin).netloc
-    return bool(host) and netloc == host
+    parts = urlsplit(origin)
+    return parts.scheme in ("http", "https") and bool(host) and parts.netloc == host
+
+
+def host_allowed(host: str | None, allowed: Sequence[str]) -> bool:
+    """Whether the ``Host`` header names this server: a page on ``evil.example`` whose
+    name was made to resolve to us (DNS rebinding) sends ``Host: evil.example``."""
+    if "*" in allowed:
+        return True
+    if not host:
+        return False
+    name = urlsplit(f"//{host}").hostname or ""
+    return name in allowed
 
 
 class HttpRoutes:
     """``process_request`` for the websockets server."""
 
-    def __init__(self, hub: Hub, web_dir: Path | None, allowed_origins: Sequence[str]) -> None:
+    def __init__(
+        self,
+        hub: Hub,
+        web_dir: Path | None,
+        allowed_origins: Sequence[str],
+        *,
+        allowed_hosts: Sequence[str] = ("*",),
+        admission: Admission | None = None,
+    ) -> None:
         self.hub = hub
         self.web_dir = web_dir.resolve() if web_dir else None
         self.allowed_origins = list(allowed_origins)
+        self.allowed_hosts = list(allowed_hosts)
+        self.admission = admission
 
     def respond(
         self,
@@ -86,11 +109,24 @@ class HttpRoutes:
 
     async def __call__(self, conn: ServerConnection, request: Request) -> Response | None:
         path = urlsplit(request.path).path
+        host = request.headers.get("Host")
+        if not host_allowed(host, self.allowed_hosts):
+            log.warning("refused a request for host %r", host)
+            return self.respond(conn, http.HTTPStatus.MISDIRECTED_REQUEST, "unknown host\n")
         if path == "/ws":
             origin = request.headers.get("Origin")
-            if not origin_allowed(origin, request.headers.get("Host"), self.allowed_origins):
+            if not origin_allowed(origin, host, self.allowed_origins):
                 log.warning("refused WebSocket from origin %s", origin)
                 return self.respond(conn, http.HTTPStatus.FORBIDDEN, "origin not allowed\n")
+            if self.admission is not None:
+                addr = conn.remote_address
+                refused = self.admission.admit(str(addr[0]) if addr else "?")
+                if refused == "overloaded":
+                    response = self.respond(conn, 503, "the server is busy; try again soon\n")
+                    response.headers["Retry-After"] = "5"
+                    return response
+                if refused == "per_ip":
+                    return self.respond(conn, 429, "too many connections from your address\n")
             return None
         if path == "/healthz":
             return await self.health(conn)

@@ -120,6 +120,10 @@ class Hub:
         self._loading: dict[str, asyncio.Lock] = {}
         #: hosted rooms whose lobby entry is behind (flushed by :meth:`flush_lobby`)
         self.lobby_dirty: set[str] = set()
+        #: admission control (set by the server): overload state, per-address counts
+        self.admission: Any = None
+        #: a room still waiting for players this long (s) after its last event is removed
+        self.waiting_ttl = 1800.0
         #: rooms leased to this node but not loaded yet (start-up) -> lease valid until
         self.claimed: dict[str, float] = {}
         #: appends are refused this long (s) before a room's lease could run out
@@ -333,6 +337,9 @@ class Hub:
         raise ProtocolError("unavailable", "the room is changing hosts; try again")
 
     async def create(self, game: Any, options: Any, n_seats: Any, policy: Any) -> dict[str, Any]:
+        if self.admission is not None and self.admission.overloaded:
+            self.metrics.shed.labels("room").inc()
+            raise ProtocolError("busy", "the server is busy: no new rooms for a moment")
         if not isinstance(game, str) or game not in self.registry:
             raise ProtocolError("no_such_game", f"there is no game {game!r}")
         if options is not None and not isinstance(options, dict):
@@ -622,6 +629,28 @@ class Hub:
                 return
         await self.store.append(room.id, room.version, [], status="over", node=self.node)
 
+    async def expire_waiting(self, idle: float) -> int:
+        """Delete the hosted rooms still waiting for players after ``idle`` seconds without
+        an event (their log, lease and lobby entry): nobody came. Games that started stay,
+        finished ones too. Returns how many went."""
+        now = self.clock()
+        gone = [
+            hosted.room.id
+            for hosted in list(self.rooms.values())
+            if hosted.room.status == "waiting" and now - hosted.room.last_at > idle
+        ]
+        for room_id in gone:
+            try:
+                await self.store.delete_room(room_id, self.node)
+            except (StoreError, RedisError, OSError) as exc:
+                log.warning("room %s not expired: %s", room_id, exc)
+                continue
+            self.rooms.pop(room_id, None)
+            self.lobby_dirty.discard(room_id)
+            log.info("room %s expired: nobody sat down in %.0f s", room_id, idle)
+        self.metrics.rooms.set(len(self.rooms))
+        return len(gone)
+
     async def flush_lobby(self) -> int:
         """Write the lobby entries of rooms that changed since the last flush (their turn
         counts) in one pipelined round trip; returns how many."""
@@ -652,7 +681,9 @@ class Hub:
             return
         seats = {room: {str(s): t for s, t in held.items()} for room, held in client.seats.items()}
         data = {"seats": seats, "watching": sorted(client.watching)}
-        await self.store.save_session(client.session, data, self.session_ttl)
+        # a session that holds a seat is kept for days; one that only watches, an hour
+        ttl = self.session_ttl if any(client.seats.values()) else min(self.session_ttl, 3600)
+        await self.store.save_session(client.session, data, ttl)
 
     async def load_session(self, client: Client, secret: str) -> bool:
         data = await self.store.load_session(secret)

@@ -43,5 +43,20 @@ class Metrics:
             registry=r,
         )
 
+        self.loop_lag = Gauge(
+            "kibitz_loop_lag_seconds",
+            "How late the event loop runs a timer (smoothed): the node's saturation",
+            registry=r,
+        )
+        self.overloaded = Gauge(
+            "kibitz_overloaded", "1 while the node sheds new work (loop lag over limit)", registry=r
+        )
+        self.shed = Counter(
+            "kibitz_shed",
+            "New work refused while overloaded or over a quota, by kind",
+            ["kind"],
+            registry=r,
+        )
+
     def render(self) -> bytes:
         return bytes(generate_latest(self.registry))

@@ -20,13 +20,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import marshal
 import sys
 from collections import OrderedDict, deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
-
-import msgpack
 
 from ..engine import REGISTRY, Game, IllegalMove, InvalidOptions, Outcome, Registry, turn_rng
 from .clock import Clock
@@ -626,8 +625,10 @@ __all__ = [
 
 
 def _pack(record: Json) -> bytes:
-    return msgpack.packb(record, use_bin_type=True)
+    """An event record, packed for the in-memory log (``marshal``: compact and fast; the
+    bytes never leave this process)."""
+    return marshal.dumps(record)
 
 
 def _unpack(data: bytes) -> Json:
-    return dict(msgpack.unpackb(data, raw=False, strict_map_key=False))
+    return dict(marshal.loads(data))

@@ -314,6 +314,16 @@ class Store:
     async def set_summary(self, room_id: str, summary: Mapping[str, Any]) -> None:
         await self.redis.hset(self._k("lobby"), room_id, pack(dict(summary)))
 
+    async def delete_room(self, room_id: str, node: str) -> None:
+        """Remove a room for good (an expired waiting room): its log, lobby entry and live
+        mark, and its lease if ``node`` holds it."""
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.delete(self._k("room", room_id))
+        pipe.srem(self._k("rooms", "live"), room_id)
+        pipe.hdel(self._k("lobby"), room_id)
+        await pipe.execute()
+        await self.release(room_id, node)
+
     async def set_summaries(self, summaries: Mapping[str, Mapping[str, Any]]) -> None:
         """Several lobby entries in one command."""
         await self.redis.hset(

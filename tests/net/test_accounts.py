@@ -207,3 +207,15 @@ async def test_registrations_per_address_are_limited(
     assert codes == [201, 201, 429]
     status, _, _ = await api(server, "GET", "/api/users/New2")
     assert status == 404
+
+
+async def test_account_posts_from_other_sites_are_refused(server: KibitzServer) -> None:
+    body = {"name": "Mallory", "password": "pa55-w0rd!"}
+    evil = {"Origin": "https://evil.example"}
+    status, reply, _ = await api(server, "POST", "/api/register", body, headers=evil)
+    assert status == 403 and reply["code"] == "forbidden"
+    ours = {"Origin": server.url.rstrip("/")}
+    status, _, _ = await api(server, "POST", "/api/register", body, headers=ours)
+    assert status == 201
+    status, _, _ = await api(server, "POST", "/api/login", body, headers=evil)
+    assert status == 403

@@ -109,7 +109,10 @@ class HttpRoutes:
 
     async def __call__(self, conn: ServerConnection, request: Request) -> Response | None:
         path = urlsplit(request.path).path
-        host = request.headers.get("Host")
+        hosts = request.headers.get_all("Host")
+        if len(hosts) != 1:
+            return self.respond(conn, http.HTTPStatus.BAD_REQUEST, "one Host header, please\n")
+        host = hosts[0]
         if not host_allowed(host, self.allowed_hosts):
             log.warning("refused a request for host %r", host)
             return self.respond(conn, http.HTTPStatus.MISDIRECTED_REQUEST, "unknown host\n")

@@ -396,3 +396,25 @@ async def test_sigkill_of_the_host_at_the_end_rates_exactly_once(
     finally:
         n1.ensure_dead()
         n2.ensure_dead()
+
+
+async def test_an_aborted_rated_game_is_recorded_unrated(server: KibitzServer) -> None:
+    ada, bob = await user(server, "Ada"), await user(server, "Bob")
+    seek_id = (await ada.request("seek", game="chess", settings=BLITZ, rated=True))["seek"]
+    paired = await bob.request("accept_seek", seek=seek_id)
+    room = paired["room"]
+    await bob.request("abort", room=room)
+    await bob.wait_update(lambda m: m["status"] == "over", room=room)
+    for _ in range(50):
+        status, history, _ = await api(server, "GET", "/api/users/Bob/games")
+        if history["total"]:
+            break
+        await asyncio.sleep(0.1)
+    assert status == 200 and history["total"] == 1
+    game = history["games"][0]
+    assert game["reason"] == "aborted" and game["rated"] is False
+    assert all("change" not in p for p in game["players"])
+    _, profile, _ = await api(server, "GET", "/api/users/Bob")
+    assert profile["ratings"] == {}
+    for c in (ada, bob):
+        await c.close()

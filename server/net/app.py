@@ -146,6 +146,8 @@ class KibitzServer:
         )
         self.hub.admission = self.admission
         self.hub.spawn(self.admission.watch_lag(), "loop lag")
+        if self.embedded is not None:
+            self.hub.spawn(self._supervise_redis(self.embedded), "redis supervisor")
         routes = HttpRoutes(
             self.hub,
             cfg.web_dir,
@@ -199,6 +201,17 @@ class KibitzServer:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.stop()
+
+    async def _supervise_redis(self, embedded: EmbeddedRedis, period: float = 1.0) -> None:
+        """The embedded redis-server is this node's own: if it dies, start it again on its
+        AOF (the store's connections reconnect by themselves)."""
+        while True:
+            await asyncio.sleep(period)
+            try:
+                if await asyncio.to_thread(embedded.restart_if_dead):
+                    self.hub.metrics.errors.labels("redis_restarted").inc()  # type: ignore[union-attr]
+            except Exception as exc:  # could not start it now: try again next period
+                log.error("could not restart the embedded redis-server: %s", exc)
 
     # -- connections -------------------------------------------------------------------------
 

@@ -22,19 +22,23 @@ The store knows rooms only as ids and opaque records (``dict``s); it never inter
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import time
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 import hiredis
 import msgpack
 import redis.asyncio as aioredis
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .pipe import LostReply, Pipe, Unsent
 
 Record = dict[str, Any]
+T = TypeVar("T")
 
 _APPEND = """
 if ARGV[4] ~= '' and redis.call('GET', KEYS[3]) ~= ARGV[4] then
@@ -123,6 +127,21 @@ def pack(obj: Any) -> bytes:
 
 def unpack(data: bytes) -> Any:
     return msgpack.unpackb(data, raw=False, strict_map_key=False)
+
+
+def idempotent_read(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
+    """Retry a read once on a fresh connection when its connection broke: after a Redis
+    restart the pool's old connections fail once each. Reads only — a retried write could
+    land twice, so writes are never retried here."""
+
+    @functools.wraps(fn)
+    async def read(*args: Any, **kwargs: Any) -> T:
+        try:
+            return await fn(*args, **kwargs)
+        except (RedisConnectionError, RedisTimeoutError):
+            return await fn(*args, **kwargs)
+
+    return read
 
 
 class Unknown(StoreError):
@@ -225,6 +244,7 @@ class Store:
             raise RuntimeError("publish_nowait needs the pipelined connection")
         self.pipe.send_nowait("PUBLISH", self.channel(channel), data)
 
+    @idempotent_read
     async def load(self, room_id: str, *, after: int = 0) -> list[Record]:
         """Every record of the room's log after version ``after``, in order."""
         out: list[Record] = []
@@ -241,13 +261,16 @@ class Store:
             if len(batch) < 1000:
                 return out
 
+    @idempotent_read
     async def version(self, room_id: str) -> int:
         last = await self.redis.xrevrange(self._k("room", room_id), count=1)
         return int(last[0][0].decode().split("-")[0]) if last else 0
 
+    @idempotent_read
     async def exists(self, room_id: str) -> bool:
         return bool(await self.redis.exists(self._k("room", room_id)))
 
+    @idempotent_read
     async def live_rooms(self) -> list[str]:
         ids = await self.redis.smembers(self._k("rooms", "live"))
         return sorted(i.decode() for i in ids)
@@ -292,6 +315,7 @@ class Store:
     async def release(self, room_id: str, node: str) -> None:
         await self._release(keys=[self._k("lease", room_id)], args=[node])
 
+    @idempotent_read
     async def holders(self, room_ids: Sequence[str]) -> list[str | None]:
         if not room_ids:
             return []
@@ -333,6 +357,7 @@ class Store:
     async def drop_summary(self, room_id: str) -> None:
         await self.redis.hdel(self._k("lobby"), room_id)
 
+    @idempotent_read
     async def summaries(self) -> list[Record]:
         raw = await self.redis.hgetall(self._k("lobby"))
         return [unpack(v) for v in raw.values()]
@@ -348,6 +373,7 @@ class Store:
             self._k("session", self._session_key(secret)), pack(dict(data)), ex=ttl
         )
 
+    @idempotent_read
     async def load_session(self, secret: str) -> Record | None:
         raw = await self.redis.get(self._k("session", self._session_key(secret)))
         return None if raw is None else unpack(raw)

@@ -176,6 +176,25 @@ class EmbeddedRedis:
         with contextlib.suppress(FileNotFoundError):
             self.pidfile.unlink()
 
+    def alive(self) -> bool:
+        """Whether the server answers on its socket."""
+        return _ping_unix(self.socket_path)
+
+    def restart_if_dead(self) -> bool:
+        """Start the server again (on its AOF: nothing acknowledged is lost) if it does not
+        answer and its process is gone; True when it was restarted."""
+        if self.alive():
+            return False
+        if self.proc is not None and self.proc.poll() is None:
+            return False  # running but busy (loading its AOF, a long script): wait
+        if self.proc is not None:
+            if self.proc.stderr:
+                self.proc.stderr.close()
+            self.proc = None
+        log.warning("the embedded redis-server is gone; starting it again on its AOF")
+        self.start()
+        return True
+
     def _read_pid(self) -> int | None:
         try:
             return int(self.pidfile.read_text().strip())

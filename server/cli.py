@@ -66,6 +66,10 @@ def _parser() -> argparse.ArgumentParser:
         help="open connections per client address (default 256; HTTP 429 beyond)",
     )  # fmt: skip
     s.add_argument(
+        "--rooms-per-minute", type=int, default=30, metavar="N",
+        help="new rooms a minute from one client address (default 30; 'too_many' beyond)",
+    )  # fmt: skip
+    s.add_argument(
         "--lag-limit", type=float, default=0.5, metavar="S",
         help="event-loop lag in seconds over which new connections get HTTP 503 and new "
         "rooms 'busy' while running games go on (default 0.5)",
@@ -220,6 +224,7 @@ def _serve(args: argparse.Namespace) -> int:
         allowed_hosts=args.allow_host,
         max_per_ip=args.max_per_ip,
         lag_limit=args.lag_limit,
+        rooms_per_minute=args.rooms_per_minute,
         node_id=args.node_id,
         lease_ms=args.lease_ms,
         bot_workers=args.bot_workers,

@@ -96,6 +96,8 @@ class Config:
     lag_limit: float = 0.5
     #: open connections per client address
     max_per_ip: int = 256
+    #: new rooms a minute from one client address
+    rooms_per_minute: int = 30
 
 
 class KibitzServer:
@@ -142,7 +144,10 @@ class KibitzServer:
             self.bots.start()
         await self.hub.recover()
         self.admission = Admission(
-            self.hub.metrics, lag_limit=cfg.lag_limit, per_ip=cfg.max_per_ip
+            self.hub.metrics,
+            lag_limit=cfg.lag_limit,
+            per_ip=cfg.max_per_ip,
+            rooms_per_minute=cfg.rooms_per_minute,
         )
         self.hub.admission = self.admission
         self.hub.spawn(self.admission.watch_lag(), "loop lag")

@@ -66,6 +66,14 @@ def _parser() -> argparse.ArgumentParser:
         help="open connections per client address (default 256; HTTP 429 beyond)",
     )  # fmt: skip
     s.add_argument(
+        "--msg-rate", type=float, default=20.0, metavar="N",
+        help="messages a second one connection may send on average (default 20)",
+    )  # fmt: skip
+    s.add_argument(
+        "--msg-burst", type=int, default=60, metavar="N",
+        help="messages one connection may send at once (default 60)",
+    )  # fmt: skip
+    s.add_argument(
         "--rooms-per-minute", type=int, default=30, metavar="N",
         help="new rooms a minute from one client address (default 30; 'too_many' beyond)",
     )  # fmt: skip
@@ -206,6 +214,7 @@ def _perft(args: argparse.Namespace) -> int:
 
 def _serve(args: argparse.Namespace) -> int:
     from .net.app import Config, KibitzServer
+    from .net.connection import Limits
     from .tools.bench import raise_nofile
 
     raise_nofile()  # every connection is a file: allow as many as the system lets us
@@ -225,6 +234,7 @@ def _serve(args: argparse.Namespace) -> int:
         max_per_ip=args.max_per_ip,
         lag_limit=args.lag_limit,
         rooms_per_minute=args.rooms_per_minute,
+        limits=Limits(rate=args.msg_rate, burst=args.msg_burst),
         node_id=args.node_id,
         lease_ms=args.lease_ms,
         bot_workers=args.bot_workers,

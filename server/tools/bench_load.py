@@ -1,0 +1,377 @@
+"""The load of ``kibitz bench``: a cheap load generator, and the plain-websockets ceiling.
+
+Both sides of the comparison get the same load from the same kind of generator: rooms of two
+players and some spectators; a player who is to move sends one small frame after a think time
+(``think``, mean, exponential; 0 = at once), and every member of the room receives one frame
+for it. On Kibitz the frame is a move and what comes back are the room's deltas (protocol 2,
+MessagePack); on the ceiling, a plain ``websockets`` server relays each frame to every member
+of its group (a 1→N fan-out: receive one, send N) — the least any server can do for it.
+
+The generator is kept cheap (it shares the machine's cores with the servers): raw
+``websockets`` clients, MessagePack, no SDK, and a player only looks for the ``legal`` path
+in a delta. Measured: moves, deliveries, the latency from a move until every member of the
+room has its message (p50, p99), refusals by error code, and the acknowledged versions (to
+check that every acknowledged move is in the log).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import msgpack
+from websockets.typing import Subprotocol
+
+MSGPACK = "kibitz.msgpack"
+
+
+def pack(msg: Any) -> bytes:
+    return msgpack.packb(msg, use_bin_type=True)
+
+
+def unpack(data: bytes) -> Any:
+    return msgpack.unpackb(data, raw=False)
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (``/proc/PID/stat``)."""
+    import os
+
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+@dataclass
+class Stats:
+    moves: int = 0
+    delivered: int = 0
+    latencies: list[float] = field(default_factory=list)
+    errors: dict[str, int] = field(default_factory=dict)
+    games: int = 0
+    acked: dict[str, int] = field(default_factory=dict)
+    measuring: bool = False
+    #: counters at the start of the measured window
+    moves0: int = 0
+    delivered0: int = 0
+
+    def error(self, code: str) -> None:
+        self.errors[code] = self.errors.get(code, 0) + 1
+
+    def start_window(self) -> None:
+        self.measuring = True
+        self.moves0, self.delivered0 = self.moves, self.delivered
+
+
+async def _connect(url: str, binary: bool = True) -> Any:
+    from websockets.asyncio.client import connect
+
+    protocols = [Subprotocol(MSGPACK)] if binary else None
+    for attempt in range(5):
+        try:
+            return await connect(
+                url, subprotocols=protocols, compression=None, max_size=2**22, open_timeout=30
+            )
+        except (OSError, TimeoutError):
+            if attempt == 4:
+                raise
+            await asyncio.sleep(0.5)
+
+
+# -- Kibitz -------------------------------------------------------------------------------------
+
+
+class Room:
+    """One room's clients: plays chess games one after the other until the end."""
+
+    def __init__(self, members: list[Any], stats: Stats, think: float, seed: int) -> None:
+        self.members = members  # two players first, then spectators
+        self.stats = stats
+        self.think = think
+        self.rng = random.Random(seed)
+        self.room = ""
+        self.version = 0
+        self.waiting: dict[int, tuple[float, int]] = {}
+        self.over = asyncio.Event()
+        self.ids = 0
+
+    async def ask(self, ws: Any, msg: dict[str, Any]) -> None:
+        self.ids += 1
+        await ws.send(pack({**msg, "id": self.ids}))
+
+    async def read(self, ws: Any, seat: int | None) -> None:
+        stats, loop = self.stats, asyncio.get_running_loop()
+        async for frame in ws:
+            msg = unpack(frame)
+            kind = msg.get("type")
+            if kind in ("delta", "update"):
+                if msg.get("room") != self.room:
+                    continue
+                stats.delivered += 1
+                version = msg["version"]
+                entry = self.waiting.get(version)
+                if entry is not None:
+                    sent, left = entry
+                    if left <= 1:
+                        del self.waiting[version]
+                        if stats.measuring:
+                            stats.latencies.append(loop.time() - sent)
+                    else:
+                        self.waiting[version] = (sent, left - 1)
+                legal = None
+                if kind == "update":
+                    legal = msg.get("legal") if msg.get("you") == seat else None
+                    over = msg.get("status") == "over"
+                else:
+                    over = False
+                    for path, value in msg["set"]:
+                        if path == ["legal"]:
+                            legal = value
+                        elif path == ["status"] and value == "over":
+                            over = True
+                if over:
+                    self.over.set()
+                elif legal and seat is not None:
+                    loop.create_task(self.move(ws, version, legal))
+            elif kind == "moved":
+                stats.moves += 1
+                stats.acked[msg["room"]] = msg["version"]
+            elif kind == "error":
+                stats.error(msg.get("code", "?"))
+                if msg.get("code") not in ("stale_version",):
+                    await asyncio.sleep(0.1)
+            elif kind == "room_created":
+                self.room = msg["room"]
+                self.created.set()
+
+    async def move(self, ws: Any, version: int, legal: list[str]) -> None:
+        if self.think > 0:
+            await asyncio.sleep(self.rng.expovariate(1 / self.think))
+        self.waiting[version + 1] = (asyncio.get_running_loop().time(), len(self.members))
+        await self.ask(ws, {"type": "move", "room": self.room, "move": self.rng.choice(legal),
+                            "version": version})  # fmt: skip
+
+    async def play(self, until: float) -> None:
+        loop = asyncio.get_running_loop()
+        self.created = asyncio.Event()
+        readers = [
+            loop.create_task(self.read(ws, seat if seat < 2 else None))
+            for seat, ws in enumerate(self.members)
+        ]
+        try:
+            while loop.time() < until:
+                self.over.clear()
+                self.created.clear()
+                self.waiting.clear()
+                await self.ask(self.members[0], {"type": "create_room", "game": "chess"})
+                await asyncio.wait_for(self.created.wait(), 30)
+                for ws in self.members[2:]:
+                    await self.ask(ws, {"type": "watch", "room": self.room})
+                for seat in (0, 1):
+                    take = {"type": "take_seat", "room": self.room, "seat": seat, "name": "p"}
+                    await self.ask(self.members[seat], take)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.over.wait(), max(0.01, until - loop.time()))
+                if self.over.is_set():
+                    self.stats.games += 1
+                    for ws in self.members[2:]:
+                        await self.ask(ws, {"type": "leave", "room": self.room})
+        finally:
+            for task in readers:
+                task.cancel()
+            await asyncio.gather(*readers, return_exceptions=True)
+
+
+async def kibitz_load(p: dict[str, Any]) -> dict[str, Any]:
+    stats = Stats()
+    urls = p["urls"]
+    gate = asyncio.Semaphore(100)
+
+    async def one(i: int) -> Any:
+        async with gate:
+            ws = await _connect(urls[i % len(urls)])
+            await ws.send(pack({"type": "hello", "protocol": 2, "id": 0}))
+            await ws.recv()
+            return ws
+
+    t0 = time.perf_counter()
+    conns = await asyncio.gather(*(one(i) for i in range(p["connections"])))
+    connect_s = time.perf_counter() - t0
+    rooms = p["rooms"]
+    groups: list[list[Any]] = [[conns[2 * i], conns[2 * i + 1]] for i in range(rooms)]
+    for j, ws in enumerate(conns[2 * rooms :]):
+        groups[j % rooms].append(ws)
+    loop = asyncio.get_running_loop()
+    until = loop.time() + p["warmup"] + p["duration"]
+    loop.call_later(p["warmup"], stats.start_window)
+    window0 = time.monotonic() + p["warmup"]
+    cpu: dict[str, dict[int, float]] = {"start": {}, "end": {}}
+    pids = p.get("pids", [])
+
+    def mark(which: str) -> None:
+        cpu[which] = {pid: cpu_seconds(pid) for pid in pids}
+
+    loop.call_later(p["warmup"], mark, "start")
+    await asyncio.gather(*(Room(g, stats, p["think"], i).play(until) for i, g in enumerate(groups)))
+    mark("end")
+    window = max(1e-9, time.monotonic() - window0)
+    held = sum(1 for ws in conns if ws.state.name == "OPEN")
+    for ws in conns:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(ws.close(), 2)
+    return {
+        "connections": len(conns),
+        "connections_held": held,
+        "connect_seconds": round(connect_s, 2),
+        "rooms": rooms,
+        "games_finished": stats.games,
+        "moves": stats.moves - stats.moves0,
+        "moves_per_s": round((stats.moves - stats.moves0) / window, 1),
+        "delivered": stats.delivered - stats.delivered0,
+        "delivered_per_s": round((stats.delivered - stats.delivered0) / window, 1),
+        "latency_p50_ms": round(pct(stats.latencies, 0.5) * 1000, 2),
+        "latency_p99_ms": round(pct(stats.latencies, 0.99) * 1000, 2),
+        "latency_samples": len(stats.latencies),
+        "refused": stats.errors,
+        "acked_versions": stats.acked,
+        "cpu_seconds": {
+            str(pid): round(cpu["end"].get(pid, 0) - cpu["start"].get(pid, 0), 3) for pid in pids
+        },
+        "window_s": round(window, 2),
+    }
+
+
+# -- the ceiling --------------------------------------------------------------------------------
+
+CEILING_SERVER = """
+import asyncio, resource, sys
+from websockets.asyncio.server import serve
+soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+resource.setrlimit(resource.RLIMIT_NOFILE, (min(20000, hard), hard))
+groups = {}
+async def relay(ws):
+    group = groups.setdefault(await ws.recv(), [])
+    group.append(ws)
+    async for frame in ws:
+        for member in group:
+            await member.send(frame)
+async def main():
+    async with serve(relay, "127.0.0.1", int(sys.argv[1]), compression=None, max_queue=16):
+        print("ready", flush=True)
+        await asyncio.Future()
+asyncio.run(main())
+"""
+
+
+async def ceiling_load(p: dict[str, Any]) -> dict[str, Any]:
+    """Groups like Kibitz's rooms; each frame relayed to the whole group (1→N)."""
+    stats = Stats()
+    gate = asyncio.Semaphore(100)
+
+    async def one() -> Any:
+        async with gate:
+            return await _connect(p["url"], binary=True)
+
+    conns = await asyncio.gather(*(one() for _ in range(p["connections"])))
+    rooms = p["rooms"]
+    groups: list[list[Any]] = [[conns[2 * i], conns[2 * i + 1]] for i in range(rooms)]
+    for j, ws in enumerate(conns[2 * rooms :]):
+        groups[j % rooms].append(ws)
+    for i, group in enumerate(groups):
+        for ws in group:
+            await ws.send(f"g{i}")
+    await asyncio.sleep(0.5)
+    loop = asyncio.get_running_loop()
+    until = loop.time() + p["warmup"] + p["duration"]
+    loop.call_later(p["warmup"], stats.start_window)
+    window0 = time.monotonic() + p["warmup"]
+    pid = p["pid"]
+    cpu: dict[str, float] = {}
+    loop.call_later(p["warmup"], lambda: cpu.__setitem__("start", cpu_seconds(pid)))
+    move = pack({"type": "move", "room": "xxxxxxxx", "move": "e2e4", "version": 12, "id": 7})
+    update = pack({"pad": "x" * 200})
+
+    async def table(group: list[Any], seed: int) -> None:
+        rng = random.Random(seed)
+        waiting: dict[int, tuple[float, int]] = {}
+        counter = 0
+        turn = asyncio.Queue[int]()
+
+        async def read(ws: Any, seat: int | None) -> None:
+            async for frame in ws:
+                stats.delivered += 1
+                key = frame[-1] if isinstance(frame, bytes) and frame else 0
+                entry = waiting.get(key)
+                if entry is not None:
+                    sent, left = entry
+                    if left <= 1:
+                        del waiting[key]
+                        if stats.measuring:
+                            stats.latencies.append(loop.time() - sent)
+                    else:
+                        waiting[key] = (sent, left - 1)
+                if seat is not None and frame[-2:-1] == bytes([1 - seat]):
+                    turn.put_nowait(seat)
+
+        readers = [loop.create_task(read(ws, s if s < 2 else None)) for s, ws in enumerate(group)]
+        seat = 0
+        try:
+            while loop.time() < until:
+                if p["think"] > 0:
+                    await asyncio.sleep(rng.expovariate(1 / p["think"]))
+                counter = (counter + 1) % 250
+                waiting[counter] = (loop.time(), len(group))
+                frame = move + update[: 200] + bytes([seat, counter])
+                await group[seat].send(frame)
+                stats.moves += 1
+                with contextlib.suppress(TimeoutError):
+                    seat = await asyncio.wait_for(turn.get(), max(0.01, until - loop.time()))
+        finally:
+            for task in readers:
+                task.cancel()
+            await asyncio.gather(*readers, return_exceptions=True)
+
+    await asyncio.gather(*(table(g, i) for i, g in enumerate(groups)))
+    end = cpu_seconds(pid)
+    window = max(1e-9, time.monotonic() - window0)
+    for ws in conns:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(ws.close(), 2)
+    return {
+        "connections": len(conns),
+        "moves_per_s": round((stats.moves - stats.moves0) / window, 1),
+        "delivered": stats.delivered - stats.delivered0,
+        "messages_per_s": round((stats.delivered - stats.delivered0) / window, 1),
+        "latency_p50_ms": round(pct(stats.latencies, 0.5) * 1000, 2),
+        "latency_p99_ms": round(pct(stats.latencies, 0.99) * 1000, 2),
+        "cpu_seconds": round(end - cpu.get("start", end), 3),
+    }
+
+
+def run_kibitz_load(params: dict[str, Any]) -> dict[str, Any]:
+    """In a worker process."""
+    from .bench import raise_nofile
+
+    raise_nofile()
+    return asyncio.run(kibitz_load(params))
+
+
+def run_ceiling_load(params: dict[str, Any]) -> dict[str, Any]:
+    from .bench import raise_nofile
+
+    raise_nofile()
+    return asyncio.run(ceiling_load(params))

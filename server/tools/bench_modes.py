@@ -1,0 +1,284 @@
+"""``kibitz bench --restart | --memory | --engine`` (see :mod:`server.tools.bench`)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from ..engine import REGISTRY
+from ..rooms.room import Event, Room
+from ..store.log import pack
+from .bench import HOST, _start_node, _start_redis, _wait_port, raise_nofile, rss_mb
+
+NOW = 1_700_000_000.0
+
+
+def _played_room(room_id: str, moves: int, rng: random.Random) -> tuple[list[Event], int] | None:
+    """A chess room's log: two seats (tokens ``tok-ID-SEAT``), ``moves`` random moves; the
+    seat to move next — or None if the game ended first."""
+    event = Room.create(room_id, "chess", None, None, f"seed-{room_id}", NOW, None, REGISTRY)
+    room = Room.from_created(event)
+    log = [event]
+    for seat in (0, 1):
+        for e in room.take_seat(seat, f"tok-{room_id}-{seat}", f"p{seat}", NOW):
+            room.fold(e)
+            log.append(e)
+    while len(room.turns) < moves and room.status == "playing":
+        seat = min(room.to_act())
+        move = rng.choice(room.game.legal_moves(room.state, seat))
+        for e in room.move(seat, f"tok-{room_id}-{seat}", str(move), NOW):
+            room.fold(e)
+            log.append(e)
+    if room.status != "playing":
+        return None
+    return log, min(room.to_act())
+
+
+def _write_rooms(redis_url: str, rooms: int, moves: int, node: str | None) -> dict[str, int]:
+    """Write ``rooms`` live rooms into Redis as a node would have; return room -> seat."""
+    import redis
+
+    client: Any = redis.Redis.from_url(redis_url)
+    rng = random.Random(1)
+    out: dict[str, int] = {}
+    pipe = client.pipeline(transaction=False)
+    i = 0
+    while len(out) < rooms:
+        room_id = f"bench{i:06d}"
+        i += 1
+        played = _played_room(room_id, moves, rng)
+        if played is None:
+            continue
+        log, seat = played
+        for version, event in enumerate(log, 1):
+            pipe.xadd(f"kibitz:room:{room_id}", {"e": pack(event.to_record())}, id=f"{version}-0")
+        pipe.sadd("kibitz:rooms:live", room_id)
+        if node:
+            pipe.set(f"kibitz:lease:{room_id}", node, px=60_000)  # left by the killed node
+        out[room_id] = seat
+        if len(pipe) > 5000:
+            pipe.execute()
+    pipe.execute()
+    client.close()
+    return out
+
+
+def restart_mode(args: argparse.Namespace) -> dict[str, Any]:
+    """``--rooms`` rooms of ``--moves`` moves in Redis, leased to a node that was killed; the
+    node starts again under its id: seconds to an open port, and until every room has
+    answered a first move (each: ``join`` with its seat token, then a legal move)."""
+    raise_nofile()
+    tmp = Path(tempfile.mkdtemp(prefix="kibitz-bench-"))
+    procs: list[subprocess.Popen[bytes]] = []
+    try:
+        redis_url = _start_redis(tmp, procs)
+        seats = _write_rooms(redis_url, args.rooms, args.moves, "restarted")
+        t0 = time.monotonic()
+        proc, port = _start_node(redis_url, "restarted", procs)
+        while True:
+            try:
+                socket.create_connection((HOST, port), 0.05).close()
+                break
+            except OSError:
+                time.sleep(0.005)
+        port_open = time.monotonic() - t0
+        refused: dict[str, int] = {}
+        asyncio.run(_first_moves(f"ws://{HOST}:{port}/ws", seats, refused))
+        playable = time.monotonic() - t0
+        return {
+            "mode": "restart",
+            "rooms": len(seats),
+            "moves_each": args.moves,
+            "port_open_s": round(port_open, 2),
+            "all_played_a_first_move_s": round(playable, 2),
+            "refused_first_moves": refused,
+            "server_rss_mb": round(rss_mb(proc.pid), 1),
+        }
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait(10)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+async def _first_moves(url: str, seats: dict[str, int], refused: dict[str, int]) -> None:
+    from websockets.asyncio.client import connect
+
+    async def worker(rooms: list[str]) -> None:
+        ws = await connect(url, compression=None, max_size=2**22, open_timeout=30)
+        ids = 0
+
+        async def ask(msg: dict[str, Any]) -> dict[str, Any]:
+            nonlocal ids
+            ids += 1
+            await ws.send(json.dumps({**msg, "id": ids}))
+            legal: list[str] = []
+            while True:
+                reply = json.loads(await ws.recv())
+                if reply.get("type") == "update" and reply.get("legal"):
+                    legal = reply["legal"]
+                if reply.get("id") == ids:
+                    reply["_legal"] = legal
+                    return reply
+
+        await ask({"type": "hello", "protocol": 2})
+        for room in rooms:
+            seat = seats[room]
+            joined = await ask(
+                {"type": "join", "room": room, "seat": seat, "token": f"tok-{room}-{seat}"}
+            )
+            if joined.get("type") == "error" or not joined["_legal"]:
+                code = joined.get("code", "no_legal_moves")
+                refused[code] = refused.get(code, 0) + 1
+                continue
+            moved = await ask({"type": "move", "room": room, "move": joined["_legal"][0]})
+            if moved.get("type") == "error":
+                refused[moved["code"]] = refused.get(moved["code"], 0) + 1
+        await ws.close()
+
+    ids = list(seats)
+    await asyncio.gather(*(worker(ids[k::50]) for k in range(50)))
+
+
+def memory_mode(args: argparse.Namespace) -> dict[str, Any]:
+    """RSS per idle connection: a fresh node, then ``--connections`` connections that said
+    hello. RSS per live room: a fresh node that loads ``--rooms`` live chess rooms (two
+    seats, ``--moves`` moves each) from Redis, minus the same node with none."""
+    raise_nofile()
+    tmp = Path(tempfile.mkdtemp(prefix="kibitz-bench-"))
+    procs: list[subprocess.Popen[bytes]] = []
+    try:
+        redis_url = _start_redis(tmp, procs)
+        proc, port = _start_node(redis_url, "memory", procs)
+        _wait_port(port)
+        time.sleep(1)
+        base = rss_mb(proc.pid)
+        asyncio.run(_idle_connections(f"ws://{HOST}:{port}/ws", args.connections, proc.pid))
+        with_conns = _last_rss.pop()
+        proc.terminate()
+        proc.wait(20)
+        _write_rooms(redis_url, args.rooms, args.moves, None)
+        proc, port = _start_node(redis_url, "memory", procs)
+        _wait_port(port)
+        time.sleep(3 + args.rooms / 500)  # the rooms load in the background
+        with_rooms = rss_mb(proc.pid)
+        return {
+            "mode": "memory",
+            "method": "VmRSS of the node process (/proc/PID/status), after minus before",
+            "rss_mb_fresh": round(base, 1),
+            "idle_connections": args.connections,
+            "kb_per_idle_connection": round((with_conns - base) * 1024 / args.connections, 1),
+            "live_rooms": args.rooms,
+            "moves_per_room": args.moves,
+            "kb_per_live_room": round((with_rooms - base) * 1024 / args.rooms, 1),
+        }
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait(10)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+_last_rss: list[float] = []
+
+
+async def _idle_connections(url: str, n: int, pid: int) -> None:
+    from websockets.asyncio.client import connect
+
+    conns = []
+    gate = asyncio.Semaphore(100)
+
+    async def one() -> Any:
+        async with gate:
+            ws = await connect(url, compression=None, open_timeout=30)
+            await ws.send(json.dumps({"type": "hello", "protocol": 2}))
+            await ws.recv()
+            return ws
+
+    conns = await asyncio.gather(*(one() for _ in range(n)))
+    await asyncio.sleep(1)
+    _last_rss.append(rss_mb(pid))
+    for ws in conns:
+        await ws.close()
+
+
+def engine_mode() -> dict[str, Any]:
+    from .bench_rooms import run as rooms_cost
+
+    out: dict[str, Any] = {"mode": "engine", "plies_per_s": _engine_plies(2.0)}
+    out["rooms_api_move_cost"] = rooms_cost(samples=100)
+    return out
+
+
+def _engine_plies(seconds: float) -> dict[str, Any]:
+    """Seeded random playouts per game through the engine contract, as a room uses it each
+    ply (to_act, legal moves of each acting seat, play, outcome), next to python-chess's own
+    loop and, when installed, OpenSpiel's dark chess."""
+    import chess
+
+    from ..engine import turn_rng
+
+    out: dict[str, Any] = {}
+    for game in REGISTRY:
+        seats = game.min_seats if game.name != "hase_und_igel" else 3
+        rng = random.Random(0)
+        plies, games = 0, 0
+        deadline = time.perf_counter() + seconds
+        t0 = time.perf_counter()
+        while time.perf_counter() < deadline:
+            state = game.new(game.check_options({}), seats, turn_rng(str(games), 0))
+            games += 1
+            while time.perf_counter() < deadline:
+                acting = game.to_act(state)
+                if not acting:
+                    break
+                moves = {s: rng.choice(game.legal_moves(state, s)) for s in acting}
+                state = game.play(state, moves, turn_rng(str(games), plies), check=False)
+                game.outcome(state)
+                plies += 1
+        out[game.name] = round(plies / (time.perf_counter() - t0))
+    rng = random.Random(0)
+    plies = 0
+    board = chess.Board()
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        legal = list(board.legal_moves)
+        board.push(rng.choice(legal))
+        plies += 1
+        if board.is_game_over():
+            board = chess.Board()
+    out["python-chess"] = round(plies / (time.perf_counter() - t0))
+    out["chess_over_python_chess"] = round(out["chess"] / out["python-chess"], 2)
+    try:
+        import pyspiel
+
+        spiel = pyspiel.load_game("dark_chess")
+        plies = 0
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < seconds:
+            s = spiel.new_initial_state()
+            while not s.is_terminal() and time.perf_counter() - t0 < seconds:
+                s.apply_action(rng.choice(s.legal_actions()))
+                plies += 1
+        out["openspiel_dark_chess"] = round(plies / (time.perf_counter() - t0))
+        out["dark_chess_over_openspiel"] = round(out["dark_chess"] / out["openspiel_dark_chess"], 3)
+    except ImportError:
+        out["openspiel_dark_chess"] = None
+    return out
+
+
+if __name__ == "__main__":
+    print(json.dumps(engine_mode(), indent=2))
+    sys.exit(0)

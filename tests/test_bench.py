@@ -28,3 +28,35 @@ def test_bench_refuses_impossible_loads() -> None:
         capture_output=True, text=True, env=env_with_path(), timeout=60,
     )  # fmt: skip
     assert out.returncode == 2 and "at least 2 x --rooms" in out.stderr
+
+
+def run_json(*args: str) -> dict[str, object]:
+    out = subprocess.run(
+        kibitz_cmd("bench", *args, "--json"),
+        capture_output=True, text=True, env=env_with_path(), timeout=300,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    return dict(json.loads(out.stdout))
+
+
+def test_bench_saturating_mode_reports_cpu_against_the_ceiling() -> None:
+    report = run_json("--connections", "9", "--rooms", "3", "--duration", "2", "--warmup", "1",
+                      "--saturate")  # fmt: skip
+    assert report["think_ms"] == 0 and report["moves"] > 0
+    assert report["server_cpu_us_per_delivered"] > 0  # type: ignore[operator]
+    assert report["echo"]["server_cpu_us_per_delivered"] > 0  # type: ignore[index]
+    assert report["cpu_ratio_to_ceiling"] > 0  # type: ignore[operator]
+    assert report["every_acked_move_persisted"] is True
+
+
+def test_bench_restart_memory_and_engine_modes() -> None:
+    restart = run_json("--restart", "--rooms", "20", "--moves", "10")
+    assert restart["rooms"] == 20 and restart["refused_first_moves"] == {}
+    assert 0 < restart["port_open_s"] <= restart["all_played_a_first_move_s"]  # type: ignore[operator]
+    memory = run_json("--memory", "--connections", "50", "--rooms", "20", "--moves", "10")
+    assert memory["kb_per_idle_connection"] > 0 and memory["kb_per_live_room"] > 0  # type: ignore[operator]
+    engine = run_json("--engine")
+    plies = engine["plies_per_s"]
+    assert set(plies) >= {"chess", "dark_chess", "apocalypse", "banqi", "hase_und_igel",  # type: ignore[arg-type]
+                          "python-chess", "chess_over_python_chess"}  # fmt: skip
+    assert engine["rooms_api_move_cost"]["chess"]["late"]["ply"] == 150  # type: ignore[index]

@@ -8,6 +8,7 @@ has nobody to claim a draw for).
 
 from __future__ import annotations
 
+import functools
 import io
 import random
 from collections.abc import Mapping, Sequence
@@ -128,12 +129,19 @@ def _lean(board: chess.Board) -> chess.Board:
     return lean
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def uci_move(text: str) -> chess.Move:
+    """The move of a UCI text, one shared object per text (moves are values: every room's
+    move list points to the same few thousand objects instead of holding its own)."""
+    return chess.Move.from_uci(text)
+
+
 def parse_uci_or_san(board: chess.Board, text: str) -> chess.Move:
     """Parse UCI (``e2e4``), else SAN (``e4``, ``Nf3``) in ``board``'s position."""
     if not isinstance(text, str) or not 2 <= len(text) <= 10:
         raise InvalidMove(f"{text!r} is not a chess move")
     try:
-        return chess.Move.from_uci(text)
+        return uci_move(text)
     except ValueError:
         pass
     try:

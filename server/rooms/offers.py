@@ -18,7 +18,7 @@ from .errors import BadRequest, GameOver, NotFinished
 
 if TYPE_CHECKING:
     from ..engine import Game
-    from .room import Actor, Event, Seat, Turn
+    from .room import Actor, Event, Seat, Turns
 
 #: the reason of an aborted game's outcome (no result: ratings leave it alone)
 ABORTED = "aborted"
@@ -30,7 +30,7 @@ class Offers:
     game: Game[Any, Any]
     n_seats: int
     seats: list[Seat]
-    turns: list[Turn]
+    turns: Turns
     outcome: Outcome | None
     started: bool
     pending: dict[int, Any]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Mapping, Sequence
+from sys import intern
 from typing import TYPE_CHECKING, Any
 
 from . import delta
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
     from ..engine import Game, Outcome
     from .clock import Clock
     from .policy import Policy
-    from .room import Event, Seat, Turn, UndoRequest
+    from .room import Event, Seat, Turns, UndoRequest
 
 Json = dict[str, Any]
 Recipient = int | None  # a seat, or None for spectators
@@ -47,7 +48,7 @@ class Rendering:
     created_at: float
     seats: list[Seat]
     state: Any
-    turns: list[Turn]
+    turns: Turns
     pending: dict[int, Any]
     undo_request: UndoRequest | None
     draw_offer: int | None
@@ -173,7 +174,8 @@ class Rendering:
             if r in self.pending:
                 out["your_move"] = str(self.pending[r])
             if r in acting and r not in self.pending:
-                out["legal"] = [str(m) for m in self.game.legal_moves(self.state, r)]
+                # interned: the same move texts recur in every room of a node
+                out["legal"] = [intern(str(m)) for m in self.game.legal_moves(self.state, r)]
         return out
 
     def _view(self, r: Recipient) -> Json:

@@ -22,10 +22,11 @@ import hashlib
 import hmac
 import marshal
 import sys
+from array import array
 from collections import OrderedDict, deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
 from ..engine import REGISTRY, Game, IllegalMove, InvalidOptions, Outcome, Registry, turn_rng
 from .clock import Clock
@@ -72,22 +73,67 @@ class Event:
 
 @dataclass(frozen=True, slots=True)
 class Turn:
-    """One played turn: each moving seat's move text (seat numbers as strings), and when.
-
-    Kept compact (a live room holds one per turn): a tuple of interned strings rather than
-    dicts — move texts repeat across every room of a node.
-    """
+    """One played turn: each moving seat's move text (seat numbers as strings), and when."""
 
     played: tuple[tuple[str, str], ...]
     at: float
 
     @classmethod
     def of(cls, moves: Mapping[str, str], at: float) -> Turn:
-        return cls(tuple((sys.intern(s), sys.intern(t)) for s, t in moves.items()), at)
+        return cls(tuple((s, t) for s, t in moves.items()), at)
 
     @property
     def moves(self) -> dict[str, str]:
         return dict(self.played)
+
+
+class Turns:
+    """The turns of a room, stored compactly (a live room holds one per turn): each turn's
+    moves as one interned text (``"0 e2e4"``, ``"0 a1b2|1 c3d4"`` — texts repeat across
+    every room of a node) in a list, and the times in an array of doubles; indexing and
+    iteration give :class:`Turn` values."""
+
+    __slots__ = ("_at", "_moves")
+
+    def __init__(self, turns: Iterable[Turn] = ()) -> None:
+        self._moves: list[str] = []
+        self._at = array("d")
+        for turn in turns:
+            self.append(turn)
+
+    def append(self, turn: Turn) -> None:
+        self._moves.append(sys.intern("|".join(f"{s} {t}" for s, t in turn.played)))
+        self._at.append(turn.at)
+
+    def _turn(self, i: int) -> Turn:
+        played = tuple(tuple(p.split(" ", 1)) for p in self._moves[i].split("|"))
+        return Turn(played, self._at[i])  # type: ignore[arg-type]
+
+    def __len__(self) -> int:
+        return len(self._moves)
+
+    @overload
+    def __getitem__(self, i: int) -> Turn: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Turn]: ...
+
+    def __getitem__(self, i: int | slice) -> Turn | list[Turn]:
+        if isinstance(i, slice):
+            return [self._turn(j) for j in range(*i.indices(len(self)))]
+        return self._turn(range(len(self))[i])
+
+    def __iter__(self) -> Iterator[Turn]:
+        return (self._turn(i) for i in range(len(self)))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Turns):
+            return self._moves == other._moves and self._at == other._at
+        if isinstance(other, list):
+            return list(self) == other
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +207,7 @@ class Room(Offers, Rendering):
         self.created_at = created_at
         self.seats: list[Seat] = [Seat() for _ in range(n_seats)]
         self.state: Any = game.new(self.options, n_seats, turn_rng(seed, 0))
-        self.turns: list[Turn] = []
+        self.turns = Turns()
         self.pending: dict[int, Any] = {}  # sealed moves of the current simultaneous turn
         self.undo_request: UndoRequest | None = None
         self.draw_offer: int | None = None
@@ -549,7 +595,7 @@ class Room(Offers, Rendering):
         self.undos += 1
         keep = self.turns[: d["to_turn"]]
         self.state = self.game.new(self.options, self.n_seats, turn_rng(self.seed, 0))
-        self.turns = []
+        self.turns = Turns()
         self.past.clear()
         self.past.append(self.state)
         for turn in keep:

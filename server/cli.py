@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import logging
 import signal
@@ -249,6 +250,11 @@ def _serve(args: argparse.Namespace) -> int:
                 loop.add_signal_handler(sig, stop.set)
         try:
             await server.start()
+            # a server keeps many long-lived objects: move what start-up made out of the
+            # collector's sight, and collect the young generation less often, so that a
+            # full collection does not stall every game for tens of milliseconds
+            gc.freeze()
+            gc.set_threshold(50_000, 20, 20)
             print(json.dumps({"url": server.url, "ws": server.ws_url}), flush=True)
             await stop.wait()
         finally:

@@ -225,19 +225,25 @@ class KibitzServer:
         previous ping by then is dead and dropped. One task for all connections (instead of
         websockets' keepalive task per connection: ~1.6 KB each)."""
         assert self.hub is not None
+        slices = 20  # a twentieth of the connections at a time: no burst that stalls games
         while True:
-            await asyncio.sleep(interval)
-            for client in list(self.hub.clients):
-                if client.closing:
-                    continue
-                if client.pong is not None and not client.pong.done():
-                    log.info("dropping %s: no answer to a ping in %.0f s", client.peer, interval)
-                    client.abort()
-                    continue
-                try:
-                    client.pong = asyncio.ensure_future(await client.ws.ping())
-                except Exception:  # closing meanwhile
-                    client.pong = None
+            clients = list(self.hub.clients)
+            for k in range(slices):
+                await asyncio.sleep(interval / slices)
+                await self._ping(clients[k::slices], interval)
+
+    async def _ping(self, clients: list[Client], interval: float) -> None:
+        for client in clients:
+            if client.closing:
+                continue
+            if client.pong is not None and not client.pong.done():
+                log.info("dropping %s: no answer to a ping in %.0f s", client.peer, interval)
+                client.abort()
+                continue
+            try:
+                client.pong = asyncio.ensure_future(await client.ws.ping())
+            except Exception:  # closing meanwhile
+                client.pong = None
 
     async def handle(self, ws: ServerConnection) -> None:
         """One connection: read and answer its frames (replies and room changes are written

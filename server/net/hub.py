@@ -654,19 +654,24 @@ class Hub:
     async def flush_lobby(self) -> int:
         """Write the lobby entries of rooms that changed since the last flush (their turn
         counts) in one pipelined round trip; returns how many."""
-        dirty, self.lobby_dirty = self.lobby_dirty, set()
-        summaries = {
-            room_id: hosted.room.summary()
-            for room_id in dirty
-            if (hosted := self.rooms.get(room_id)) is not None and hosted.room.status != "over"
-        }
-        if summaries:
-            try:
-                await self.store.set_summaries(summaries)
-            except (StoreError, RedisError, OSError) as exc:
-                log.warning("lobby entries not refreshed: %s", exc)
-                self.lobby_dirty |= set(summaries)
-        return len(summaries)
+        dirty, self.lobby_dirty = list(self.lobby_dirty), set()
+        done = 0
+        for i in range(0, len(dirty), 100):  # in slices: games go on between them
+            summaries = {
+                room_id: hosted.room.summary()
+                for room_id in dirty[i : i + 100]
+                if (hosted := self.rooms.get(room_id)) is not None
+                and hosted.room.status != "over"
+            }
+            if summaries:
+                try:
+                    await self.store.set_summaries(summaries)
+                except (StoreError, RedisError, OSError) as exc:
+                    log.warning("lobby entries not refreshed: %s", exc)
+                    self.lobby_dirty |= set(summaries)
+                    continue
+            done += len(summaries)
+        return done
 
     async def lobby(self, game: Any = None) -> list[dict[str, Any]]:
         rooms = await self.store.summaries()

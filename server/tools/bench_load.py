@@ -106,6 +106,7 @@ class Room:
         self.room = ""
         self.version = 0
         self.waiting: dict[int, tuple[float, int]] = {}
+        self.acted: dict[int, int] = {}  # seat -> the version it last moved at
         self.over = asyncio.Event()
         self.ids = 0
 
@@ -145,7 +146,9 @@ class Room:
                             over = True
                 if over:
                     self.over.set()
-                elif legal and seat is not None:
+                elif legal and seat is not None and version > self.acted.get(seat, 0):
+                    # an update and a delta may both bring the same version: move once
+                    self.acted[seat] = version
                     loop.create_task(self.move(ws, version, legal))
             elif kind == "moved":
                 stats.moves += 1
@@ -177,6 +180,7 @@ class Room:
                 self.over.clear()
                 self.created.clear()
                 self.waiting.clear()
+                self.acted.clear()
                 await self.ask(self.members[0], {"type": "create_room", "game": "chess"})
                 await asyncio.wait_for(self.created.wait(), 30)
                 for ws in self.members[2:]:

@@ -1,4 +1,4 @@
-"""Layers point one way (STYLE.md 1): engine, rooms and bots are pure."""
+"""Layers point one way: engine, rooms and bots are pure (docs/ARCHITECTURE.md)."""
 
 from __future__ import annotations
 

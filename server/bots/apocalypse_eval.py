@@ -1,6 +1,6 @@
 """Apocalypse evaluation for the searches: horsemen first, seed 000's heuristics as priors.
 
-The game is lost with the last horseman (GAMES.md 1.4), and a footman is a horseman in waiting
+The game is lost with the last horseman (docs/GAMES.md 1.4), and a footman is a horseman in waiting
 only while its side has fewer than two (the promotion limit, 1.3 c), so a horseman weighs four
 footmen here (the engine's ``evaluate`` hook says three) and a footman gains a little for every
 rank it advances while a promotion is possible. Move priors come from seed 000's aggressive

@@ -1,4 +1,4 @@
-"""Simultaneous-move MCTS with decoupled UCT (Apocalypse's sealed turns, GAMES.md 1.3).
+"""Simultaneous-move MCTS with decoupled UCT (Apocalypse's sealed turns, docs/GAMES.md 1.3).
 
 In a simultaneous turn each seat picks without seeing the other's choice, so the tree keeps,
 at every node, one table of statistics *per acting seat* over that seat's own moves only

@@ -1,4 +1,4 @@
-"""Apocalypse: 5x5 chess with simultaneous moves, Dagaz ruleset (GAMES.md 1.1-1.4).
+"""Apocalypse: 5x5 chess with simultaneous moves, Dagaz ruleset (docs/GAMES.md 1.1-1.4).
 
 Seat 0 is White (rank 1 side), seat 1 is Black. Each turn both seats choose a move from the
 same position, each from its own legal list (1.2); the room seals them until both are in, and
@@ -13,7 +13,7 @@ Board text (views, tests): FEN-like rows from rank 5 down to rank 1, digits for 
 squares; ``N``/``P`` White horseman/footman, ``n``/``p`` Black. The start is
 ``npppn/p3p/5/P3P/NPPPN``.
 
-Readings of GAMES.md where it leaves room:
+Readings of docs/GAMES.md where it leaves room:
 
 * Join (1.3): both moves read their piece from the pre-turn board. Different targets: each
   mover lands on its target (capturing whatever still stands there) and a from-square is
@@ -332,7 +332,9 @@ class Apocalypse(Game[ApocalypseState, ApocalypseMove]):
     hidden_information = True  # the moves of a turn are sealed until both are in
     simultaneous = True
     options = {
-        "ruleset": Option("str", "dagaz", "Rules: Dagaz (GAMES.md 1.2-1.4)", choices=("dagaz",)),
+        "ruleset": Option(
+            "str", "dagaz", "Rules: Dagaz (docs/GAMES.md 1.2-1.4)", choices=("dagaz",)
+        ),
         "max_turns": Option(
             "int",
             200,

@@ -1,4 +1,4 @@
-"""BanQi (half chess, "blind chess"): GAMES.md 3, Taiwanese rules by default.
+"""BanQi (half chess, "blind chess"): docs/GAMES.md 3, Taiwanese rules by default.
 
 Two seats; seat 0 acts first. The 32 pieces start face-down on a random layout drawn from the
 ``rng`` of :meth:`Banqi.new`. A turn is one action: flip any face-down piece, or move/capture

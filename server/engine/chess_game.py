@@ -1,4 +1,4 @@
-"""Chess: FIDE rules by adapting python-chess (GAMES.md "Decisions").
+"""Chess: FIDE rules by adapting python-chess (docs/GAMES.md "Decisions").
 
 Seat 0 is White, seat 1 is Black. Moves travel as UCI (``e2e4``, ``e7e8q``); SAN
 (``Nf3``) is accepted on input too. The game ends by checkmate, stalemate, insufficient

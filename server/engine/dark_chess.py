@@ -1,9 +1,9 @@
-"""Dark Chess (fog of war): OpenSpiel ``dark_chess`` rules via python-chess (GAMES.md 2.2).
+"""Dark Chess (fog of war): OpenSpiel ``dark_chess`` rules via python-chess (docs/GAMES.md 2.2).
 
 Seat 0 is White, seat 1 is Black. Moves travel as UCI (``e2e4``, castling as the king's move
 ``e1g1``); SAN is accepted on input too, disambiguated against the dark-chess move list.
 
-Rules (GAMES.md 2.2, the "Decisions" table):
+Rules (docs/GAMES.md 2.2, the "Decisions" table):
 
 * the legal moves are the pseudo-legal moves: a king may move into or stay in check, and may
   castle out of or through check as long as the rights are intact and the squares between
@@ -13,7 +13,7 @@ Rules (GAMES.md 2.2, the "Decisions" table):
   (``stalemate``) and after 100 half-moves without capture or pawn move (``fifty_moves``),
   all automatic; no insufficient-material draw.
 
-Fog (GAMES.md 2.2, option ``visibility="openspiel"``): a colour sees its own pieces, the
+Fog (docs/GAMES.md 2.2, option ``visibility="openspiel"``): a colour sees its own pieces, the
 destination of every move its pieces could make now (generated for that colour even when it is
 not to move) and the pawn it could take en passant. ``visibility="dagaz"`` is Dagaz's wider
 pawn sight (2.1): a pawn sees the square ahead when it is empty or enemy (and the square two
@@ -63,7 +63,7 @@ _PIECE_LETTERS = [chess.piece_symbol(t) for t in _PIECE_TYPES]
 
 
 class DarkBoard(chess.Board):
-    """A python-chess board playing by dark-chess rules (GAMES.md 2.2).
+    """A python-chess board playing by dark-chess rules (docs/GAMES.md 2.2).
 
     ``legal_moves`` are the pseudo-legal moves with OpenSpiel's castling (no attack tests),
     the game ends when a king is gone, and check statuses are no error. SAN read and written
@@ -125,7 +125,7 @@ def castling_moves(
     board: chess.Board, color: chess.Color, from_mask: Bitboard = BB_ALL, to_mask: Bitboard = BB_ALL
 ) -> Iterator[chess.Move]:
     """``color``'s castling moves, OpenSpiel style: rights intact and the squares between
-    king and rook empty; attacked squares do not matter (GAMES.md 2.2). ``to_mask`` filters by
+    king and rook empty; attacked squares do not matter (docs/GAMES.md 2.2). ``to_mask`` filters by
     the rook's square, as python-chess does."""
     backrank = chess.BB_RANK_1 if color == chess.WHITE else chess.BB_RANK_8
     king = board.occupied_co[color] & board.kings & ~board.promoted & backrank & from_mask
@@ -189,7 +189,7 @@ def position_key(board: chess.Board) -> Hashable:
 
 
 def visible_squares(board: chess.Board, color: chess.Color, visibility: str = "openspiel") -> int:
-    """The squares ``color`` sees, as a bitboard (GAMES.md 2.2, or 2.1 for ``"dagaz"``)."""
+    """The squares ``color`` sees, as a bitboard (docs/GAMES.md 2.2, or 2.1 for ``"dagaz"``)."""
     own = board.occupied_co[color]
     enemy = board.occupied_co[not color]
     occupied = board.occupied
@@ -279,7 +279,7 @@ class DarkChessState:
     Attributes:
         board: the true position, with the moves that led to it.
         start_fen: the starting position.
-        visibility: ``"openspiel"`` or ``"dagaz"`` (the fog rule, GAMES.md 2.1/2.2).
+        visibility: ``"openspiel"`` or ``"dagaz"`` (the fog rule, docs/GAMES.md 2.1/2.2).
         keys: the position keys since the last capture or pawn move, the current one last.
         captured: ``(color, piece_type)`` of every piece taken so far, in order.
         result: the outcome, once the game is over.
@@ -426,7 +426,7 @@ class DarkChess(Game[DarkChessState, chess.Move]):
         return len(state.board.move_stack)
 
     def view(self, state: DarkChessState, seat: Seat | None) -> Json:
-        """What ``seat`` sees (GAMES.md 2.2); ``None``: a spectator, who sees no square.
+        """What ``seat`` sees (docs/GAMES.md 2.2); ``None``: a spectator, who sees no square.
 
         ``fen`` is OpenSpiel's observation string (``?`` = unseen), ``visible`` the seen
         squares, ``last_move`` the seat's own last move (the opponent's stays hidden), and

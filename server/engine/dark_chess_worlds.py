@@ -1,6 +1,6 @@
 """Dark Chess worlds: true states consistent with everything one seat has seen.
 
-This is the ``determinize`` hook of :class:`~server.engine.dark_chess.DarkChess` (GAMES.md
+This is the ``determinize`` hook of :class:`~server.engine.dark_chess.DarkChess` (docs/GAMES.md
 2.2), the way a bot plays the fog honestly: it never sees the true board, only its own views,
 and searches boards sampled from those views.
 

@@ -1,4 +1,4 @@
-"""Hase und Igel (Hare and Hedgehog), 2-6 seats, one runner each (GAMES.md 4, "Decisions").
+"""Hase und Igel (Hare and Hedgehog), 2-6 seats, one runner each (docs/GAMES.md 4, "Decisions").
 
 The 1978 Ravensburger board (4.2), the German rulebook's turn order (4.4) and the 1978-95 hare
 deck of 12 cards (4.5: refund x2, take/give x2, fall back x2, one each of the other six). Seat 0
@@ -24,7 +24,7 @@ legal move falls under the stuck rule (4.4.7) and its turn is spent. A seat with
 legal move is still asked. Every such happening is recorded in the state's ``events`` (the
 view shows them beside ``last_move``), so clients see what a move caused.
 
-Readings of the rules (GAMES.md numbers):
+Readings of the rules (docs/GAMES.md numbers):
 
 * 4.4.1 Race position = 1 + runners finished + track runners strictly ahead; runners sharing
   Start share a position. Final ranks: finishers in finishing order, the rest by race position.
@@ -774,7 +774,7 @@ class HaseUndIgel(Game[HaseState, Move]):
     max_seats = 6
     hidden_information = True  # the hare deck's order
     options = {
-        "board": Option("str", BOARD_1978, "Board: S, fields of HKIL234F, Z (GAMES.md 4.2)"),
+        "board": Option("str", BOARD_1978, "Board: S, fields of HKIL234F, Z (docs/GAMES.md 4.2)"),
         "deck": Option("str", ",".join(DECK_1978), "Hare cards, comma list (name*k repeats)"),
         "carrots": Option(
             "int", 0, "Starting carrots; 0 = 68 (2-4 seats) or 98", minimum=0, maximum=10000

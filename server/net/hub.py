@@ -3,7 +3,7 @@
 A room is hosted by exactly one node at a time: the node holding its lease in Redis. The
 host keeps the :class:`~server.rooms.room.Room`, serialises its commands with one lock, and
 for each command appends the events to the durable log *before* applying them and before
-anybody hears of them (DESIGN.md "Persistence"); a failed append leaves the room as it was.
+anybody hears of them (docs/ARCHITECTURE.md); a failed append leaves the room as it was.
 
 Any node accepts any client. The hub routes every room operation to the room's host — in
 this process, or over Redis through :class:`~server.net.cluster.Cluster` — and fans the

@@ -1,6 +1,6 @@
 """A room: one game with its seats, spectators' view, sealed turns, take-backs and end.
 
-The room is a sans-I/O, event-sourced state machine (STYLE.md 3):
+The room is a sans-I/O, event-sourced state machine:
 
 * **decide** — a command method (``take_seat``, ``move``, ``resign``, ...) checks the command
   against the current state and returns the :class:`Event` list it would cause. It changes

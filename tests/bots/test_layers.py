@@ -1,4 +1,4 @@
-"""Layers (STYLE.md 1): ``server/bots`` imports the engine and the standard library only —
+"""Layers: ``server/bots`` imports the engine and the standard library only —
 nothing from net, rooms or store, and no asyncio, sockets, Redis or websockets."""
 
 from __future__ import annotations

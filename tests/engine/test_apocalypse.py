@@ -1,4 +1,4 @@
-"""Apocalypse (GAMES.md 1): move generation, the join rule, ko, promotion, end of game."""
+"""Apocalypse (docs/GAMES.md 1): move generation, the join rule, ko, promotion, end of game."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""BanQi (GAMES.md 3): flips, colours, Taiwanese and Chinese captures, end and draw rules."""
+"""BanQi (docs/GAMES.md 3): flips, colours, Taiwanese and Chinese captures, end and draw rules."""
 
 from __future__ import annotations
 

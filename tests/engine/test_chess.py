@@ -1,4 +1,4 @@
-"""Chess (GAMES.md "Decisions": FIDE rules via python-chess)."""
+"""Chess (docs/GAMES.md "Decisions": FIDE rules via python-chess)."""
 
 from __future__ import annotations
 

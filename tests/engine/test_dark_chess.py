@@ -1,4 +1,4 @@
-"""Dark Chess (GAMES.md 2): the 2.4 vectors, and OpenSpiel's ``dark_chess`` as the oracle.
+"""Dark Chess (docs/GAMES.md 2): the 2.4 vectors, and OpenSpiel's ``dark_chess`` as the oracle.
 
 OpenSpiel numbers its players the other way round: player 0 is Black, player 1 is White.
 """
@@ -128,7 +128,7 @@ def _play_both(fen: str | None, line: list[str]) -> tuple[DarkChessState, pyspie
     return state, os_state
 
 
-# -- GAMES.md 2.4 vectors ---------------------------------------------------------------------
+# -- docs/GAMES.md 2.4 vectors ---------------------------------------------------------------------
 
 
 def test_start_views_and_moves() -> None:

@@ -1,4 +1,4 @@
-"""Hase und Igel: the rules of GAMES.md 4 as executable vectors (4.7 first)."""
+"""Hase und Igel: the rules of docs/GAMES.md 4 as executable vectors (4.7 first)."""
 
 from __future__ import annotations
 

@@ -67,7 +67,7 @@ async def test_race_to_the_goal(browser: Browser, server: KibitzServer, shots: P
     targets = await ada.page.locator("svg.board .field.target").evaluate_all(
         "els => els.map(e => Number(e.dataset.field)).sort((a, b) => a - b)"
     )
-    assert targets == [1, 2, 3, 4, 5, 6, 7, 9, 10]  # GAMES.md 4.7: 8 and 11 are hedgehogs
+    assert targets == [1, 2, 3, 4, 5, 6, 7, 9, 10]  # docs/GAMES.md 4.7: 8 and 11 are hedgehogs
     assert await eve.page.locator(".hase-actions button").count() == 0
     await ada.screenshot(shots, "hase-start-white")
 

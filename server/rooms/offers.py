@@ -15,10 +15,11 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine import Outcome
 from .errors import BadRequest, GameOver, NotFinished
+from .values import Event
 
 if TYPE_CHECKING:
     from ..engine import Game
-    from .room import Actor, Event, Seat, Turns
+    from .values import Actor, Seat, Turns
 
 #: the reason of an aborted game's outcome (no result: ratings leave it alone)
 ABORTED = "aborted"
@@ -47,8 +48,6 @@ class Offers:
         raise NotImplementedError
 
     def _event(self, kind: str, data: Mapping[str, Any], now: float) -> Event:
-        from .room import Event
-
         return Event(kind, data, now)
 
     # -- draws ------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from ..engine import Game, Outcome
     from .clock import Clock
     from .policy import Policy
-    from .room import Event, Seat, Turns, UndoRequest
+    from .values import Event, Seat, Turns, UndoRequest
 
 Json = dict[str, Any]
 Recipient = int | None  # a seat, or None for spectators

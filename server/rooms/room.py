@@ -18,15 +18,10 @@ server: what clients get are renderings for one recipient (:meth:`Room.render`).
 
 from __future__ import annotations
 
-import hashlib
 import hmac
-import marshal
-import sys
-from array import array
 from collections import OrderedDict, deque
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
-from typing import Any, overload
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from ..engine import REGISTRY, Game, IllegalMove, InvalidOptions, Outcome, Registry, turn_rng
 from .clock import Clock
@@ -46,141 +41,23 @@ from .errors import (
 from .offers import Offers
 from .policy import Policy
 from .render import RESYNC_EVENT_LIMIT, Change, Recipient, Rendering
+from .values import (
+    BOT,
+    MAX_CIDS,
+    Actor,
+    BotActor,
+    Event,
+    Seat,
+    Turn,
+    Turns,
+    UndoRequest,
+    _pack,
+    _unpack,
+    check_name,
+    hash_token,
+)
 
 Json = dict[str, Any]
-
-MAX_NAME = 32
-
-#: how many command ids (idempotent retries) a room remembers
-MAX_CIDS = 256
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One entry of a room's log. ``data`` is JSON/msgpack-ready; ``at`` is wall time (s)."""
-
-    kind: str
-    data: Mapping[str, Any]
-    at: float
-
-    def to_record(self) -> Json:
-        return {"k": self.kind, "d": dict(self.data), "t": self.at}
-
-    @classmethod
-    def from_record(cls, rec: Mapping[str, Any]) -> Event:
-        return cls(str(rec["k"]), dict(rec["d"]), float(rec["t"]))
-
-
-@dataclass(frozen=True, slots=True)
-class Turn:
-    """One played turn: each moving seat's move text (seat numbers as strings), and when."""
-
-    played: tuple[tuple[str, str], ...]
-    at: float
-
-    @classmethod
-    def of(cls, moves: Mapping[str, str], at: float) -> Turn:
-        return cls(tuple((s, t) for s, t in moves.items()), at)
-
-    @property
-    def moves(self) -> dict[str, str]:
-        return dict(self.played)
-
-
-class Turns:
-    """The turns of a room, stored compactly (a live room holds one per turn): each turn's
-    moves as one interned text (``"0 e2e4"``, ``"0 a1b2|1 c3d4"`` — texts repeat across
-    every room of a node) in a list, and the times in an array of doubles; indexing and
-    iteration give :class:`Turn` values."""
-
-    __slots__ = ("_at", "_moves")
-
-    def __init__(self, turns: Iterable[Turn] = ()) -> None:
-        self._moves: list[str] = []
-        self._at = array("d")
-        for turn in turns:
-            self.append(turn)
-
-    def append(self, turn: Turn) -> None:
-        self._moves.append(sys.intern("|".join(f"{s} {t}" for s, t in turn.played)))
-        self._at.append(turn.at)
-
-    def _turn(self, i: int) -> Turn:
-        played = tuple(tuple(p.split(" ", 1)) for p in self._moves[i].split("|"))
-        return Turn(played, self._at[i])  # type: ignore[arg-type]
-
-    def __len__(self) -> int:
-        return len(self._moves)
-
-    @overload
-    def __getitem__(self, i: int) -> Turn: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> list[Turn]: ...
-
-    def __getitem__(self, i: int | slice) -> Turn | list[Turn]:
-        if isinstance(i, slice):
-            return [self._turn(j) for j in range(*i.indices(len(self)))]
-        return self._turn(range(len(self))[i])
-
-    def __iter__(self) -> Iterator[Turn]:
-        return (self._turn(i) for i in range(len(self)))
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Turns):
-            return self._moves == other._moves and self._at == other._at
-        if isinstance(other, list):
-            return list(self) == other
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-
-@dataclass(frozen=True, slots=True)
-class Seat:
-    """A seat: ``kind`` is ``empty``, ``person`` (holds ``token_hash``) or ``bot``."""
-
-    kind: str = "empty"
-    name: str = ""
-    token_hash: str = ""
-    bot: str = ""
-
-    def public(self) -> Json:
-        out: Json = {"kind": self.kind, "name": self.name}
-        if self.kind == "bot":
-            out["bot"] = self.bot
-        return out
-
-
-class BotActor:
-    """Marker: a command issued by the server's bot runner for a bot seat."""
-
-    def __repr__(self) -> str:
-        return "BOT"
-
-
-BOT = BotActor()
-Actor = str | BotActor  # a seat token, or BOT
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-@dataclass(slots=True)
-class UndoRequest:
-    seat: int
-    to_turn: int
-    accepted: set[int] = field(default_factory=set)
-
-
-def check_name(name: Any) -> str:
-    if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
-        raise BadRequest(f"a name is a non-empty string of at most {MAX_NAME} characters")
-    if not name.isprintable():
-        raise BadRequest("a name may not hold control characters")
-    return name.strip()
-
 
 class Room(Offers, Rendering):
     """One game room. Build it with :meth:`create` + :meth:`from_created`, or :meth:`replay`.
@@ -670,11 +547,3 @@ __all__ = [
 ]
 
 
-def _pack(record: Json) -> bytes:
-    """An event record, packed for the in-memory log (``marshal``: compact and fast; the
-    bytes never leave this process)."""
-    return marshal.dumps(record)
-
-
-def _unpack(data: bytes) -> Json:
-    return dict(marshal.loads(data))

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .base import Game, InvalidMove, Json, Option, Outcome, Seat
@@ -209,6 +209,10 @@ class ApocalypseState:
     events: tuple[Event, ...] = ()
     ruleset: str = "dagaz"
     max_turns: int = 0
+    #: each seat's moves, generated once per state (states are values: a safe cache)
+    moves: dict[Seat, list[ApocalypseMove]] = field(
+        default_factory=dict, init=False, compare=False, repr=False
+    )
 
     def __repr__(self) -> str:
         return f"ApocalypseState({board_to_text(self.board)!r}, ply={self.ply})"
@@ -229,7 +233,15 @@ def position(
 
 
 def generate(state: ApocalypseState, seat: Seat) -> list[ApocalypseMove]:
-    """The moves of ``seat`` on this board (1.2), ignoring whose turn it is."""
+    """The moves of ``seat`` on this board (1.2), ignoring whose turn it is (computed once
+    per state and seat; callers must not change the list)."""
+    cached = state.moves.get(seat)
+    if cached is None:
+        cached = state.moves[seat] = _generate(state, seat)
+    return cached
+
+
+def _generate(state: ApocalypseState, seat: Seat) -> list[ApocalypseMove]:
     board = state.board
     pawn, knight, enemy = PAWN[seat], KNIGHT[seat], 1 - seat
     last_rank = LAST_RANK[seat]

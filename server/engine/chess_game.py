@@ -59,7 +59,9 @@ class ChessState:
     move are computed at most once per state, on first use.
     """
 
-    __slots__ = ("_fen", "_legal", "_outcome", "_san", "board", "keys", "prev", "start_fen")
+    __slots__ = (
+        "_fen", "_legal", "_outcome", "_san", "board", "hashes", "keys", "prev", "start_fen"
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -67,10 +69,13 @@ class ChessState:
         start_fen: str,
         keys: tuple[Any, ...] | None = None,
         prev: chess.Board | None = None,
+        hashes: tuple[int, ...] | None = None,
     ) -> None:
         self.board = board
         self.start_fen = start_fen
         self.keys = keys if keys is not None else (board._transposition_key(),)
+        #: the keys' hashes: a repetition is counted on ints, and confirmed on the keys
+        self.hashes = tuple(map(hash, self.keys)) if hashes is None else hashes
         #: the board before the last move (for its SAN); dropped once the SAN is known
         self.prev = prev
         self._legal: list[chess.Move] | None = None
@@ -365,8 +370,11 @@ def advance(state: ChessState, move: chess.Move) -> ChessState:
     board.push(move)
     board.move_stack = [*before.move_stack, move]
     key = board._transposition_key()
-    keys = (key,) if irreversible else (*state.keys, key)
-    return ChessState(board, state.start_fen, keys, before)
+    if irreversible:
+        return ChessState(board, state.start_fen, (key,), before, (hash(key),))
+    return ChessState(
+        board, state.start_fen, (*state.keys, key), before, (*state.hashes, hash(key))
+    )
 
 
 def _outcome(state: ChessState) -> Outcome | None:
@@ -378,7 +386,9 @@ def _outcome(state: ChessState) -> Outcome | None:
         return Outcome.draw(2, "insufficient_material")
     if not legal:
         return Outcome.draw(2, "stalemate")
-    repeats = state.keys.count(state.keys[-1])
+    repeats = state.hashes.count(state.hashes[-1])
+    if repeats >= 3:  # a repetition by the hashes: count it on the keys themselves
+        repeats = state.keys.count(state.keys[-1])
     if board.halfmove_clock >= 150:
         return Outcome.draw(2, "fifty_moves")  # seventy-five moves
     if repeats >= 5:

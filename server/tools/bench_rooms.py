@@ -10,6 +10,7 @@ rebuilding the room from its log, so every sample starts from the same position.
 
 from __future__ import annotations
 
+import gc
 import json
 import random
 import time
@@ -45,30 +46,48 @@ def _room_at(game: str, plies: int, seed: str) -> tuple[Room, list[Event]]:
 
 def move_cost(game: str, plies: int, *, samples: int = 200, seed: str = "bench") -> dict[str, Any]:
     """Mean µs per move at the position reached after ``plies`` plies (the first of up to
-    200 seeded random games that lasts that long)."""
+    200 seeded random games that lasts that long) — and, for games started from a FEN, at
+    the very same position in a fresh room with no history (what a longer game costs more
+    for its history alone)."""
     for attempt in range(200):
         room, log = _room_at(game, plies, f"{seed}/{attempt}")
         if room.status == "playing" and len(room.turns) >= plies:
             break
     else:
         return {"ply": len(room.turns), "us_per_move": None, "note": "no game lasted so long"}
+    out: dict[str, Any] = {"ply": len(room.turns), "us_per_move": _sample(log, samples, seed)}
+    board = getattr(room.state, "board", None)
+    if board is not None and hasattr(board, "fen"):
+        fresh = Room.create("fresh", game, {"fen": board.fen()}, None, "fresh", NOW, None, REGISTRY)
+        out["same_position_no_history_us"] = _sample([fresh], samples, seed, seats=True)
+    return out
+
+
+def _sample(log: list[Event], samples: int, seed: str, *, seats: bool = False) -> float:
+    """Mean µs of one random move (decide, fold, render, encode) from the room of ``log``."""
+    base = Room.replay(log)
+    if seats:
+        for seat in range(base.n_seats):
+            for e in base.add_bot(seat, "random", f"b{seat}", NOW):
+                base.fold(e)
+                log = [*log, e]
     rng = random.Random(seed + "/samples")
     total = 0.0
-    done = 0
     for _ in range(samples):
+        room = Room.replay(log)  # the sampled position, every time
+        room.changes([])
         seat = min(s for s in room.to_act() if s not in room.pending)
-        legal = room.game.legal_moves(room.state, seat)
-        text = str(rng.choice(legal))
+        text = str(rng.choice(room.game.legal_moves(room.state, seat)))
+        gc.collect()
+        gc.disable()  # as timeit does: the replay's garbage is not the move's cost
         t0 = time.perf_counter()
         events = room.move(seat, BOT, text, NOW)
         outs = room.apply_all(events)
         for _r, step, full in outs:
             json.dumps(step if step is not None else full, separators=(",", ":"))
         total += time.perf_counter() - t0
-        done += 1
-        room = Room.replay(log)  # back to the sampled position
-        room.changes([])
-    return {"ply": len(room.turns), "us_per_move": round(total / done * 1e6, 1)}
+        gc.enable()
+    return round(total / samples * 1e6, 1)
 
 
 def run(games: tuple[str, ...] = ("chess", "dark_chess"), samples: int = 200) -> dict[str, Any]:
@@ -76,10 +95,17 @@ def run(games: tuple[str, ...] = ("chess", "dark_chess"), samples: int = 200) ->
     for game in games:
         early = move_cost(game, 10, samples=samples)
         late = move_cost(game, 150, samples=samples)
-        ratio = None
+        ratio = history = None
         if early["us_per_move"] and late["us_per_move"]:
             ratio = round(late["us_per_move"] / early["us_per_move"], 2)
-        out[game] = {"early": early, "late": late, "late_over_early": ratio}
+        if late.get("same_position_no_history_us"):
+            history = round(late["us_per_move"] / late["same_position_no_history_us"], 2)
+        out[game] = {
+            "early": early,
+            "late": late,
+            "late_over_early": ratio,
+            "late_over_same_position_without_history": history,
+        }
     return out
 
 
@@ -89,7 +115,8 @@ def report(result: dict[str, Any]) -> str:
         e, late = r["early"], r["late"]
         lines.append(
             f"  {game:<12} ply {e['ply']:>3}: {e['us_per_move']} µs   ply {late['ply']:>3}: "
-            f"{late['us_per_move']} µs   late/early {r['late_over_early']}"
+            f"{late['us_per_move']} µs   late/early {r['late_over_early']}   "
+            f"late/same position without history {r['late_over_same_position_without_history']}"
         )
     return "\n".join(lines)
 

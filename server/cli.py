@@ -98,6 +98,12 @@ def _parser() -> argparse.ArgumentParser:
         "--bot-workers", type=int, default=2, metavar="N",
         help="worker processes for bot searches (default 2; 0 offers no bots)",
     )  # fmt: skip
+    s.add_argument(
+        "--workers", default="1", metavar="N",
+        help="node processes on this port, one per core: a number or 'auto' (default 1); "
+        "they share the embedded (or --redis) Redis, and a parent restarts any that dies",
+    )  # fmt: skip
+    s.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)
     s.add_argument("-v", "--verbose", action="store_true", help="debug logging")
 
     sub.add_parser("games", help="list the games this server offers")
@@ -219,6 +225,15 @@ def _serve(args: argparse.Namespace) -> int:
     from .tools.bench import raise_nofile
 
     raise_nofile()  # every connection is a file: allow as many as the system lets us
+    from .net.workers import serve_workers, worker_count
+
+    try:
+        workers = worker_count(args.workers)
+    except ValueError:
+        print("kibitz: --workers is a number of at least 1, or 'auto'", file=sys.stderr)
+        return 2
+    if workers > 1:
+        return serve_workers(args, workers, _passthrough(args))
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.INFO,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
@@ -239,6 +254,7 @@ def _serve(args: argparse.Namespace) -> int:
         node_id=args.node_id,
         lease_ms=args.lease_ms,
         bot_workers=args.bot_workers,
+        reuse_port=args.reuse_port,
     )
 
     async def run() -> None:
@@ -278,6 +294,23 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"kibitz: cannot serve: {exc}", file=sys.stderr)
         return 1
     return 0
+
+
+def _passthrough(args: argparse.Namespace) -> list[str]:
+    """The ``serve`` options every worker gets as they were given."""
+    out = [
+        "--prefix", args.prefix, "--max-per-ip", str(args.max_per_ip),
+        "--rooms-per-minute", str(args.rooms_per_minute), "--msg-rate", str(args.msg_rate),
+        "--msg-burst", str(args.msg_burst), "--lag-limit", str(args.lag_limit),
+        "--lease-ms", str(args.lease_ms), "--bot-workers", str(args.bot_workers),
+    ]  # fmt: skip
+    for origin in args.allow_origin:
+        out += ["--allow-origin", origin]
+    for host in args.allow_host:
+        out += ["--allow-host", host]
+    if args.verbose:
+        out.append("--verbose")
+    return out
 
 
 if __name__ == "__main__":

@@ -98,6 +98,8 @@ class Config:
     max_per_ip: int = 256
     #: new rooms a minute from one client address
     rooms_per_minute: int = 30
+    #: share the port with other worker processes (``kibitz serve --workers``)
+    reuse_port: bool = False
 
 
 class KibitzServer:
@@ -171,6 +173,7 @@ class KibitzServer:
             max_size=cfg.limits.max_frame,
             max_queue=16,
             compression=None,
+            reuse_port=cfg.reuse_port,
             ping_interval=None,  # one keepalive sweep for all connections (_keepalive)
         )
         self.hub.spawn(self._keepalive(cfg.keepalive), "keepalive")

@@ -116,7 +116,11 @@ def _start_redis(tmp: Path, procs: list[subprocess.Popen[bytes]]) -> str:
 
 
 def _start_node(
-    redis_url: str, node: str, procs: list[subprocess.Popen[bytes]], *extra: str
+    redis_url: str,
+    node: str,
+    procs: list[subprocess.Popen[bytes]],
+    *extra: str,
+    stdout: bool = False,
 ) -> tuple[subprocess.Popen[bytes], int]:
     port = free_port()
     proc = subprocess.Popen(
@@ -124,7 +128,7 @@ def _start_node(
          "--node-id", node, "--bot-workers", "0", "--max-per-ip", "20000",
          "--rooms-per-minute", "100000", "--msg-rate", "100000", "--msg-burst", "100000",
          *extra],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        stdout=subprocess.PIPE if stdout else subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     procs.append(proc)
     return proc, port
@@ -143,7 +147,15 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         redis_url = _start_redis(tmp, procs)
         redis_pid = procs[0].pid
         node_pids, urls = [], []
-        for i in range(args.nodes):
+        if args.workers > 1:  # one `kibitz serve --workers N` (its workers share the port)
+            proc, port = _start_node(
+                redis_url, "bench", procs, "--workers", str(args.workers), stdout=True
+            )
+            assert proc.stdout is not None
+            info = json.loads(proc.stdout.readline())
+            node_pids.extend(info["workers"])
+            urls.append(f"ws://{HOST}:{port}/ws")
+        for i in range(args.nodes if args.workers <= 1 else 0):
             proc, port = _start_node(redis_url, f"bench{i}", procs)
             _wait_port(port)
             node_pids.append(proc.pid)
@@ -196,7 +208,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             baseline["cpu_seconds"] / baseline["delivered"] * 1e6 if baseline["delivered"] else None
         )
         report = {
-            "nodes": args.nodes,
+            "nodes": args.nodes if args.workers <= 1 else 1,
+            "workers": args.workers,
             "think_ms": think * 1000,
             "warmup_s": args.warmup,
             "duration_s": args.duration,
@@ -240,6 +253,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--nodes", type=int, default=1, help="Kibitz nodes sharing one Redis (default 1)"
     )
+    p.add_argument(
+        "--workers", type=int, default=1,
+        help="one node started with `kibitz serve --workers N` instead of --nodes (default 1)",
+    )  # fmt: skip
     p.add_argument(
         "--connections", type=int, default=1000, help="WebSocket connections (default 1000)"
     )

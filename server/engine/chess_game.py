@@ -336,11 +336,20 @@ _PIECES = [
 _RUNS = [("1" * n, str(n)) for n in range(8, 1, -1)]
 
 
-def board_fen(board: chess.BaseBoard) -> str:
-    """``board.board_fen()`` from the bitboards (python-chess asks every square: 5x slower)."""
-    cells = ["1"] * 64
+def placement(board: chess.BaseBoard, seen: int = chess.BB_ALL) -> str:
+    """The placement field of a FEN from the bitboards (python-chess asks every square: 5x
+    slower), with ``?`` on the squares outside ``seen`` (dark chess's fog)."""
+    if seen == chess.BB_ALL:
+        cells = ["1"] * 64
+    else:
+        cells = ["?"] * 64
+        bb = seen
+        while bb:
+            low = bb & -bb
+            cells[low.bit_length() - 1] = "1"
+            bb ^= low
     for color, piece_type, symbol in _PIECES:
-        bb = board.pieces_mask(piece_type, color)
+        bb = board.pieces_mask(piece_type, color) & seen
         while bb:
             low = bb & -bb
             cells[low.bit_length() - 1] = symbol
@@ -349,6 +358,11 @@ def board_fen(board: chess.BaseBoard) -> str:
     for run, count in _RUNS:
         text = text.replace(run, count)
     return text
+
+
+def board_fen(board: chess.BaseBoard) -> str:
+    """``board.board_fen()``, from the bitboards."""
+    return placement(board)
 
 
 def fen(board: chess.Board) -> str:

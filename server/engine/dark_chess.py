@@ -38,7 +38,7 @@ import chess.pgn
 from chess import BB_ALL, Bitboard
 
 from .base import Game, IllegalMove, InvalidOptions, Json, Option, Outcome, Seat
-from .chess_game import parse_uci_or_san, pgn_game, seat_of
+from .chess_game import parse_uci_or_san, pgn_game, placement, seat_of
 
 WHITE, BLACK = 0, 1
 
@@ -50,12 +50,6 @@ _CHECK_STATUSES = (
 )
 
 _PIECE_TYPES = (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING)
-_SYMBOLS = [
-    (color, piece_type, chess.Piece(piece_type, color).symbol())
-    for color in (chess.WHITE, chess.BLACK)
-    for piece_type in _PIECE_TYPES
-]
-_RUNS = [("1" * n, str(n)) for n in range(8, 1, -1)]
 _PIECE_LETTERS = [chess.piece_symbol(t) for t in _PIECE_TYPES]
 
 
@@ -229,21 +223,7 @@ def dark_fen(board: chess.Board, color: chess.Color | None, seen: int) -> str:
     One known difference: OpenSpiel looks for the observer's pawn beside an a- or h-file e.p.
     square without a bounds check and reads the other edge of the next rank (so Black may be
     shown White's e.p. square a6 because of a black pawn on h6); we stay on the board."""
-    cells = ["?"] * 64
-    bb = seen
-    while bb:
-        low = bb & -bb
-        cells[low.bit_length() - 1] = "1"
-        bb ^= low
-    for color_, piece_type, symbol in _SYMBOLS:
-        bb = board.pieces_mask(piece_type, color_) & seen
-        while bb:
-            low = bb & -bb
-            cells[low.bit_length() - 1] = symbol
-            bb ^= low
-    placement = "/".join("".join(cells[r * 8 : r * 8 + 8]) for r in range(7, -1, -1))
-    for run, count in _RUNS:
-        placement = placement.replace(run, count)
+    board_part = placement(board, seen)
     castling = ""
     ep = "-"
     if color is not None:
@@ -264,7 +244,7 @@ def dark_fen(board: chess.Board, color: chess.Color | None, seen: int) -> str:
                         break
     turn = "w" if board.turn == chess.WHITE else "b"
     return (
-        f"{placement} {turn} {castling or '-'} {ep} "
+        f"{board_part} {turn} {castling or '-'} {ep} "
         f"{board.halfmove_clock} {board.fullmove_number}"
     )
 

@@ -25,20 +25,11 @@ from typing import Any
 
 import redis
 
+from ..store.log import _RENEW
+
 log = logging.getLogger("kibitz.leases")
 
-_RENEW = """
-local out = {}
-for i, key in ipairs(KEYS) do
-  if redis.call('GET', key) == ARGV[1] then
-    redis.call('PEXPIRE', key, ARGV[2])
-    out[i] = 1
-  else
-    out[i] = 0
-  end
-end
-return out
-"""
+
 
 #: keys renewed per script call (a long script call would block Redis for everyone)
 BATCH = 500

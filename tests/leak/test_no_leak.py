@@ -229,11 +229,10 @@ class LeakyBanqi(Banqi):
         return out
 
 
-def test_the_harness_catches_a_leaky_view(redis_url: str, registry: Registry) -> None:
-    leaky = LeakyBanqi()
-    state = leaky.new(leaky.check_options({}), 2, turn_rng("leak", 0))
+def swap_first_face_down(state: Any) -> Any:
+    """``state`` with its first face-down piece swapped with a face-down piece of the other
+    colour: a world no seat can tell from ``state`` by its view."""
     square = min(state.hidden)
-    # swap the first face-down piece with a face-down piece of the other colour
     partner = next(
         sq
         for sq in sorted(state.hidden)
@@ -241,9 +240,15 @@ def test_the_harness_catches_a_leaky_view(redis_url: str, registry: Registry) ->
     )
     cells = list(state.board)
     cells[square], cells[partner] = cells[partner], cells[square]
-    other = type(state)(
+    return type(state)(
         **{**{f: getattr(state, f) for f in state.__dataclass_fields__}, "board": "".join(cells)}
     )
+
+
+def test_the_harness_catches_a_leaky_view(redis_url: str, registry: Registry) -> None:
+    leaky = LeakyBanqi()
+    state = leaky.new(leaky.check_options({}), 2, turn_rng("leak", 0))
+    other = swap_first_face_down(state)
     honest = get_game("banqi")
     assert honest.view(state, 0) == honest.view(other, 0)  # honest views agree...
     assert leaky.view(state, 0) != leaky.view(other, 0)  # ...the leaky ones do not
@@ -263,17 +268,7 @@ def test_the_harness_catches_a_leaky_delta(
     deltas are compared byte for byte — and slips through with protocol 1, which has none."""
     game = get_game("banqi")
     state = game.new(game.check_options({}), 2, turn_rng("leak", 0))
-    square = min(state.hidden)
-    partner = next(
-        sq
-        for sq in sorted(state.hidden)
-        if state.board[sq].isupper() != state.board[square].isupper()
-    )
-    cells = list(state.board)
-    cells[square], cells[partner] = cells[partner], cells[square]
-    other = type(state)(
-        **{**{f: getattr(state, f) for f in state.__dataclass_fields__}, "board": "".join(cells)}
-    )
+    other = swap_first_face_down(state)
     honest_changes = Rendering.changes
 
     def leaky_changes(self: Any, events: Any) -> Any:

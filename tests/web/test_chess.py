@@ -94,6 +94,17 @@ async def test_fools_mate_with_spectator_takeback_and_reload(
     await eve.screenshot(shots, "chess-mate-spectator")
     for tab in (ada, bob, eve):
         tab.assert_clean()
+    # the game reached every page as deltas (protocol 2), none lost, and what they built is
+    # the room as a fresh full update shows it
+    for tab in (bob, eve):
+        counts = await tab.page.evaluate("() => window.kibitz.deltas()")
+        assert counts["applied"] >= 3 and counts["gaps"] == 0, counts
+    built = {k: v for k, v in (await eve.latest()).items() if k != "events"}
+    await eve.page.reload()
+    await eve.wait_room()
+    await eve.wait_version(built["version"])
+    fresh = {k: v for k, v in (await eve.latest()).items() if k != "events"}
+    assert built == fresh
 
 
 async def test_promotion_keyboard_and_resignation(

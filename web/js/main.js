@@ -84,6 +84,7 @@ window.kibitz = Object.freeze({
   held: (id) => app.heldSeats(id || currentRoomId()),
   legal: (id) => app.legalFor(app.latest(id || currentRoomId())),
   state: () => app.conn.state,
+  deltas: () => ({ applied: app.conn.deltas, gaps: app.conn.gaps }),
   games: () => app.games,
 });
 

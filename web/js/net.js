@@ -2,12 +2,14 @@
 //
 // * request(msg) sends a message with a fresh id and resolves with the reply that echoes it
 //   (or rejects with {code, message} on an `error`);
-// * every `update` is dispatched as an "update" event; the `welcome` as "welcome";
+// * every `update` is dispatched as an "update" event; the `welcome` as "welcome"; protocol 2:
+//   a `delta` is applied to the room's state held per recipient and dispatched as the
+//   `update` it stands for (a delta that does not follow the state held: resync);
 // * when the socket closes (server restart, network loss, a dead peer found by our own
 //   ping), it reconnects with exponential backoff and says hello again with the session
 //   secret and the last version seen per room, so the server resumes the session exactly.
 
-const PROTOCOL = 1;
+const PROTOCOL = 2;
 
 export class RequestError extends Error {
   constructor(code, message) {
@@ -36,6 +38,9 @@ export class Connection extends EventTarget {
     this.pongDeadline = null;
     this.lastHeard = 0;
     this.stopped = false;
+    this.rooms = new Map(); // "room/you" -> the room as that recipient holds it
+    this.deltas = 0; // deltas applied (tests look)
+    this.gaps = 0; // deltas dropped for a gap, each followed by a resync
     window.addEventListener("online", () => this.reconnectNow());
   }
 
@@ -110,9 +115,40 @@ export class Connection extends EventTarget {
       else resolve(msg);
       return;
     }
-    if (msg.type === "update") this.dispatchEvent(new CustomEvent("update", { detail: msg }));
-    else if (msg.type === "error") this.dispatchEvent(new CustomEvent("server-error", { detail: msg }));
+    if (msg.type === "update") {
+      this.hold(msg);
+      this.dispatchEvent(new CustomEvent("update", { detail: msg }));
+    } else if (msg.type === "delta") {
+      const update = this.patch(msg);
+      if (update) this.dispatchEvent(new CustomEvent("update", { detail: update }));
+    } else if (msg.type === "error") this.dispatchEvent(new CustomEvent("server-error", { detail: msg }));
     else this.dispatchEvent(new CustomEvent("push", { detail: msg })); // accounts: paired, seeks, ...
+  }
+
+  /** Keep a full update as the state its recipient holds (the base of its next delta). */
+  hold(update) {
+    const key = `${update.room}/${update.you}`;
+    const held = this.rooms.get(key);
+    if (held && held.version > update.version) return;
+    const { type, events, id, ...state } = update;
+    this.rooms.set(key, state);
+  }
+
+  /** The update a delta makes of the state held, or null (stale, or a gap: resync). */
+  patch(delta) {
+    const key = `${delta.room}/${delta.you}`;
+    const held = this.rooms.get(key);
+    if (held && held.version === delta.base) {
+      const state = applyDelta(held, delta.set || [], delta.del || []);
+      this.rooms.set(key, state);
+      this.deltas += 1;
+      return { type: "update", events: delta.events, ...state };
+    }
+    if (held && held.version >= delta.version) return null;
+    this.gaps += 1;
+    this.request({ type: "resync", room: delta.room, since: held ? held.version : undefined })
+      .catch(() => {});
+    return null;
   }
 
   onClose(ws) {
@@ -201,4 +237,35 @@ export class Connection extends EventTarget {
       }
     });
   }
+}
+
+/**
+ * ``state`` with a delta applied (docs/PROTOCOL.md, `delta`): delete every `del` path, then
+ * set every `set` pair. Containers on the changed paths are copied, so updates handed out
+ * earlier never change under their readers.
+ */
+export function applyDelta(state, sets, dels) {
+  let out = { ...state };
+  const parentOf = (path) => {
+    let node = out;
+    for (const step of path.slice(0, -1)) {
+      const child = node[step];
+      node[step] = Array.isArray(child) ? [...child] : { ...child };
+      node = node[step];
+    }
+    return node;
+  };
+  for (const path of dels) {
+    const parent = parentOf(path);
+    if (Array.isArray(parent)) parent.splice(path[path.length - 1], 1);
+    else delete parent[path[path.length - 1]];
+  }
+  for (const [path, value] of sets) {
+    if (path.length === 0) {
+      out = { ...value };
+      continue;
+    }
+    parentOf(path)[path[path.length - 1]] = value;
+  }
+  return out;
 }

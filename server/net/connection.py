@@ -56,6 +56,8 @@ class Limits:
 class TokenBucket:
     """``rate`` tokens per second up to ``burst``; each message takes one."""
 
+    __slots__ = ("burst", "rate", "stamp", "tokens")
+
     def __init__(self, rate: float, burst: int) -> None:
         self.rate = rate
         self.burst = float(burst)

@@ -222,7 +222,7 @@ def _perft(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     from .net.app import Config, KibitzServer
     from .net.connection import Limits
-    from .tools.bench import raise_nofile
+    from .tools.bench_common import raise_nofile
 
     raise_nofile()  # every connection is a file: allow as many as the system lets us
     from .net.workers import serve_workers, worker_count

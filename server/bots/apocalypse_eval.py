@@ -17,7 +17,7 @@ from server.engine import Game
 from server.engine.apocalypse import KNIGHT, PAWN, SIZE, generate
 
 from .aggressive import BONUS, LARGE_BONUS, MAXVALUE, SMALL_BONUS, attacks, score
-from .evaluator import logistic
+from .scoring import logistic
 
 HORSEMAN = 4.0
 FOOTMAN = 1.0

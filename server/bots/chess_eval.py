@@ -16,7 +16,7 @@ import chess
 
 from server.engine import Game
 
-from .evaluator import logistic
+from .scoring import logistic
 
 VALUE = {chess.PAWN: 100, chess.KNIGHT: 320, chess.BISHOP: 330, chess.ROOK: 500,
          chess.QUEEN: 900, chess.KING: 20000}  # fmt: skip

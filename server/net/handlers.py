@@ -30,6 +30,8 @@ PROTOCOLS = (1, 2)
 
 Handler = Callable[["Handlers", Client, dict[str, Any]], Awaitable[dict[str, Any]]]
 HANDLERS: dict[str, Handler] = {}
+#: awaited with (handlers, client, room, status) when a client joins or resyncs a room
+ON_JOIN: list[Callable[[Handlers, Client, str, str], Awaitable[None]]] = []
 
 
 def handles(kind: str) -> Callable[[Handler], Handler]:
@@ -156,9 +158,10 @@ class Handlers:
         await self.push_chat(client, room_id, status)
 
     async def push_chat(self, client: Client, room_id: str, status: str) -> None:
-        from .social import chat_history
-
-        await chat_history(self, client, room_id, status)
+        """What a listener is sent on joining a room besides its state (the chat: see
+        ``server/net/social.py``, which adds itself to :data:`ON_JOIN`)."""
+        for hook in ON_JOIN:
+            await hook(self, client, room_id, status)
 
     async def command(self, room_id: str, op: str, **args: Any) -> dict[str, Any]:
         return await self.hub.command(room_id, op, args)
@@ -456,6 +459,3 @@ async def record(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, 
     return {"type": "record", "room": room_id, "record": record}
 
 
-# -- accounts (issue 13): seeks, quick pairing (registers its handlers) ----------------------
-from . import seeks as _seeks  # noqa: E402,F401  (after ``handles``: seeks uses it)
-from . import social as _social  # noqa: E402,F401  (draws, aborts, rematches, chat)

@@ -23,7 +23,7 @@ from typing import Any
 from ..store.log import pack, unpack
 from .connection import Client, TokenBucket
 from .errors import ProtocolError
-from .handlers import Handlers, _room, handles, seat_command
+from .handlers import ON_JOIN, Handlers, _room, handles, seat_command
 from .hub import Outs
 
 CHAT_MAX = 500
@@ -162,3 +162,6 @@ async def chat_history_request(
     info = await h.hub.read(room_id, "info", {})
     await chat_history(h, client, room_id, info["status"])
     return {"type": "ok", "room": room_id}
+
+
+ON_JOIN.append(chat_history)

@@ -368,14 +368,14 @@ async def ceiling_load(p: dict[str, Any]) -> dict[str, Any]:
 
 def run_kibitz_load(params: dict[str, Any]) -> dict[str, Any]:
     """In a worker process."""
-    from .bench import raise_nofile
+    from .bench_common import raise_nofile
 
     raise_nofile()
     return asyncio.run(kibitz_load(params))
 
 
 def run_ceiling_load(params: dict[str, Any]) -> dict[str, Any]:
-    from .bench import raise_nofile
+    from .bench_common import raise_nofile
 
     raise_nofile()
     return asyncio.run(ceiling_load(params))

@@ -18,7 +18,7 @@ from typing import Any
 from ..engine import REGISTRY
 from ..rooms.room import Event, Room
 from ..store.log import pack
-from .bench import HOST, _start_node, _start_redis, _wait_port, raise_nofile, rss_mb
+from .bench_common import HOST, _start_node, _start_redis, _wait_port, raise_nofile, rss_mb
 
 NOW = 1_700_000_000.0
 

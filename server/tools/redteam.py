@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from ..store.redis_process import redis_binary
-from .bench import HOST, free_port, pct, raise_nofile, rss_mb
+from .bench_common import HOST, free_port, pct, raise_nofile, rss_mb
 
 HELLO = json.dumps({"type": "hello", "protocol": 2})
 
@@ -195,7 +195,7 @@ def run(seconds: float = 20.0, scale: float = 1.0) -> dict[str, Any]:
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
         procs.append(server)
-        from .bench import _wait_port
+        from .bench_common import _wait_port
 
         _wait_port(redis_port)
         _wait_port(port)

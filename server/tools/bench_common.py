@@ -1,0 +1,86 @@
+"""What the benchmarks share: loopback processes (Redis, Kibitz nodes), ports, /proc."""
+
+from __future__ import annotations
+
+import contextlib
+import resource
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from ..store.redis_process import redis_binary
+
+HOST = "127.0.0.1"
+
+
+def raise_nofile(limit: int = 20_000) -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = min(limit, hard) if hard != resource.RLIM_INFINITY else limit
+    if soft < want:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return int(s.getsockname()[1])
+
+
+def rss_mb(pid: int) -> float:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def _wait_port(port: int, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError), socket.create_connection((HOST, port), 0.2):
+            return
+        time.sleep(0.05)
+    raise RuntimeError(f"nothing listens on {HOST}:{port}")
+
+
+def _start_redis(tmp: Path, procs: list[subprocess.Popen[bytes]]) -> str:
+    redis_port = free_port()
+    procs.append(subprocess.Popen(
+        [redis_binary(), "--port", str(redis_port), "--bind", HOST, "--dir", str(tmp),
+         "--appendonly", "yes", "--appendfsync", "everysec", "--save", "",
+         "--maxclients", "20000"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    ))  # fmt: skip
+    _wait_port(redis_port)
+    return f"redis://{HOST}:{redis_port}/0"
+
+
+def _start_node(
+    redis_url: str,
+    node: str,
+    procs: list[subprocess.Popen[bytes]],
+    *extra: str,
+    stdout: bool = False,
+) -> tuple[subprocess.Popen[bytes], int]:
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "server", "serve", "--port", str(port), "--redis", redis_url,
+         "--node-id", node, "--bot-workers", "0", "--max-per-ip", "20000",
+         "--rooms-per-minute", "100000", "--msg-rate", "100000", "--msg-burst", "100000",
+         *extra],
+        stdout=subprocess.PIPE if stdout else subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    procs.append(proc)
+    return proc, port
+

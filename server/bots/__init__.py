@@ -22,7 +22,7 @@ Strengths name an algorithm and a think time per game. The algorithms (one file 
 Evaluators are apart from the searches (:mod:`.evaluator`: the games' ``evaluate`` /
 ``move_heuristic`` hooks; :mod:`.chess_eval`: material + piece-square tables for chess and
 Dark Chess; :mod:`.apocalypse_eval`: horsemen first, seed 000's scores as priors). Worlds
-come from the games' ``determinize`` hooks (Dark Chess: ``server.engine.dark_chess_worlds``).
+come from the games' ``determinize`` hooks (Dark Chess: ``server.engine.dark_chess.worlds``).
 
 Besides the named strengths, ``make_bot`` accepts an algorithm name that suits the game
 (``"greedy"``, ``"ismcts"``, ...) with its default think time, for the arena and tests.
@@ -185,7 +185,7 @@ def make_bot(game: str, strength: str, **options: Any) -> Bot:
     """
     table = ALGORITHMS[game]
     if game == "dark_chess":  # load the world sampler now, not during the first move
-        import server.engine.dark_chess_worlds  # noqa: F401
+        import server.engine.dark_chess.worlds  # noqa: F401
     named = STRENGTHS[game].get(strength)
     if named is not None:
         algorithm, think_time = named

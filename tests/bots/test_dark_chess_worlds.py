@@ -9,7 +9,7 @@ import chess
 import pytest
 
 from server.engine import get_game, turn_rng
-from server.engine.dark_chess_worlds import (
+from server.engine.dark_chess.worlds import (
     NoWorld,
     determinize,
     sample_history,

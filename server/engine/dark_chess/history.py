@@ -1,0 +1,232 @@
+"""Dark Chess worlds, sampler 1: a history of opponent moves that reproduces every view one
+seat has had (see :mod:`server.engine.dark_chess.worlds`)."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any
+
+import chess
+
+from .observations import DIST, NoWorld, Observation, Sightings, captured_counts, observations
+from .rules import DarkBoard, DarkChessState, advance, position_key, start
+
+
+class _Replay:
+    """A board replayed from the start with the bookkeeping of :class:`DarkChessState`."""
+
+    def __init__(self, start_fen: str) -> None:
+        self.board = DarkBoard(start_fen)
+        self.keys: list[Hashable] = [position_key(self.board)]
+        self.key_marks: list[list[Hashable]] = []
+        self.captured: list[tuple[bool, int]] = []
+        self.capture_marks: list[int] = []
+
+    @property
+    def captured_last(self) -> bool:
+        """Whether the last move pushed took a piece."""
+        return bool(self.capture_marks) and len(self.captured) > self.capture_marks[-1]
+
+    def push(self, move: chess.Move) -> None:
+        board = self.board
+        self.capture_marks.append(len(self.captured))
+        if board.is_en_passant(move):
+            self.captured.append((not board.turn, chess.PAWN))
+        elif not board.is_castling(move):
+            victim = board.piece_type_at(move.to_square)
+            if victim is not None:
+                self.captured.append((not board.turn, victim))
+        zeroing = board.is_zeroing(move)
+        board.push(move)
+        self.key_marks.append(self.keys)
+        key = position_key(board)
+        self.keys = [key] if zeroing else [*self.keys, key]
+
+    def pop(self) -> None:
+        self.board.pop()
+        self.keys = self.key_marks.pop()
+        del self.captured[self.capture_marks.pop() :]
+
+    def lost(self, color: chess.Color) -> int:
+        """How many pieces ``color`` has lost so far."""
+        return sum(1 for side, _ in self.captured if side == color)
+
+    def ongoing(self) -> bool:
+        """The game goes on here (no king taken, no repetition, a move left, clock < 100)."""
+        board = self.board
+        if board.is_variant_end() or self.keys.count(self.keys[-1]) >= 3:
+            return False
+        if board.halfmove_clock >= 100:
+            return False
+        return any(board.generate_legal_moves())
+
+
+def sample_history(
+    views: Sequence[Mapping[str, Any]],
+    seat: int,
+    rng: random.Random,
+    *,
+    start_fen: str = chess.STARTING_FEN,
+    hint: Sequence[chess.Move] = (),
+    max_nodes: int = 20_000,
+    restarts: int = 3,
+    max_seconds: float | None = None,
+) -> DarkChessState:
+    """A world whose view for ``seat`` equals every view in ``views``, found by replaying
+    the game from ``start_fen`` and choosing the opponent's moves; :class:`NoWorld` if none
+    was found within ``max_nodes`` tried moves in all (or the views do not start there).
+
+    The search is depth-first with chronological backtracking; the budget is split over
+    ``restarts`` + 1 attempts with fresh random orders (backtracking has heavy tails).
+    ``hint``: the moves of an earlier world (say, from the previous turn); at every ply its
+    move is tried first, so an earlier world is extended (and repaired from the end when the
+    new views contradict it) at little cost. ``max_seconds`` bounds the time as well.
+    """
+    stop = None if max_seconds is None else time.perf_counter() + max_seconds
+    color = seat == 0
+    visibility = str(views[-1]["visibility"])
+    obs = observations(views)
+    target = int(views[-1]["ply"])
+    if 0 in obs and not _consistent(_Replay(start_fen), obs[0], color, visibility):
+        raise NoWorld("the views do not start from this position")
+    sightings = Sightings(obs, color, target)
+    share = max_nodes // (restarts + 1)
+    for attempt in range(restarts + 1):
+        search = _HistorySearch(start_fen, obs, sightings, color, visibility, rng, stop)
+        path = search.run(target, share, hint if attempt == 0 else ())
+        if path is not None:
+            state = start(DarkBoard(start_fen), start_fen, visibility)
+            for move in path:
+                state = advance(state, move)
+            return state
+        if search.exhausted:
+            raise NoWorld("no history fits the views")
+        if search.timed_out:
+            break
+    raise NoWorld(f"no history found in {max_nodes} nodes")
+
+
+class _HistorySearch:
+    """One depth-first attempt of :func:`sample_history`."""
+
+    def __init__(
+        self,
+        start_fen: str,
+        obs: Mapping[int, Observation],
+        sightings: Sightings,
+        color: chess.Color,
+        visibility: str,
+        rng: random.Random,
+        stop: float | None = None,
+    ) -> None:
+        self.stop = stop
+        self.timed_out = False
+        self.replay = _Replay(start_fen)
+        self.obs = obs
+        self.sightings = sightings
+        self.color = color
+        self.visibility = visibility
+        self.rng = rng
+        self.nodes = 0
+        self.exhausted = False
+
+    def run(
+        self, target: int, max_nodes: int, hint: Sequence[chess.Move] = ()
+    ) -> list[chess.Move] | None:
+        """The moves from the start to ``target`` plies, or ``None`` (out of nodes, or
+        ``exhausted`` when no history exists at all)."""
+        replay = self.replay
+        path: list[chess.Move] = []
+        # a frame: [hinted move or None, the other moves (best last) or None until needed,
+        # the hinted move once tried]
+        frames: list[list[Any]] = [[hint[0] if hint else None, None, None]]
+        while len(path) < target:
+            if self.stop is not None and time.perf_counter() > self.stop:
+                self.timed_out = True
+                return None
+            move = self.next_move(frames[-1], len(path))
+            if move is not None:
+                replay.push(move)
+                path.append(move)
+                ply = len(path)
+                frames.append([hint[ply] if ply < len(hint) else None, None, None])
+                continue
+            frames.pop()
+            if not path:
+                self.exhausted = True
+                return None
+            path.pop()
+            replay.pop()
+            if self.nodes > max_nodes:
+                return None
+        return path
+
+    def next_move(self, frame: list[Any], ply: int) -> chess.Move | None:
+        hinted = frame[0]
+        if hinted is not None:
+            frame[0] = None
+            frame[2] = hinted
+            if self.replay.board.is_pseudo_legal(hinted) and self.valid(hinted, ply) is not None:
+                return hinted
+        if frame[1] is None:
+            frame[1] = [m for m in self.candidates(ply) if m != frame[2]]
+        return frame[1].pop() if frame[1] else None
+
+    def valid(self, move: chess.Move, ply: int) -> float | None:
+        """``None`` if ``move`` at ``ply`` contradicts the views, else its order score."""
+        replay, board, color = self.replay, self.replay.board, self.color
+        after = self.obs.get(ply + 1)
+        self.nodes += 1
+        replay.push(move)
+        try:
+            if not replay.ongoing():
+                return None
+            if after is not None and not _consistent(replay, after, color, self.visibility):
+                return None
+            if board.turn != color:  # our own move: known, nothing to prune or order
+                return 0.0
+            if not self.sightings.reachable(board, ply + 1, replay.lost(color)):
+                return None
+            score = self.sightings.need(board, ply + 1) + 1.5 * self.rng.random()
+            return score - _menace(board, move, color, replay.captured_last)
+        finally:
+            replay.pop()
+
+    def candidates(self, ply: int) -> list[chess.Move]:
+        """The moves from ``ply`` that survive the view after them, best to try last."""
+        board, color = self.replay.board, self.color
+        after = self.obs.get(ply + 1)
+        if board.turn == color and after is not None and after.last_move is not None:
+            moves = [after.last_move] if board.is_pseudo_legal(after.last_move) else []
+        else:
+            moves = list(board.generate_legal_moves())
+        scored: list[tuple[float, int, chess.Move]] = []
+        for i, move in enumerate(moves):
+            score = self.valid(move, ply)
+            if score is not None:
+                scored.append((-score, i, move))
+        scored.sort()
+        return [move for _, _, move in scored]
+
+
+def _menace(board: chess.Board, move: chess.Move, color: chess.Color, took: bool) -> float:
+    """How dangerous the opponent's ``move`` (just pushed) is for ``color``: worlds where
+    the opponent attacked are sampled first. A move that attacks our king, lines up on it
+    (an empty-board line: a pin or a discovered threat in the fog) or takes a piece is what
+    an opponent plays; the seat had better fear it. An ordering, never a filter."""
+    king = board.king(color)
+    if king is None:
+        return 0.0
+    score = 1.0 if took else 0.0
+    piece = board.piece_type_at(move.to_square)
+    if board.attacks_mask(move.to_square) & chess.BB_SQUARES[king]:
+        score += 3.0
+    elif piece in DIST and piece != chess.KING and DIST[piece][move.to_square][king] == 1:
+        score += 1.5
+    return score
+
+
+def _consistent(replay: _Replay, o: Observation, color: chess.Color, visibility: str) -> bool:
+    return o.matches(replay.board, color, visibility, captured_counts(replay.captured))

@@ -1,0 +1,252 @@
+"""Dark Chess rules: the board (pseudo-legal moves, king capture), the state with its
+history, the end of the game and perft. See the package docstring for the rules."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterator
+from dataclasses import dataclass
+from typing import ClassVar
+
+import chess
+from chess import BB_ALL, Bitboard
+
+from ..base import InvalidOptions, Outcome
+from ..chess_game import seat_of
+
+WHITE, BLACK = 0, 1
+
+VISIBILITIES = ("openspiel", "dagaz")
+
+#: the statuses python-chess reports that are fine in dark chess (a king may stand in check)
+_CHECK_STATUSES = (
+    chess.STATUS_OPPOSITE_CHECK | chess.STATUS_TOO_MANY_CHECKERS | chess.STATUS_IMPOSSIBLE_CHECK
+)
+
+_PIECE_TYPES = (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING)
+PIECE_LETTERS = [chess.piece_symbol(t) for t in _PIECE_TYPES]
+
+
+# -- the board --------------------------------------------------------------------------------
+
+
+class DarkBoard(chess.Board):
+    """A python-chess board playing by dark-chess rules (docs/GAMES.md 2.2).
+
+    ``legal_moves`` are the pseudo-legal moves with OpenSpiel's castling (no attack tests),
+    the game ends when a king is gone, and check statuses are no error. SAN read and written
+    on this board is disambiguated against these moves, so PGN round-trips.
+    """
+
+    aliases: ClassVar[list[str]] = ["Dark Chess", "Dark", "Fog of War"]
+    uci_variant: ClassVar[str | None] = "darkchess"
+    xboard_variant: ClassVar[str | None] = "darkchess"
+
+    def generate_castling_moves(
+        self, from_mask: Bitboard = BB_ALL, to_mask: Bitboard = BB_ALL
+    ) -> Iterator[chess.Move]:
+        if self.is_variant_end():
+            return
+        yield from castling_moves(self, self.turn, from_mask, to_mask)
+
+    def generate_legal_moves(
+        self, from_mask: Bitboard = BB_ALL, to_mask: Bitboard = BB_ALL
+    ) -> Iterator[chess.Move]:
+        if self.is_variant_end():
+            return
+        yield from self.generate_pseudo_legal_moves(from_mask, to_mask)
+
+    def generate_legal_ep(
+        self, from_mask: Bitboard = BB_ALL, to_mask: Bitboard = BB_ALL
+    ) -> Iterator[chess.Move]:
+        if self.is_variant_end():
+            return
+        yield from self.generate_pseudo_legal_ep(from_mask, to_mask)
+
+    def is_legal(self, move: chess.Move) -> bool:
+        return not self.is_variant_end() and self.is_pseudo_legal(move)
+
+    def is_variant_end(self) -> bool:
+        return not (self.kings & self.occupied_co[chess.WHITE]) or not (
+            self.kings & self.occupied_co[chess.BLACK]
+        )
+
+    def is_variant_loss(self) -> bool:
+        return not self.kings & self.occupied_co[self.turn]
+
+    def is_variant_win(self) -> bool:
+        return bool(self.kings & self.occupied_co[self.turn]) and not (
+            self.kings & self.occupied_co[not self.turn]
+        )
+
+    def is_insufficient_material(self) -> bool:
+        return False
+
+    def is_checkmate(self) -> bool:
+        return False  # no checkmate: the king has to be taken
+
+    def status(self) -> chess.Status:
+        return chess.Status(super().status() & ~_CHECK_STATUSES)
+
+
+def castling_moves(
+    board: chess.Board, color: chess.Color, from_mask: Bitboard = BB_ALL, to_mask: Bitboard = BB_ALL
+) -> Iterator[chess.Move]:
+    """``color``'s castling moves, OpenSpiel style: rights intact and the squares between
+    king and rook empty; attacked squares do not matter (docs/GAMES.md 2.2). ``to_mask`` filters by
+    the rook's square, as python-chess does."""
+    backrank = chess.BB_RANK_1 if color == chess.WHITE else chess.BB_RANK_8
+    king = board.occupied_co[color] & board.kings & ~board.promoted & backrank & from_mask
+    king &= -king
+    if not king:
+        return
+    king_sq = chess.msb(king)
+    for rook_sq in chess.scan_reversed(board.clean_castling_rights() & backrank & to_mask):
+        rook = chess.BB_SQUARES[rook_sq]
+        a_side = rook < king
+        king_to = (chess.BB_FILE_C if a_side else chess.BB_FILE_G) & backrank
+        rook_to = (chess.BB_FILE_D if a_side else chess.BB_FILE_F) & backrank
+        path = (
+            chess.between(king_sq, chess.msb(king_to))
+            | chess.between(rook_sq, chess.msb(rook_to))
+            | king_to
+            | rook_to
+        )
+        if not (board.occupied ^ king ^ rook) & path:
+            to = rook_sq if board.chess960 else chess.msb(king_to)
+            yield chess.Move(king_sq, to)
+
+
+def castling_rights(board: chess.Board) -> Bitboard:
+    """The castling rights as OpenSpiel keeps them: taking a king leaves its side's rights
+    alone (python-chess clears them), which shows in the last observation of a game."""
+    rights = board.clean_castling_rights()
+    if board.move_stack and not board.kings & board.occupied_co[board.turn]:
+        before = board.copy(stack=1)
+        before.pop()
+        backrank = chess.BB_RANK_1 if board.turn == chess.WHITE else chess.BB_RANK_8
+        rights = (rights & ~backrank) | (before.clean_castling_rights() & backrank)
+    return rights
+
+
+def ep_square(board: chess.Board) -> chess.Square | None:
+    """The en-passant square as OpenSpiel keeps it: only if a pawn can take there now."""
+    if board.ep_square is None or not any(board.generate_pseudo_legal_ep()):
+        return None
+    return board.ep_square
+
+
+def position_key(board: chess.Board) -> Hashable:
+    """What a repetition compares: placement, side to move, castling rights, e.p. square."""
+    return (
+        board.pawns,
+        board.knights,
+        board.bishops,
+        board.rooks,
+        board.queens,
+        board.kings,
+        board.occupied_co[chess.WHITE],
+        board.occupied_co[chess.BLACK],
+        board.turn,
+        board.clean_castling_rights(),
+        ep_square(board),
+    )
+
+
+# -- the game ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DarkChessState:
+    """A position with its history. ``board`` is never mutated once the state exists.
+
+    Attributes:
+        board: the true position, with the moves that led to it.
+        start_fen: the starting position.
+        visibility: ``"openspiel"`` or ``"dagaz"`` (the fog rule, docs/GAMES.md 2.1/2.2).
+        keys: the position keys since the last capture or pawn move, the current one last.
+        captured: ``(color, piece_type)`` of every piece taken so far, in order.
+        result: the outcome, once the game is over.
+    """
+
+    board: DarkBoard
+    start_fen: str
+    visibility: str
+    keys: tuple[Hashable, ...]
+    captured: tuple[tuple[bool, int], ...]
+    result: Outcome | None
+
+    def __repr__(self) -> str:
+        return f"DarkChessState({self.board.fen()!r}, ply={len(self.board.move_stack)})"
+
+
+def _outcome(board: DarkBoard, keys: tuple[Hashable, ...]) -> Outcome | None:
+    """The end of the game in OpenSpiel's order of tests (MaybeFinalReturns)."""
+    for color in (board.turn, not board.turn):
+        if not board.kings & board.occupied_co[color]:
+            return Outcome.win(seat_of(not color), 2, "king_captured")
+    if keys.count(keys[-1]) >= 3:
+        return Outcome.draw(2, "repetition")
+    if not any(board.generate_legal_moves()):
+        return Outcome.draw(2, "stalemate")
+    if board.halfmove_clock >= 100:
+        return Outcome.draw(2, "fifty_moves")
+    return None
+
+
+def start(board: DarkBoard, start_fen: str, visibility: str) -> DarkChessState:
+    keys = (position_key(board),)
+    return DarkChessState(board, start_fen, visibility, keys, (), _outcome(board, keys))
+
+
+def advance(state: DarkChessState, move: chess.Move) -> DarkChessState:
+    """``state`` after ``move`` (pseudo-legal, unchecked)."""
+    before = state.board
+    board = before.copy(stack=False)  # no stack of earlier positions: flat cost per move
+    captured = state.captured
+    if before.is_en_passant(move):
+        captured += ((not before.turn, chess.PAWN),)
+    elif not before.is_castling(move):
+        victim = before.piece_type_at(move.to_square)
+        if victim is not None:
+            captured += ((not before.turn, victim),)
+    zeroing = before.is_zeroing(move)
+    board.push(move)
+    board.move_stack = [*before.move_stack, move]
+    key = position_key(board)
+    keys = (key,) if zeroing else (*state.keys, key)
+    return DarkChessState(
+        board, state.start_fen, state.visibility, keys, captured, _outcome(board, keys)
+    )
+
+
+def board_from_fen(fen: str) -> DarkBoard:
+    try:
+        board = DarkBoard(fen)
+    except ValueError as exc:
+        raise InvalidOptions(f"option 'fen' is not a valid FEN: {exc}") from None
+    if not board.is_valid():
+        raise InvalidOptions(f"option 'fen' is not a legal dark chess position: {fen}")
+    return board
+
+
+# -- perft ------------------------------------------------------------------------------------
+
+
+def perft_board(board: DarkBoard, depth: int, keys: list[Hashable]) -> int:
+    if depth == 0:
+        return 1
+    if board.is_variant_end() or keys.count(keys[-1]) >= 3:
+        return 0
+    moves = list(board.generate_legal_moves())
+    if moves and board.halfmove_clock >= 100:
+        return 0
+    if depth == 1:
+        return len(moves)
+    total = 0
+    for move in moves:
+        zeroing = board.is_zeroing(move)
+        board.push(move)
+        key = position_key(board)
+        total += perft_board(board, depth - 1, [key] if zeroing else [*keys, key])
+        board.pop()
+    return total

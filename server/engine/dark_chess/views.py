@@ -1,0 +1,116 @@
+"""Dark Chess fog: what a colour sees, OpenSpiel's observation string, and a seat's view."""
+
+from __future__ import annotations
+
+import chess
+
+from ..base import Json, Seat
+from ..chess_game import placement
+from .rules import (
+    BLACK,
+    PIECE_LETTERS,
+    WHITE,
+    DarkChessState,
+    castling_moves,
+    castling_rights,
+    ep_square,
+)
+
+# -- fog --------------------------------------------------------------------------------------
+
+
+def visible_squares(board: chess.Board, color: chess.Color, visibility: str = "openspiel") -> int:
+    """The squares ``color`` sees, as a bitboard (docs/GAMES.md 2.2, or 2.1 for ``"dagaz"``)."""
+    own = board.occupied_co[color]
+    enemy = board.occupied_co[not color]
+    occupied = board.occupied
+    seen = own
+    for square in chess.scan_reversed(own & ~board.pawns):
+        seen |= board.attacks_mask(square) & ~own
+    pawns = own & board.pawns
+    forward = chess.shift_up if color == chess.WHITE else chess.shift_down
+    third_rank = chess.BB_RANK_3 if color == chess.WHITE else chess.BB_RANK_6
+    diagonals = 0
+    for square in chess.scan_reversed(pawns):
+        diagonals |= chess.BB_PAWN_ATTACKS[color][square]
+    if visibility == "dagaz":
+        one = forward(pawns)
+        seen |= one & ~own
+        seen |= forward(one & ~occupied & third_rank) & ~own
+        seen |= diagonals & ~own
+        return seen
+    one = forward(pawns) & ~occupied
+    seen |= one | (forward(one & third_rank) & ~occupied)
+    seen |= diagonals & enemy
+    ep = ep_square(board)
+    if ep is not None and diagonals & chess.BB_SQUARES[ep]:
+        # OpenSpiel tests "a pawn move ends on the e.p. square" for either colour
+        seen |= chess.BB_SQUARES[ep]
+        seen |= chess.BB_SQUARES[ep - 8 if color == chess.WHITE else ep + 8]
+    for move in castling_moves(board, color):
+        seen |= chess.BB_SQUARES[move.to_square]
+    return seen
+
+
+def dark_fen(board: chess.Board, color: chess.Color | None, seen: int) -> str:
+    """OpenSpiel's ObservationString: a FEN with ``?`` on unseen squares, the observer's
+    castling rights only and the e.p. square only if one of its pawns can take there.
+    ``color=None`` (a spectator) shows no rights and no e.p. square.
+
+    One known difference: OpenSpiel looks for the observer's pawn beside an a- or h-file e.p.
+    square without a bounds check and reads the other edge of the next rank (so Black may be
+    shown White's e.p. square a6 because of a black pawn on h6); we stay on the board."""
+    board_part = placement(board, seen)
+    castling = ""
+    ep = "-"
+    if color is not None:
+        rights = castling_rights(board)
+        backrank = 0 if color == chess.WHITE else 7
+        if rights & chess.BB_SQUARES[chess.square(7, backrank)]:
+            castling += "K" if color == chess.WHITE else "k"
+        if rights & chess.BB_SQUARES[chess.square(0, backrank)]:
+            castling += "Q" if color == chess.WHITE else "q"
+        target = ep_square(board)
+        if target is not None:
+            behind = target - 8 if color == chess.WHITE else target + 8
+            for file in (chess.square_file(target) + 1, chess.square_file(target) - 1):
+                if 0 <= file < 8:
+                    piece = board.piece_at(chess.square(file, chess.square_rank(behind)))
+                    if piece == chess.Piece(chess.PAWN, color):
+                        ep = chess.square_name(target)
+                        break
+    turn = "w" if board.turn == chess.WHITE else "b"
+    return (
+        f"{board_part} {turn} {castling or '-'} {ep} "
+        f"{board.halfmove_clock} {board.fullmove_number}"
+    )
+
+
+def seat_view(state: DarkChessState, seat: Seat | None) -> Json:
+    """What ``seat`` sees (docs/GAMES.md 2.2); ``None``: a spectator, who sees no square.
+
+    ``fen`` is OpenSpiel's observation string (``?`` = unseen), ``visible`` the seen
+    squares, ``last_move`` the seat's own last move (the opponent's stays hidden), and
+    ``captured`` the pieces of each colour taken so far: a capture is known to both
+    sides (the taker saw the piece, the loser lost it). Material still on the board is
+    not shown because it would reveal an unseen promotion.
+    """
+    board = state.board
+    color = {WHITE: chess.WHITE, BLACK: chess.BLACK}.get(seat) if seat is not None else None
+    seen = 0 if color is None else visible_squares(board, color, state.visibility)
+    last = board.move_stack[-1] if board.move_stack else None
+    own_last = last is not None and color is not None and board.turn != color
+    captured: dict[str, dict[str, int]] = {
+        side_name: dict.fromkeys(PIECE_LETTERS, 0) for side_name in ("white", "black")
+    }
+    for side, piece_type in state.captured:
+        captured["white" if side == chess.WHITE else "black"][chess.piece_symbol(piece_type)] += 1
+    return {
+        "fen": dark_fen(board, color, seen),
+        "visible": [chess.square_name(s) for s in chess.scan_forward(seen)],
+        "turn": "white" if board.turn == chess.WHITE else "black",
+        "ply": len(board.move_stack),
+        "last_move": last.uci() if own_last and last is not None else None,
+        "captured": captured,
+        "visibility": state.visibility,
+    }

@@ -346,6 +346,13 @@ class Game(Generic[S, M]):
             if move not in self.legal_moves(state, seat):
                 raise IllegalMove(f"{move} is not legal for seat {seat} now")
 
+    def leave(self, state: S, seat: Seat, reason: str) -> M | None:
+        """The move by which ``seat`` leaves a game that goes on without it (a runner out of
+        a race), played with :meth:`play` like any move but never one of the seat's legal
+        moves; ``None`` (the default): resigning or losing on time ends the game
+        (:meth:`resign`)."""
+        return None
+
     def resign(self, state: S, seat: Seat, n_seats: int, reason: str = "resignation") -> Outcome:
         """The outcome when ``seat`` gives up (resigns, or loses on time).
 

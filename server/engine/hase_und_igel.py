@@ -107,6 +107,8 @@ CARDS_2008 = frozenset(
 CARDS = CARDS_1978 | CARDS_2008
 SALADS = 3
 TURN_CAP = 300
+#: the field of a runner that left the race (resigned or lost on time): off the track
+OUT = -1
 #: position fields: the race positions each pays for (4.4.2)
 PAYS: Mapping[str, tuple[int, ...]] = {"2": (2,), "3": (3,), "4": (4,), "F": (1, 5, 6)}
 _CELLS = "HKIL234F"
@@ -210,8 +212,8 @@ class Event:
     """Something a turn caused, for the views: ``kind`` with its seat and details.
 
     Kinds: advance, back, carrots, finish, card, card_carrots, card_move, no_effect, skip_next,
-    eat_next, again, shuffle, payout, eat, miss, lapse, stuck, turn_cap. ``carrots`` is always
-    the change of that seat's carrots.
+    eat_next, again, shuffle, payout, eat, miss, lapse, stuck, turn_cap, leave. ``carrots`` is
+    always the change of that seat's carrots.
     """
 
     seat: int
@@ -246,6 +248,7 @@ class HaseState:
     """The true state. ``deck`` (top first) is secret; ``current`` is -1 once the race is over.
 
     ``decision`` is ``"take_give"`` while the current seat answers that card, else ``""``.
+    ``out`` lists the seats that left the race, in order; their runners stand on :data:`OUT`.
     ``events`` are those of the last ``play`` (or of ``new``).
     """
 
@@ -255,6 +258,7 @@ class HaseState:
     start_carrots: int
     until: str = "all"
     finished: tuple[int, ...] = ()
+    out: tuple[int, ...] = ()
     current: int = 0
     decision: str = ""
     turns: tuple[int, ...] = ()
@@ -303,7 +307,18 @@ class CardChoice:
         return f"card {self.choice}"
 
 
-Move = Advance | Back | Carrots | CardChoice
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """A runner leaves the race (resignation, or its flag fell): never a legal move of the
+    seat, it is what :meth:`HaseUndIgel.leave` gives the room, and the race goes on."""
+
+    reason: str = "resignation"
+
+    def __str__(self) -> str:
+        return "leave timeout" if self.reason == "timeout" else "leave"
+
+
+Move = Advance | Back | Carrots | CardChoice | Leave
 
 _ADVANCE = re.compile(r"(?:advance|forward)\s+\+?([0-9]{1,3})")
 
@@ -324,6 +339,8 @@ def parse(text: str) -> Move:
         return Carrots(-10)
     if words.startswith("card ") and words[5:] in _CHOICE_DELTA:
         return CardChoice(words[5:])
+    if words in ("leave", "leave timeout"):
+        return Leave("timeout" if words.endswith("timeout") else "resignation")
     raise InvalidMove(
         f"{text!r} is not a move: use 'advance N', 'back', 'carrots +10', 'carrots -10', "
         "'card take', 'card give' or 'card none'"
@@ -341,10 +358,14 @@ def race_place(runners: Sequence[Runner], seat: int) -> int:
 
 
 def standings(state: HaseState) -> list[int]:
-    """Race position of every seat: finishers by finishing order, the rest by 4.4.1."""
+    """Race position of every seat: finishers by finishing order, the rest by 4.4.1, and
+    the runners that left the race last (the first to leave last of all)."""
     out = [race_place(state.runners, s) for s in range(len(state.runners))]
     for i, s in enumerate(state.finished):
         out[s] = i + 1
+    racing = len(state.runners) - len(state.out)
+    for i, s in enumerate(reversed(state.out)):
+        out[s] = racing + i + 1
     return out
 
 
@@ -384,8 +405,8 @@ class _Turn:
     """A mutable scratch copy of a state while one ``play`` (or ``new``) is worked out."""
 
     __slots__ = (
-        "again", "current", "decision", "deck", "end", "events", "finished", "lay", "rng",
-        "runners", "start_carrots", "turns", "until",
+        "again", "current", "decision", "deck", "end", "events", "finished", "lay", "out",
+        "rng", "runners", "start_carrots", "turns", "until",
     )  # fmt: skip
 
     def __init__(self, state: HaseState, rng: random.Random) -> None:
@@ -393,6 +414,7 @@ class _Turn:
         self.rng = rng
         self.runners = list(state.runners)
         self.finished = list(state.finished)
+        self.out = list(state.out)
         self.deck = list(state.deck)
         self.turns = list(state.turns)
         self.current = state.current
@@ -407,8 +429,9 @@ class _Turn:
         return HaseState(
             board=state.board, runners=tuple(self.runners), deck=tuple(self.deck),
             start_carrots=self.start_carrots, until=self.until, finished=tuple(self.finished),
-            current=self.current, decision=self.decision, turns=tuple(self.turns), ply=ply,
-            end=self.end, last_move=move, last_seat=seat, events=tuple(self.events),
+            out=tuple(self.out), current=self.current, decision=self.decision,
+            turns=tuple(self.turns), ply=ply, end=self.end, last_move=move, last_seat=seat,
+            events=tuple(self.events),
         )  # fmt: skip
 
     def log(self, seat: int, kind: str, **details: Any) -> None:
@@ -440,12 +463,22 @@ class _Turn:
     def can_finish(self, r: Runner, carrots_after: int) -> bool:
         return r.salads == 0 and carrots_after <= 10 * (len(self.finished) + 1)
 
+    def racing(self, seat: int) -> bool:
+        """On the track: neither finished nor out of the race."""
+        return seat not in self.finished and seat not in self.out
+
     def after(self, seat: int) -> int:
         n = len(self.runners)
         s = (seat + 1) % n
-        while s in self.finished:
+        while not self.racing(s) and s != seat:
             s = (s + 1) % n
         return s
+
+    def over(self) -> bool:
+        """The race is over: ``until: "first"`` and a runner finished, or one runner (or
+        none) left on the track."""
+        on_track = sum(1 for s in range(len(self.runners)) if self.racing(s))
+        return on_track <= 1 or (self.until == "first" and bool(self.finished))
 
 
 def _apply(w: _Turn, seat: int, move: Move) -> None:
@@ -462,14 +495,13 @@ def _apply(w: _Turn, seat: int, move: Move) -> None:
     elif isinstance(move, Back):
         h = w.lay.prev_hedgehog[r.field]
         w.arrive(seat, h, "back", 10 * (r.field - h))
-    else:
+    elif isinstance(move, Carrots):
         w.runners[seat] = replace(r, arrived=False)
         w.gain(seat, move.delta, "carrots")
 
 
 def _next_turn(w: _Turn, first: int | None = None) -> None:
     """Start turns, spending forced ones, until a seat must decide or the race ends."""
-    n = len(w.runners)
     extra = w.again and first is None
     w.again = False
     if first is not None:
@@ -477,7 +509,7 @@ def _next_turn(w: _Turn, first: int | None = None) -> None:
     else:
         seat = w.current if extra else w.after(w.current)
     while True:
-        if len(w.finished) >= (1 if w.until == "first" else n - 1):
+        if w.over():
             w.end, w.current, w.decision = "goal", -1, ""
             return
         if w.turns[seat] >= TURN_CAP:
@@ -517,6 +549,21 @@ def _begin(w: _Turn, seat: int, extra: bool) -> bool:
         w.runners[seat] = replace(r, field=0, carrots=w.start_carrots, arrived=False)
         w.log(seat, "stuck", field=0, carrots=w.start_carrots - r.carrots)
     return False
+
+
+def _leave(state: HaseState, seat: int, move: Leave, rng: random.Random) -> HaseState:
+    """``seat``'s runner leaves the track (it frees its field and never acts again); if it
+    was to act, the next runner's turn starts; one runner left on the track ends the race."""
+    w = _Turn(state, rng)
+    w.out.append(seat)
+    w.runners[seat] = replace(w.runners[seat], field=OUT, pending="", arrived=False)
+    w.log(seat, "leave")
+    if w.over():
+        w.end, w.current, w.decision = move.reason, -1, ""
+    elif w.current == seat:
+        w.decision, w.again = "", False
+        _next_turn(w)
+    return w.freeze(state, state.ply + 1, str(move), seat)
 
 
 # -- hare cards (4.5) ------------------------------------------------------------------------
@@ -573,7 +620,9 @@ def _prev_carrot(w: _Turn, seat: int, paid: int) -> None:
 
 def _fall_back(w: _Turn, seat: int, paid: int) -> None:
     r = w.runners[seat]
-    behind = [o.field for i, o in enumerate(w.runners) if i != seat and o.field < r.field]
+    behind = [
+        o.field for i, o in enumerate(w.runners) if i != seat and OUT < o.field < r.field
+    ]
     if not behind:
         _card_move(w, seat, None, "fall_back")
         return
@@ -601,7 +650,7 @@ def _move_up(w: _Turn, seat: int, paid: int) -> None:
 def _give_behind(w: _Turn, seat: int, paid: int) -> None:
     mine = w.runners[seat].field
     behind = [
-        i for i, o in enumerate(w.runners) if i != seat and i not in w.finished and o.field < mine
+        i for i, o in enumerate(w.runners) if i != seat and w.racing(i) and o.field < mine
     ]
     if not behind or w.runners[seat].carrots < 10 * len(behind):
         w.log(seat, "no_effect", card="give_behind")
@@ -613,7 +662,7 @@ def _give_behind(w: _Turn, seat: int, paid: int) -> None:
 
 def _behind_ahead(w: _Turn, seat: int, paid: int) -> None:
     mine = w.runners[seat].field
-    others = [o for i, o in enumerate(w.runners) if i != seat]
+    others = [o for i, o in enumerate(w.runners) if i != seat and i not in w.out]
     behind = sum(1 for o in others if o.field < mine)
     ahead = sum(1 for o in others if o.field > mine)
     (_miss_turn if behind > ahead else _move_again)(w, seat, paid)
@@ -643,7 +692,7 @@ def _shuffle(w: _Turn, seat: int, paid: int) -> None:
     w.rng.shuffle(w.deck)
     w.log(seat, "shuffle")
     for i, o in enumerate(w.runners):
-        if i != seat and i not in w.finished and o.carrots > 0:
+        if i != seat and w.racing(i) and o.carrots > 0:
             w.gain(i, -1, "card_carrots", card="shuffle")
             w.gain(seat, 1, "card_carrots", card="shuffle")
 
@@ -831,6 +880,10 @@ class HaseUndIgel(Game[HaseState, Move]):
     ) -> HaseState:
         if check:
             self.check_moves(state, moves)
+        if len(moves) == 1:
+            [(seat, move)] = moves.items()
+            if isinstance(move, Leave):
+                return _leave(state, seat, move, rng)
         seat = state.current
         move = moves[seat]
         w = _Turn(state, rng)
@@ -843,6 +896,12 @@ class HaseUndIgel(Game[HaseState, Move]):
         if not state.end:
             return None
         return Outcome.from_ranks(standings(state), state.end)
+
+    def leave(self, state: HaseState, seat: Seat, reason: str) -> Move | None:
+        """A runner still on the track leaves and the race goes on for the others."""
+        if state.end or seat in state.finished or seat in state.out:
+            return None
+        return Leave(reason)
 
     def resign(
         self, state: HaseState, seat: Seat, n_seats: int, reason: str = "resignation"
@@ -878,6 +937,7 @@ class HaseUndIgel(Game[HaseState, Move]):
                     "salads": r.salads,
                     "place": places[s],
                     "finished": s in state.finished,
+                    "out": s in state.out,
                     "pending": r.pending or None,
                     "arrived": r.arrived,
                     "turns": state.turns[s],
@@ -885,6 +945,7 @@ class HaseUndIgel(Game[HaseState, Move]):
                 for s, r in enumerate(state.runners)
             ],
             "finished": list(state.finished),
+            "out": list(state.out),
             "start_carrots": state.start_carrots,
             "until": state.until,
             "turn_cap": TURN_CAP,
@@ -908,6 +969,8 @@ class HaseUndIgel(Game[HaseState, Move]):
         for s, r in enumerate(state.runners):
             if s in state.finished:
                 out.append(FINISHED_BASE + 50.0 * (n - 1 - state.finished.index(s)))
+            elif s in state.out:
+                out.append(-FINISHED_BASE)
             else:
                 place = race_place(state.runners, s)
                 out.append(runner_score(lay, r, place, len(state.finished)))
@@ -978,6 +1041,7 @@ class HaseUndIgel(Game[HaseState, Move]):
             start_carrots=int(view["start_carrots"]),
             until=str(view["until"]),
             finished=tuple(view["finished"]),
+            out=tuple(view.get("out", ())),
             current=view["to_act"][0] if view["to_act"] else -1,
             decision="take_give" if view["decision"] == "card" else "",
             turns=tuple(r["turns"] for r in rs),
@@ -1000,6 +1064,7 @@ class HaseUndIgel(Game[HaseState, Move]):
             "start_carrots": state.start_carrots,
             "until": state.until,
             "finished": list(state.finished),
+            "out": list(state.out),
             "current": state.current,
             "decision": state.decision,
             "turns": list(state.turns),
@@ -1020,6 +1085,7 @@ class HaseUndIgel(Game[HaseState, Move]):
             start_carrots=int(data["start_carrots"]),
             until=str(data["until"]),
             finished=tuple(int(s) for s in data["finished"]),
+            out=tuple(int(s) for s in data.get("out", ())),
             current=int(data["current"]),
             decision=str(data["decision"]),
             turns=tuple(int(t) for t in data["turns"]),

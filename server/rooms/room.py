@@ -97,6 +97,8 @@ class Room(Offers, Rendering):
         self._recent: deque[Event] = deque(maxlen=8)  # the last events folded in
         #: take-backs so far (bots re-read the game after one)
         self.undos = 0
+        self.undo_floor = 0  # a take-back never goes behind a seat's leaving the game
+        self.gone: set[int] = set()  # seats that left a game that went on without them
         self.version = 0
         #: the version at which the current position arose (seals and requests leave it)
         self.position_version = 0
@@ -313,6 +315,8 @@ class Room(Offers, Rendering):
     ) -> list[Event]:
         self._check_actor(seat, actor)
         self._playing()
+        if seat in self.gone:
+            raise BadRequest(f"seat {seat} has already left the game")
         return [Event("resign", {"seat": seat, "reason": reason}, now)]
 
     def request_undo(self, seat: int, actor: Actor, now: float) -> list[Event]:
@@ -327,6 +331,8 @@ class Room(Offers, Rendering):
         own = [i for i, t in enumerate(self.turns) if any(s == key for s, _ in t.played)]
         if not own:
             raise UndoUnavailable("this seat has no move to take back")
+        if own[-1] < self.undo_floor:
+            raise UndoUnavailable("a seat has left the game since this seat's last move")
         bots = [i for i, s in enumerate(self.seats) if s.kind == "bot" and i != seat]
         if bots and not self.policy.bots_accept_undo:
             raise UndoUnavailable("the bots in this room do not accept take-backs")
@@ -447,10 +453,33 @@ class Room(Offers, Rendering):
         self._check_end()
 
     def _apply_resign(self, d: Mapping[str, Any], at: float) -> None:
+        seat = d["seat"]
+        leave = self.game.leave(self.state, seat, d["reason"])
+        if leave is not None:  # the game goes on without this seat
+            self._apply_leave(seat, leave, at)
+            return
         self.draw_offer = None
-        self.outcome = self.game.resign(self.state, d["seat"], self.n_seats, d["reason"])
+        self.outcome = self.game.resign(self.state, seat, self.n_seats, d["reason"])
         self.pending.clear()
         self.undo_request = None
+
+    def _apply_leave(self, seat: int, move: Any, at: float) -> None:
+        """``seat`` leaves a game that goes on: its leaving is a turn of the log (a take-back
+        replays it too), its clock stops for good, the others' turn goes on."""
+        was_acting = seat in self.to_act()
+        rng = turn_rng(self.seed, len(self.turns) + 1)
+        self.state = self.game.play(self.state, {seat: move}, rng, check=False)
+        self.turns.append(Turn.of({str(seat): str(move)}, at))
+        self.undo_floor = len(self.turns)
+        self.gone.add(seat)
+        self.past.append(self.state)
+        self.pending.pop(seat, None)
+        self.undo_request = None
+        if self.clock and was_acting and self.clock.since is not None:
+            if seat not in self.clock.stopped:  # charged up to now, no increment
+                self.clock.left[seat] = max(0.0, self.clock.left[seat] - (at - self.clock.since))
+            self.clock.start_turn(at)
+        self._check_end()
 
     def _apply_timeout(self, d: Mapping[str, Any], at: float) -> None:
         if self.clock:  # the flag fell: no time left, and no increment for a move not made

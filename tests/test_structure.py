@@ -18,7 +18,6 @@ MAX_LINES = 500
 #: files still over the limit (to split by responsibility; see the house issue)
 STILL_OVER_500 = {
     "engine/banqi.py",
-    "engine/hase_und_igel.py",
     "net/hub.py",
     "net/seeks.py",
     "rooms/room.py",

@@ -1,0 +1,69 @@
+"""Hase und Igel evaluation for the bots (seed 004: E = Ks*S + Kc*C + Kp*P per runner)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .board import (
+    PAYS,
+    Layout,
+    cost,
+)
+from .values import Runner
+
+#: piece-wise linear carrot value: (up to this many carrots, value per carrot) segments
+C0: tuple[tuple[float, float], ...] = ((30, 1.0), (60, 0.6), (100, 0.3), (160, 0.1))
+C1: tuple[tuple[float, float], ...] = ((20, 1.0), (40, 0.5), (70, 0.2), (100, 0.0))
+C1_BEYOND = -0.1  # per carrot above the last C1 segment
+#: S[salads held][salad fields ahead, capped at 4]
+S_TABLE: tuple[tuple[float, ...], ...] = (
+    (40, 40, 40, 40, 40),
+    (-40, 10, 18, 22, 24),
+    (-80, -30, 2, 10, 14),
+    (-120, -70, -30, -4, 4),
+)
+KS, KC, KP = 1.0, 1.0, 1.0
+FINISH_BONUS = 50.0  # C when the runner can finish next move without excess carrots
+FINISHED_BASE = 400.0  # above any runner on the track; + 50 per place better than last
+HARE_PESSIMISM = 7  # move_heuristic: a hare field costs this many carrots more (seed 004)
+
+
+def _piecewise(x: float, segments: Sequence[tuple[float, float]], beyond: float) -> float:
+    value, low = 0.0, 0.0
+    for high, slope in segments:
+        if x <= high:
+            return value + (x - low) * slope
+        value += (high - low) * slope
+        low = high
+    return value + (x - low) * beyond
+
+
+def runner_score(lay: Layout, r: Runner, place: int, n_finished: int) -> float:
+    """E = Ks*S + Kc*C + Kp*P for a runner on the track, seed 004's shape.
+
+    P = 3 x field. Carrots first get the income due at the start of the next turn (a salad to
+    eat or a matching position field: 10 x place). C then depends on the phase: C2 when the
+    runner has no salads and can pay the move into the goal: FINISH_BONUS minus a penalty that
+    grows with the excess (e = carrots left after that move above 10 x (finished + 1):
+    penalty e + e^2/40); else C0 (first half of the board, each carrot worth less as the
+    stock grows: 1.0 up to 30, 0.6 to 60, 0.3 to 100, 0.1 to 160, 0 beyond) or C1 (second
+    half, faster decline: 1.0 to 20, 0.5 to 40, 0.2 to 70, 0 to 100, -0.1 beyond). S is a
+    table over salads held (0-3) x salad fields still ahead (0-4+): no salad left is best; a
+    salad with few or no salad fields ahead is a heavy debt. A missed turn ahead costs 8.
+    """
+    carrots = r.carrots
+    cell = lay.cells[r.field]
+    if (r.pending == "eat" and r.salads > 0) or (r.arrived and place in PAYS.get(cell, ())):
+        carrots += 10 * place
+    salads = r.salads - (1 if r.pending == "eat" and r.salads > 0 else 0)
+    distance = lay.goal - r.field
+    if salads == 0 and carrots >= cost(distance):
+        excess = max(0, carrots - cost(distance) - 10 * (n_finished + 1))
+        c = FINISH_BONUS - excess - excess * excess / 40
+    elif 2 * r.field < lay.goal:
+        c = _piecewise(carrots, C0, 0.0)
+    else:
+        c = _piecewise(carrots, C1, C1_BEYOND)
+    s = S_TABLE[min(salads, 3)][min(lay.salads_ahead[r.field], 4)]
+    p = 3.0 * r.field - (8.0 if r.pending == "miss" else 0.0)
+    return KS * s + KC * c + KP * p

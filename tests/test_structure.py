@@ -17,7 +17,6 @@ MAX_LINES = 500
 
 #: files still over the limit (to split by responsibility; see the house issue)
 STILL_OVER_500 = {
-    "engine/banqi.py",
     "net/hub.py",
     "net/seeks.py",
     "rooms/room.py",

@@ -5,9 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from .board import (
-    OUT,
-)
+from .board import OUT
 from .turn import Turn
 
 

@@ -1,0 +1,294 @@
+"""The BanQi game: options, turns, views, bot hooks and snapshots for the rooms."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from ..base import Game, Json, Option, Outcome, Seat
+from .board import (
+    BLACK,
+    COLOUR_NAMES,
+    EMPTY,
+    FULL_SET,
+    HIDDEN,
+    N_FILES,
+    N_RANKS,
+    N_SQUARES,
+    RED,
+    TYPE_NAMES,
+    VALUE,
+    colour_of,
+    parse_square,
+    square_name,
+)
+from .rules import apply, generate
+from .values import BanqiMove, BanqiState, position_key, public_board
+
+
+class Banqi(Game[BanqiState, BanqiMove]):
+    name = "banqi"
+    title = "BanQi"
+    description = (
+        "Half-board Chinese chess with face-down pieces: flip, move and capture by rank "
+        "until one side cannot act."
+    )
+    min_seats = max_seats = 2
+    seat_names = ("First", "Second")
+    hidden_information = True
+    options = {
+        "variant": Option(
+            "str", "taiwanese", "Rules: Taiwanese or Chinese", choices=("taiwanese", "chinese")
+        ),
+        "cannon_quiet": Option(
+            "str",
+            "slide",
+            "Taiwanese cannon's quiet move: slide like a chariot, or one step",
+            choices=("slide", "step"),
+        ),
+        "draw_plies": Option(
+            "int",
+            50,
+            "Draw after this many actions in a row without capture or flip (0: never)",
+            minimum=0,
+            maximum=1000,
+        ),
+    }
+
+    # -- setup ---------------------------------------------------------------------------
+
+    def new(self, options: Mapping[str, Any], n_seats: int, rng: random.Random) -> BanqiState:
+        opts = self.check_options(options)
+        pieces = list(FULL_SET)
+        rng.shuffle(pieces)
+        state = BanqiState(
+            "".join(pieces),
+            frozenset(range(N_SQUARES)),
+            variant=opts["variant"],
+            cannon_quiet=opts["cannon_quiet"],
+            draw_plies=opts["draw_plies"],
+        )
+        return replace(state, history=(position_key(state),))
+
+    # -- playing -------------------------------------------------------------------------
+
+    def to_act(self, state: BanqiState) -> frozenset[Seat]:
+        if self.outcome(state) is not None:
+            return frozenset()
+        return frozenset({state.to_move})
+
+    def legal_moves(self, state: BanqiState, seat: Seat) -> list[BanqiMove]:
+        if seat not in self.to_act(state):
+            return []
+        return generate(state)
+
+    def parse_move(self, state: BanqiState, seat: Seat, text: str) -> BanqiMove:
+        return BanqiMove.from_text(text)
+
+    def play(
+        self,
+        state: BanqiState,
+        moves: Mapping[Seat, BanqiMove],
+        rng: random.Random,
+        *,
+        check: bool = True,
+    ) -> BanqiState:
+        if check:
+            self.check_moves(state, moves)
+        return apply(state, moves[state.to_move])
+
+    def outcome(self, state: BanqiState) -> Outcome | None:
+        if state.colours is not None:
+            for seat, colour in enumerate(state.colours):
+                if not any(ch != EMPTY and colour_of(ch) == colour for ch in state.board):
+                    return Outcome.win(1 - seat, 2, "all_captured")
+        if not generate(state):
+            return Outcome.win(1 - state.to_move, 2, "no_moves")
+        if state.history.count(state.history[-1]) >= 3:
+            return Outcome.draw(2, "repetition")
+        if state.draw_plies and state.quiet >= state.draw_plies:
+            return Outcome.draw(2, "no_progress")
+        return None
+
+    def ply(self, state: BanqiState) -> int:
+        return state.ply
+
+    def view(self, state: BanqiState, seat: Seat | None) -> Json:
+        """The public position; the same for every seat and spectators."""
+        squares: Json = {}
+        for sq, ch in enumerate(state.board):
+            if sq in state.hidden:
+                squares[square_name(sq)] = {"hidden": True}
+            elif ch != EMPTY:
+                squares[square_name(sq)] = _piece_json(ch)
+        last = state.last_move
+        event: Json | None = None
+        if last is not None:
+            if last.dst is None:
+                event = {"type": "flip", "square": square_name(last.src)}
+                event["piece"] = _piece_json(state.board[last.src])
+            elif last.capture:
+                event = {"type": "capture", "square": square_name(last.dst)}
+                event["piece"] = _piece_json(state.captured[-1])
+            else:
+                event = {"type": "move", "square": square_name(last.dst)}
+        return {
+            "variant": state.variant,
+            "cannon_quiet": state.cannon_quiet,
+            "draw_plies": state.draw_plies,
+            "board": public_board(state),
+            "squares": squares,
+            "ply": state.ply,
+            "to_move": state.to_move,
+            "to_act": sorted(self.to_act(state)),
+            "colours": None
+            if state.colours is None
+            else {str(s): COLOUR_NAMES[c] for s, c in enumerate(state.colours)},
+            "captured": list(state.captured),
+            "counters": {
+                "hidden": len(state.hidden),
+                "quiet": state.quiet,
+                "repetitions": state.history.count(state.history[-1]),
+            },
+            "history": list(state.history),
+            "last_move": None if last is None else str(last),
+            "last_event": event,
+        }
+
+    # -- bot hooks -----------------------------------------------------------------------
+
+    def evaluate(self, state: BanqiState, seat: Seat) -> list[float]:
+        """Material on the board (face-down pieces included) per seat; zeros before colours."""
+        if state.colours is None:
+            return [0.0, 0.0]
+        by_colour = [0.0, 0.0]
+        for ch in state.board:
+            if ch != EMPTY:
+                by_colour[colour_of(ch)] += VALUE[ch.lower()]
+        return [by_colour[c] for c in state.colours]
+
+    def move_heuristic(self, state: BanqiState, seat: Seat, move: BanqiMove) -> float:
+        """The value of the captured piece; flips 1, quiet moves 0."""
+        if move.dst is None:
+            return 1.0
+        if move.capture:
+            return VALUE[state.board[move.dst].lower()]
+        return 0.0
+
+    def determinize(self, views: Sequence[Json], seat: Seat, rng: random.Random) -> BanqiState:
+        """A true state matching the last view: the face-down squares get a random
+        arrangement of exactly the pieces neither face-up on the board nor captured."""
+        view = views[-1]
+        rows = str(view["board"]).split("/")
+        public = "".join(reversed(rows))
+        down = [sq for sq, ch in enumerate(public) if ch == HIDDEN]
+        left = Counter(FULL_SET)
+        left.subtract(Counter(ch for ch in public if ch not in (EMPTY, HIDDEN)))
+        left.subtract(Counter(view["captured"]))
+        if any(n < 0 for n in left.values()) or sum(left.values()) != len(down):
+            raise ValueError("the view does not fit one BanQi set")
+        pool = sorted(left.elements())
+        rng.shuffle(pool)
+        cells = list(public)
+        for sq, piece in zip(down, pool, strict=True):
+            cells[sq] = piece
+        colours = view["colours"]
+        last = view["last_move"]
+        return BanqiState(
+            "".join(cells),
+            frozenset(down),
+            int(view["to_move"]),
+            None
+            if colours is None
+            else (COLOUR_NAMES.index(colours["0"]), COLOUR_NAMES.index(colours["1"])),
+            "".join(view["captured"]),
+            int(view["counters"]["quiet"]),
+            tuple(view["history"]),
+            int(view["ply"]),
+            None if last is None else BanqiMove.from_text(last),
+            str(view["variant"]),
+            str(view["cannon_quiet"]),
+            int(view["draw_plies"]),
+        )
+
+    # -- snapshots -----------------------------------------------------------------------
+
+    def encode_state(self, state: BanqiState) -> Json:
+        return {
+            "board": state.board,
+            "hidden": [square_name(sq) for sq in sorted(state.hidden)],
+            "to_move": state.to_move,
+            "colours": None if state.colours is None else list(state.colours),
+            "captured": state.captured,
+            "quiet": state.quiet,
+            "history": list(state.history),
+            "ply": state.ply,
+            "last_move": None if state.last_move is None else str(state.last_move),
+            "variant": state.variant,
+            "cannon_quiet": state.cannon_quiet,
+            "draw_plies": state.draw_plies,
+        }
+
+    def decode_state(self, data: Mapping[str, Any]) -> BanqiState:
+        colours = data["colours"]
+        last = data["last_move"]
+        return BanqiState(
+            str(data["board"]),
+            frozenset(parse_square(s) for s in data["hidden"]),
+            int(data["to_move"]),
+            None if colours is None else (int(colours[0]), int(colours[1])),
+            str(data["captured"]),
+            int(data["quiet"]),
+            tuple(data["history"]),
+            int(data["ply"]),
+            None if last is None else BanqiMove.from_text(last),
+            str(data["variant"]),
+            str(data["cannon_quiet"]),
+            int(data["draw_plies"]),
+        )
+
+
+def _piece_json(ch: str) -> Json:
+    return {"colour": COLOUR_NAMES[colour_of(ch)], "type": TYPE_NAMES[ch.lower()], "piece": ch}
+
+
+def position(
+    layout: str,
+    *,
+    hidden: Iterable[str] = (),
+    to_move: Seat = 0,
+    colours: tuple[int, int] | None = (RED, BLACK),
+    options: Mapping[str, Any] | None = None,
+) -> BanqiState:
+    """A state from a layout (for tests and analysis).
+
+    ``layout``: rows rank 4 .. rank 1 separated by ``/``, 8 chars each, ``.`` empty, piece
+    letters; the squares in ``hidden`` are face-down. Pieces not on the board count as
+    captured. ``colours`` maps seats to colours (``None``: no flip yet).
+    """
+    rows = layout.split("/")
+    if len(rows) != N_RANKS or any(len(row) != N_FILES for row in rows):
+        raise ValueError(f"{layout!r}: expected {N_RANKS} rows of {N_FILES} squares")
+    board = "".join(reversed(rows))
+    left = Counter(FULL_SET)
+    left.subtract(Counter(ch for ch in board if ch != EMPTY))
+    if any(n < 0 for n in left.values()) or set(board) - set(FULL_SET) - {EMPTY}:
+        raise ValueError(f"{layout!r} is not part of one BanQi set")
+    down = frozenset(parse_square(s) for s in hidden)
+    if any(board[sq] == EMPTY for sq in down):
+        raise ValueError("a hidden square is empty")
+    opts = Banqi().check_options(options)
+    state = BanqiState(
+        board,
+        down,
+        to_move,
+        colours,
+        "".join(ch * left[ch] for ch in dict.fromkeys(FULL_SET)),
+        variant=opts["variant"],
+        cannon_quiet=opts["cannon_quiet"],
+        draw_plies=opts["draw_plies"],
+    )
+    return replace(state, history=(position_key(state),))

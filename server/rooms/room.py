@@ -36,11 +36,12 @@ from .errors import (
     SeatTaken,
     StaleVersion,
     TimeUp,
-    UndoUnavailable,
 )
 from .offers import Offers
 from .policy import Policy
 from .render import RESYNC_EVENT_LIMIT, Change, Recipient, Rendering
+from .takebacks import TakeBacks
+from .timing import Timing
 from .values import (
     BOT,
     MAX_CIDS,
@@ -59,7 +60,7 @@ from .values import (
 
 Json = dict[str, Any]
 
-class Room(Offers, Rendering):
+class Room(Offers, TakeBacks, Timing, Rendering):
     """One game room. Build it with :meth:`create` + :meth:`from_created`, or :meth:`replay`.
 
     The rendering half (snapshots, deltas, records) is :class:`~server.rooms.render.Rendering`.
@@ -275,41 +276,6 @@ class Room(Offers, Rendering):
             return [Event("sealed", {"seat": seat, "move": wire}, now)]
         return [Event("move", {"moves": {str(seat): wire}}, now)]
 
-    # -- clocks ------------------------------------------------------------------------------
-
-    def deadline(self) -> float | None:
-        """When the next flag falls (the shell arms a timer and calls :meth:`tick`)."""
-        if self.clock is None or self.status != "playing":
-            return None
-        due = self.clock.deadline(s for s in self.to_act() if s not in self.pending)
-        return due[0] if due else None
-
-    def flag_fallen(self, seat: int, now: float) -> bool:
-        if self.clock is None or self.status != "playing" or seat in self.pending:
-            return False
-        due = self.clock.deadline([seat])
-        return due is not None and due[0] <= now
-
-    def tick(self, now: float) -> list[Event]:
-        """Apply the timeout rule to the first seat whose flag has fallen by ``now``.
-
-        Turn-based games: that seat loses. A simultaneous turn: the seat forfeits, or with
-        ``on_timeout: random`` a random legal move is played for it (the move is in the
-        event, so a replay plays the same one).
-        """
-        if self.clock is None or self.status != "playing":
-            return []
-        acting = self.to_act()
-        due = self.clock.deadline(s for s in acting if s not in self.pending)
-        if due is None or due[0] > now:
-            return []
-        seat = due[1]
-        if len(acting) > 1 and self.policy.on_timeout == "random":
-            legal = self.game.legal_moves(self.state, seat)
-            rng = turn_rng(f"{self.seed}/timeout", self.version)
-            return self._move_events(seat, str(rng.choice(legal)), acting, now)
-        return [Event("timeout", {"seat": seat}, now)]
-
     def resign(
         self, seat: int, actor: Actor, now: float, reason: str = "resignation"
     ) -> list[Event]:
@@ -318,43 +284,6 @@ class Room(Offers, Rendering):
         if seat in self.gone:
             raise BadRequest(f"seat {seat} has already left the game")
         return [Event("resign", {"seat": seat, "reason": reason}, now)]
-
-    def request_undo(self, seat: int, actor: Actor, now: float) -> list[Event]:
-        """Ask to take back this seat's last move (and whatever came after it)."""
-        self._check_actor(seat, actor)
-        self._playing()
-        if not self.policy.undo:
-            raise UndoUnavailable("take-backs are off in this room")
-        if self.undo_request is not None:
-            raise UndoUnavailable("a take-back request is already open")
-        key = str(seat)
-        own = [i for i, t in enumerate(self.turns) if any(s == key for s, _ in t.played)]
-        if not own:
-            raise UndoUnavailable("this seat has no move to take back")
-        if own[-1] < self.undo_floor:
-            raise UndoUnavailable("a seat has left the game since this seat's last move")
-        bots = [i for i, s in enumerate(self.seats) if s.kind == "bot" and i != seat]
-        if bots and not self.policy.bots_accept_undo:
-            raise UndoUnavailable("the bots in this room do not accept take-backs")
-        events = [Event("undo_request", {"seat": seat, "to_turn": own[-1]}, now)]
-        if not self._undo_voters(seat):
-            events.append(Event("undo", {"to_turn": own[-1]}, now))
-        return events
-
-    def answer_undo(self, seat: int, actor: Actor, accept: Any, now: float) -> list[Event]:
-        self._check_actor(seat, actor)
-        self._playing()
-        req = self.undo_request
-        if req is None:
-            raise UndoUnavailable("there is no take-back request to answer")
-        if not isinstance(accept, bool):
-            raise BadRequest("accept must be true or false")
-        if seat not in self._undo_voters(req.seat) or seat in req.accepted:
-            raise BadRequest(f"seat {seat} has no vote on this take-back")
-        events = [Event("undo_answer", {"seat": seat, "accept": accept}, now)]
-        if accept and req.accepted | {seat} >= self._undo_voters(req.seat):
-            events.append(Event("undo", {"to_turn": req.to_turn}, now))
-        return events
 
     # -- apply: events -> state + messages -------------------------------------------------
 
@@ -481,40 +410,6 @@ class Room(Offers, Rendering):
             self.clock.start_turn(at)
         self._check_end()
 
-    def _apply_timeout(self, d: Mapping[str, Any], at: float) -> None:
-        if self.clock:  # the flag fell: no time left, and no increment for a move not made
-            self.clock.left[d["seat"]] = 0.0
-            self.clock.stopped.add(d["seat"])
-        self._apply_resign({"seat": d["seat"], "reason": "timeout"}, at)
-
-    def _apply_undo_request(self, d: Mapping[str, Any], at: float) -> None:
-        self.undo_request = UndoRequest(d["seat"], d["to_turn"])
-
-    def _apply_undo_answer(self, d: Mapping[str, Any], at: float) -> None:
-        assert self.undo_request is not None
-        if d["accept"]:
-            self.undo_request.accepted.add(d["seat"])
-        else:
-            self.undo_request = None
-
-    def _apply_undo(self, d: Mapping[str, Any], at: float) -> None:
-        self.undos += 1
-        keep = self.turns[: d["to_turn"]]
-        self.state = self.game.new(self.options, self.n_seats, turn_rng(self.seed, 0))
-        self.turns = Turns()
-        self.past.clear()
-        self.past.append(self.state)
-        for turn in keep:
-            moves = {int(s): self.game.parse_move(self.state, int(s), t) for s, t in turn.played}
-            rng = turn_rng(self.seed, len(self.turns) + 1)
-            self.state = self.game.play(self.state, moves, rng, check=False)
-            self.turns.append(turn)
-            self.past.append(self.state)
-        self.pending.clear()
-        self.undo_request = None
-        if self.clock:
-            self.clock.start_turn(at)
-
     def _check_end(self) -> None:
         if self.started and self.outcome is None:
             self.outcome = self.game.outcome(self.state)
@@ -551,9 +446,6 @@ class Room(Offers, Rendering):
         if not self.started:
             raise NotStarted("the game starts when every seat is taken")
 
-    def _undo_voters(self, requester: int) -> set[int]:
-        """Seats whose consent a take-back needs: the other people (bots agree by policy)."""
-        return {i for i, s in enumerate(self.seats) if i != requester and s.kind == "person"}
 
 
 def clamp_since(value: Any) -> int | None:

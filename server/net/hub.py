@@ -16,6 +16,9 @@ Operations (the host side runs them on the room):
 * commands — ``take_seat``, ``add_bot``, ``leave_seat``, ``move``, ``resign``,
   ``request_undo``, ``answer_undo``: decide, append, apply, fan out;
 * reads — ``resync``, ``info``, ``record``, ``check_token``.
+
+Beside it: :mod:`~server.net.hosting` (claiming and loading rooms, leases),
+:mod:`~server.net.lobby` (lobby entries, game ends, expiry) and :mod:`~server.net.sessions`.
 """
 
 from __future__ import annotations
@@ -26,7 +29,6 @@ import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import dataclass, field
 from typing import Any
 
 from redis.exceptions import RedisError
@@ -37,7 +39,10 @@ from ..rooms.room import Event, Recipient, Room
 from ..store import Fenced, NotHost, Store, StoreError, Unknown
 from .connection import Client
 from .errors import ProtocolError
+from .hosting import Hosted, Hosting
+from .lobby import Lobby
 from .metrics import Metrics
+from .sessions import Sessions
 
 log = logging.getLogger("kibitz.hub")
 
@@ -65,17 +70,7 @@ COMMANDS = {
 READS = {"resync", "info", "record", "check_token"}
 
 
-@dataclass(eq=False)
-class Hosted:
-    """A room this node hosts, with the lock that serialises its commands."""
-
-    room: Room
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    #: until when (monotonic seconds) the room's lease is certainly ours
-    lease_until: float = 0.0
-
-
-class Hub:
+class Hub(Hosting, Lobby, Sessions):
     """Rooms hosted here, listeners of this node's connections, sessions."""
 
     def __init__(
@@ -190,131 +185,6 @@ class Hub:
         self.schedule(hosted)
 
     # -- hosting ----------------------------------------------------------------------------
-
-    async def recover(self) -> int:
-        """At start: lease every live room that is free or was ours (an earlier run under
-        the same node id) in one step, then load them in the background, in pipelined
-        batches. The port can open at once: a command for a room not loaded yet loads that
-        room first (:meth:`take_over`). Returns how many rooms this node claimed."""
-        claimed = await self.claim(include_own=True)
-        log.info("node %s claims %d live room(s); loading them", self.node, len(claimed))
-        self.spawn(self.load_claimed(claimed), "recovery")
-        return len(claimed)
-
-    async def adopt(self, *, include_own: bool) -> int:
-        """Take over the live rooms nobody hosts (and, with ``include_own``, those leased
-        to our own name by an earlier run). Returns how many this node took."""
-        return await self.load_claimed(await self.claim(include_own=include_own))
-
-    async def claim(self, *, include_own: bool) -> list[str]:
-        """Lease the live rooms that are free (or ours), not loading them yet."""
-        live = await self.store.live_rooms()
-        holders = await self.store.holders(live)
-        wanted = [
-            room_id
-            for room_id, holder in zip(live, holders, strict=True)
-            if room_id not in self.rooms
-            and room_id not in self.claimed
-            and (holder is None or (include_own and holder == self.node))
-        ]
-        started = time.monotonic()
-        got = await self.store.acquire_many(wanted, self.node, self.lease_ms)
-        for room_id in got:
-            self.claimed[room_id] = started + self.lease_ms / 1000
-        return got
-
-    async def load_claimed(self, room_ids: list[str], batch: int = 100) -> int:
-        """Load claimed rooms from their logs, ``batch`` logs per round trip; replays
-        render nothing. Returns how many this node now hosts."""
-        loaded = 0
-        for i in range(0, len(room_ids), batch):
-            chunk = [r for r in room_ids[i : i + batch] if r in self.claimed]
-            if not chunk:
-                continue
-            try:
-                logs = await self.store.load_many(chunk)
-            except (StoreError, RedisError, OSError) as exc:
-                log.warning("loading %d room(s) failed: %s; each loads on use", len(chunk), exc)
-                continue
-            for room_id in chunk:
-                lock = self._loading.setdefault(room_id, asyncio.Lock())
-                async with lock:
-                    if room_id in self.rooms or room_id not in self.claimed:
-                        continue  # loaded on demand meanwhile, or lost
-                    records = logs[room_id]
-                    if not records:
-                        self.claimed.pop(room_id, None)
-                        await self.store.release(room_id, self.node)
-                        continue
-                    hosted = self._install(room_id, records, self.claimed.pop(room_id))
-                self._loading.pop(room_id, None)
-                await self._hosted_now(hosted)
-                loaded += 1
-        return loaded
-
-    async def take_over(self, room_id: str) -> Hosted | None:
-        """Acquire the room's lease and host it, rebuilt from its log (None: not ours)."""
-        lock = self._loading.setdefault(room_id, asyncio.Lock())
-        async with lock:
-            if room_id in self.rooms:
-                return self.rooms[room_id]
-            until = self.claimed.get(room_id)
-            if until is None:
-                started = time.monotonic()
-                if not await self.store.acquire(room_id, self.node, self.lease_ms):
-                    return None
-                until = started + self.lease_ms / 1000
-            records = await self.store.load(room_id)
-            if not records:
-                self.claimed.pop(room_id, None)
-                await self.store.release(room_id, self.node)
-                raise ProtocolError("no_such_room", f"there is no room {room_id!r}")
-            self.claimed.pop(room_id, None)
-            hosted = self._install(room_id, records, until)
-        self._loading.pop(room_id, None)
-        await self._hosted_now(hosted)
-        return hosted
-
-    def _install(self, room_id: str, records: list[dict[str, Any]], lease_until: float) -> Hosted:
-        room = Room.replay((Event.from_record(r) for r in records), self.registry)
-        hosted = self.rooms[room_id] = Hosted(room, lease_until=lease_until)
-        self.metrics.rooms.set(len(self.rooms))
-        log.debug("node %s hosts room %s at version %d", self.node, room_id, room.version)
-        return hosted
-
-    async def _hosted_now(self, hosted: Hosted) -> None:
-        """A room just loaded: finish it if it ended with its last host, arm its clock,
-        wake its bots."""
-        if hosted.room.status == "over":
-            await self.finish(hosted.room)
-        self.schedule(hosted)
-        for hook in self.on_change:  # bots that owe a move go on thinking
-            hook(hosted)
-
-    def lease_ids(self) -> list[str]:
-        """Every room whose lease this node keeps (hosted or claimed)."""
-        return [*self.rooms, *self.claimed]
-
-    def lease_held(self, room_id: str, until: float) -> None:
-        """The lease keeper renewed ``room_id`` until ``until`` (called from its thread)."""
-        hosted = self.rooms.get(room_id)
-        if hosted is not None:
-            hosted.lease_until = max(hosted.lease_until, until)
-        elif room_id in self.claimed:
-            self.claimed[room_id] = max(self.claimed[room_id], until)
-
-    def lease_lost(self, room_id: str) -> None:
-        self.claimed.pop(room_id, None)
-        self.unhost(room_id)
-
-    def unhost(self, room_id: str) -> None:
-        """Stop hosting (the lease was lost): another node is the host now."""
-        if self.rooms.pop(room_id, None) is not None:
-            log.warning("node %s lost the lease of room %s", self.node, room_id)
-            timer = self.timers.pop(room_id, None)
-            if timer is not None:
-                timer.cancel()
-            self.metrics.rooms.set(len(self.rooms))
 
     async def _host(self, room_id: Any) -> tuple[Hosted | None, str | None]:
         """(the local room, None) if this node hosts it (taking it over if free), else
@@ -603,104 +473,6 @@ class Hub:
                     assert msg is not None
                     frame = frames[key] = client.codec.encode(msg)
                 client.send_frame(frame)
-
-    # -- lobby ------------------------------------------------------------------------------------
-
-    async def _publish_summary(self, hosted: Hosted) -> None:
-        room = hosted.room
-        try:
-            if room.status == "over":
-                await self.store.drop_summary(room.id)
-                await self.finish(room)
-                log.info("room %s over: %s", room.id, room.outcome)
-            else:
-                await self.store.set_summary(room.id, room.summary())
-        except (StoreError, RedisError, OSError) as exc:
-            log.warning("lobby entry of room %s not updated: %s", room.id, exc)
-
-    async def finish(self, room: Room) -> None:
-        """Run the game-end hooks, then take the room out of the live set. A failing hook
-        leaves the room live, so the next node to host it runs the hooks again."""
-        for hook in self.on_over:
-            try:
-                await hook(room)
-            except Exception:
-                log.exception("game-end hook of room %s failed; it runs again later", room.id)
-                return
-        await self.store.append(room.id, room.version, [], status="over", node=self.node)
-
-    async def expire_waiting(self, idle: float) -> int:
-        """Delete the hosted rooms still waiting for players after ``idle`` seconds without
-        an event (their log, lease and lobby entry): nobody came. Games that started stay,
-        finished ones too. Returns how many went."""
-        now = self.clock()
-        gone = [
-            hosted.room.id
-            for hosted in list(self.rooms.values())
-            if hosted.room.status == "waiting" and now - hosted.room.last_at > idle
-        ]
-        for room_id in gone:
-            try:
-                await self.store.delete_room(room_id, self.node)
-            except (StoreError, RedisError, OSError) as exc:
-                log.warning("room %s not expired: %s", room_id, exc)
-                continue
-            self.rooms.pop(room_id, None)
-            self.lobby_dirty.discard(room_id)
-            log.info("room %s expired: nobody sat down in %.0f s", room_id, idle)
-        self.metrics.rooms.set(len(self.rooms))
-        return len(gone)
-
-    async def flush_lobby(self) -> int:
-        """Write the lobby entries of rooms that changed since the last flush (their turn
-        counts) in one pipelined round trip; returns how many."""
-        dirty, self.lobby_dirty = list(self.lobby_dirty), set()
-        done = 0
-        for i in range(0, len(dirty), 100):  # in slices: games go on between them
-            summaries = {
-                room_id: hosted.room.summary()
-                for room_id in dirty[i : i + 100]
-                if (hosted := self.rooms.get(room_id)) is not None
-                and hosted.room.status != "over"
-            }
-            if summaries:
-                try:
-                    await self.store.set_summaries(summaries)
-                except (StoreError, RedisError, OSError) as exc:
-                    log.warning("lobby entries not refreshed: %s", exc)
-                    self.lobby_dirty |= set(summaries)
-                    continue
-            done += len(summaries)
-        return done
-
-    async def lobby(self, game: Any = None) -> list[dict[str, Any]]:
-        rooms = await self.store.summaries()
-        if game is not None:
-            rooms = [r for r in rooms if r.get("game") == game]
-        return sorted(rooms, key=lambda r: r.get("created_at", 0), reverse=True)
-
-    # -- sessions ---------------------------------------------------------------------------------
-
-    async def save_session(self, client: Client) -> None:
-        if client.session is None:
-            return
-        seats = {room: {str(s): t for s, t in held.items()} for room, held in client.seats.items()}
-        data = {"seats": seats, "watching": sorted(client.watching)}
-        # a session that holds a seat is kept for days; one that only watches, an hour
-        ttl = self.session_ttl if any(client.seats.values()) else min(self.session_ttl, 3600)
-        await self.store.save_session(client.session, data, ttl)
-
-    async def load_session(self, client: Client, secret: str) -> bool:
-        data = await self.store.load_session(secret)
-        if data is None:
-            return False
-        client.session = secret
-        client.seats = {
-            room: {int(s): t for s, t in held.items()}
-            for room, held in data.get("seats", {}).items()
-        }
-        client.watching = set(data.get("watching", []))
-        return True
 
     def disconnect(self, client: Client) -> None:
         self.clients.discard(client)

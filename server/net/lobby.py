@@ -1,0 +1,106 @@
+"""The lobby: each hosted room's entry in Redis (what ``list_rooms`` shows), the end of a
+game (its hooks, then out of the live set) and the expiry of rooms nobody sat down in.
+
+:class:`Lobby` is the part of :class:`~server.net.hub.Hub` that writes entries: at once when
+a room is created or ends, in pipelined batches for rooms whose turn count moved.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from redis.exceptions import RedisError
+
+from ..rooms.room import Room
+from ..store import Store, StoreError
+from .hosting import Hosted
+from .metrics import Metrics
+
+log = logging.getLogger("kibitz.hub")
+
+
+class Lobby:
+    """Lobby entries, game ends and expiry of rooms still waiting."""
+
+    store: Store
+    node: str
+    clock: Callable[[], float]
+    metrics: Metrics
+    rooms: dict[str, Hosted]
+    lobby_dirty: set[str]
+    on_over: list[Callable[[Room], Awaitable[None]]]
+
+    async def _publish_summary(self, hosted: Hosted) -> None:
+        room = hosted.room
+        try:
+            if room.status == "over":
+                await self.store.drop_summary(room.id)
+                await self.finish(room)
+                log.info("room %s over: %s", room.id, room.outcome)
+            else:
+                await self.store.set_summary(room.id, room.summary())
+        except (StoreError, RedisError, OSError) as exc:
+            log.warning("lobby entry of room %s not updated: %s", room.id, exc)
+
+    async def finish(self, room: Room) -> None:
+        """Run the game-end hooks, then take the room out of the live set. A failing hook
+        leaves the room live, so the next node to host it runs the hooks again."""
+        for hook in self.on_over:
+            try:
+                await hook(room)
+            except Exception:
+                log.exception("game-end hook of room %s failed; it runs again later", room.id)
+                return
+        await self.store.append(room.id, room.version, [], status="over", node=self.node)
+
+    async def expire_waiting(self, idle: float) -> int:
+        """Delete the hosted rooms still waiting for players after ``idle`` seconds without
+        an event (their log, lease and lobby entry): nobody came. Games that started stay,
+        finished ones too. Returns how many went."""
+        now = self.clock()
+        gone = [
+            hosted.room.id
+            for hosted in list(self.rooms.values())
+            if hosted.room.status == "waiting" and now - hosted.room.last_at > idle
+        ]
+        for room_id in gone:
+            try:
+                await self.store.delete_room(room_id, self.node)
+            except (StoreError, RedisError, OSError) as exc:
+                log.warning("room %s not expired: %s", room_id, exc)
+                continue
+            self.rooms.pop(room_id, None)
+            self.lobby_dirty.discard(room_id)
+            log.info("room %s expired: nobody sat down in %.0f s", room_id, idle)
+        self.metrics.rooms.set(len(self.rooms))
+        return len(gone)
+
+    async def flush_lobby(self) -> int:
+        """Write the lobby entries of rooms that changed since the last flush (their turn
+        counts) in one pipelined round trip; returns how many."""
+        dirty, self.lobby_dirty = list(self.lobby_dirty), set()
+        done = 0
+        for i in range(0, len(dirty), 100):  # in slices: games go on between them
+            summaries = {
+                room_id: hosted.room.summary()
+                for room_id in dirty[i : i + 100]
+                if (hosted := self.rooms.get(room_id)) is not None
+                and hosted.room.status != "over"
+            }
+            if summaries:
+                try:
+                    await self.store.set_summaries(summaries)
+                except (StoreError, RedisError, OSError) as exc:
+                    log.warning("lobby entries not refreshed: %s", exc)
+                    self.lobby_dirty |= set(summaries)
+                    continue
+            done += len(summaries)
+        return done
+
+    async def lobby(self, game: Any = None) -> list[dict[str, Any]]:
+        rooms = await self.store.summaries()
+        if game is not None:
+            rooms = [r for r in rooms if r.get("game") == game]
+        return sorted(rooms, key=lambda r: r.get("created_at", 0), reverse=True)

@@ -29,7 +29,7 @@ from websockets.typing import Subprotocol
 from ..engine import REGISTRY, EngineError, Registry
 from ..rooms.errors import RoomError
 from ..store import EmbeddedRedis, Store, StoreError
-from . import social  # noqa: F401  (registers draws, aborts, rematches, chat)
+from . import seek_handlers, social  # noqa: F401  (register seeks; draws, rematches, chat)
 from .accounts import ApiConnection
 from .admission import Admission
 from .bots import BotRunner

@@ -1,8 +1,9 @@
 """Seeks, quick pairing and rating finished games (the asyncio side; see docs/PROTOCOL.md).
 
-Messages: ``seek`` -> ``seek_posted``; ``cancel_seek``; ``list_seeks`` -> ``seeks`` (and
-``seeks`` pushes on every change after it); ``accept_seek`` -> ``paired`` (every seat);
-``pool_join`` / ``pool_leave`` (quick pairing); ``pairing`` -> who plays whom, rated or not.
+Messages (their handlers: :mod:`server.net.seek_handlers`): ``seek`` -> ``seek_posted``;
+``cancel_seek``; ``list_seeks`` -> ``seeks`` (and ``seeks`` pushes on every change after it);
+``accept_seek`` -> ``paired`` (every seat); ``pool_join`` / ``pool_leave`` (quick pairing);
+``pairing`` -> who plays whom, rated or not.
 
 A player is known by a key: ``user:{name}`` when logged in, else ``guest:{hash of the
 session}`` (the browser keeps its session: a durable guest identity). Seeks and pool entries
@@ -11,10 +12,10 @@ Lua scripts, so two nodes never give one seek or one player away twice. The node
 completes a pairing creates the room, seats everyone, keeps ``pairing:{room}`` and publishes
 ``paired`` to every node, which hands each player's connections their seat.
 
-Ratings: :meth:`Seeks.rate` is a ``hub.on_over`` hook: it reads ``pairing:{room}``, computes
-(Glicko-2 for two seats, OpenSkill for more) and stores the result once per room (a Lua
-script keyed by the room id), so a node taking over a room that ended with its dead host
-rates it again harmlessly.
+Ratings (:mod:`server.net.rating`): :meth:`Seeks.rate` is a ``hub.on_over`` hook: it reads
+``pairing:{room}``, computes (Glicko-2 for two seats, OpenSkill for more) and stores the result
+once per room (a Lua script keyed by the room id), so a node taking over a room that ended with
+its dead host rates it again harmlessly.
 """
 
 from __future__ import annotations
@@ -29,16 +30,16 @@ import time
 import weakref
 from typing import Any
 
-from ..rooms.offers import ABORTED
 from ..rooms.pairing import Entry, choose_pairs
-from ..rooms.ratings import Glicko, Skill, category, rate_many, rate_pair, rating_from_json
+from ..rooms.ratings import Glicko, category
 from ..rooms.room import Room
-from ..store.accounts import AccountStore, Stale
+from ..store.accounts import AccountStore
 from .accounts import accounts_of
 from .connection import Client
 from .errors import ProtocolError
-from .handlers import Handlers, handles
+from .handlers import Handlers
 from .hub import Hub
+from .rating import Rater
 
 log = logging.getLogger("kibitz.seeks")
 
@@ -81,6 +82,7 @@ class Seeks:
         self.hub = hub
         self.handlers = handlers
         self.store: AccountStore = accounts_of(hub).store
+        self.rater = Rater(self.store)
         #: clients that asked for the seek list (pushed ``seeks`` on every change)
         self.listeners: set[Client] = set()
         #: player key -> when its last connection on this node went away
@@ -438,80 +440,9 @@ class Seeks:
             except Exception:
                 log.exception("seek message failed")
 
-    # -- ratings ------------------------------------------------------------------------------
-
     async def rate(self, room: Room) -> None:
-        """The ``on_over`` hook: store the game's result and rating changes once per room."""
-        pairing = await self.store.pairing(room.id)
-        if pairing is None or room.outcome is None:
-            return
-        for _ in range(10):
-            if await self.store.applied(room.id):
-                return
-            try:
-                await self._apply(room, pairing)
-                return
-            except Stale:
-                continue
-        log.error("room %s: ratings kept changing; not rated", room.id)
-
-    async def _apply(self, room: Room, pairing: dict[str, Any]) -> None:
-        assert room.outcome is not None
-        players = pairing["players"]
-        cat = pairing["category"]
-        users = [p["user"] for p in players]
-        rated = (
-            pairing["rated"]
-            and all(users)
-            and len(set(users)) == len(users)
-            and room.outcome.reason != ABORTED  # an aborted game has no result to rate
-        )
-        raw = await self.store.rating_raw([u or "" for u in users], cat) if rated else []
-        before = [rating_from_json(json.loads(r)) if r else None for r in raw]
-        after: list[Glicko | Skill | None] = [None] * len(players)
-        if rated and len(players) == 2:
-            a = before[0] if isinstance(before[0], Glicko) else Glicko()
-            b = before[1] if isinstance(before[1], Glicko) else Glicko()
-            after = list(rate_pair(a, b, room.outcome.scores[0]))
-            before = [a, b]
-        elif rated:
-            skills = [b if isinstance(b, Skill) else Skill() for b in before]
-            after = list(rate_many(skills, room.outcome.ranks))
-            before = list(skills)
-        result_players = []
-        for i, p in enumerate(players):
-            entry = {
-                "name": p["name"],
-                "user": p["user"],
-                "seat": i,
-                "score": room.outcome.scores[i],
-                "rank": room.outcome.ranks[i],
-            }
-            if rated:
-                old, new = before[i], after[i]
-                assert old is not None and new is not None
-                entry |= {
-                    "rating": round(old.to_json()["rating"], 2),
-                    "new_rating": new.to_json()["rating"],
-                    "change": round(new.to_json()["rating"] - old.to_json()["rating"], 2),
-                }
-            result_players.append(entry)
-        result = {
-            "room": room.id,
-            "game": pairing["game"],
-            "category": cat,
-            "clock": pairing.get("clock"),
-            "rated": rated,
-            "reason": room.outcome.reason,
-            "players": result_players,
-            "finished": time.time(),
-        }
-        stored = [
-            (u, raw[i] if rated else "", json.dumps(new.to_json()) if new is not None else "")
-            for i, (u, new) in enumerate(zip(users, after, strict=True))
-            if u
-        ]
-        await self.store.apply_result(room.id, result, result["finished"], cat, stored)
+        """The ``on_over`` hook: :meth:`server.net.rating.Rater.rate`."""
+        await self.rater.rate(room)
 
 
 _SERVICES: weakref.WeakKeyDictionary[Hub, Seeks] = weakref.WeakKeyDictionary()
@@ -528,59 +459,3 @@ async def start_seeks(hub: Hub, handlers: Handlers) -> Seeks:
 
 async def seeks_of(h: Handlers) -> Seeks:
     return await start_seeks(h.hub, h)
-
-
-# -- handlers ---------------------------------------------------------------------------------
-
-
-@handles("seek")
-async def seek(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
-    seek_id = await (await seeks_of(h)).post(client, msg)
-    return {"type": "seek_posted", "seek": seek_id}
-
-
-@handles("cancel_seek")
-async def cancel_seek(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
-    await (await seeks_of(h)).cancel(client, msg.get("seek"))
-    return {"type": "seek_cancelled", "seek": msg.get("seek")}
-
-
-@handles("accept_seek")
-async def accept_seek(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
-    service = await seeks_of(h)
-    paired = await service.accept(client, msg.get("seek"))
-    if paired is None:
-        return {"type": "seek_joined", "seek": msg.get("seek")}
-    await h.attach_seat(client, paired["room"], paired["seat"], paired["token"])
-    client.send(paired | ({"id": msg["id"]} if "id" in msg else {}))
-    with contextlib.suppress(ProtocolError):
-        await h.push_state(client, paired["room"], None)
-    return {}
-
-
-@handles("list_seeks")
-async def list_seeks(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
-    service = await seeks_of(h)
-    service.listeners.add(client)
-    return {"type": "seeks", "seeks": await service.seek_list()}
-
-
-@handles("pool_join")
-async def pool_join(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
-    pool = await (await seeks_of(h)).pool_join(client, msg)
-    return {"type": "pool_joined", "pool": pool}
-
-
-@handles("pool_leave")
-async def pool_leave(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
-    left = await (await seeks_of(h)).pool_leave(client, msg.get("pool"))
-    return {"type": "pool_left", "pool": msg.get("pool"), "was_waiting": left}
-
-
-@handles("pairing")
-async def pairing(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
-    room_id = msg.get("room")
-    if not isinstance(room_id, str) or len(room_id) > 64:
-        raise ProtocolError("no_such_room", f"there is no room {room_id!r}")
-    found = await (await seeks_of(h)).store.pairing(room_id)
-    return {"type": "pairing", "room": room_id, "pairing": found}

@@ -18,11 +18,6 @@ Apocalypse only (it reads the board of :mod:`server.engine.apocalypse`).
 
 from __future__ import annotations
 
-import random
-from collections.abc import Sequence
-from typing import Any
-
-from server.engine import Game
 from server.engine.apocalypse import (
     _KNIGHT_TARGETS,
     KNIGHT,
@@ -33,7 +28,7 @@ from server.engine.apocalypse import (
     board_from_text,
 )
 
-from .bot import Json
+from .bot import Ask, SearchBot
 
 MAXVALUE = 1_000_000
 LARGE_BONUS = 100_000
@@ -98,27 +93,19 @@ def score(
     return e
 
 
-class AggressiveBot:
+class AggressiveBot(SearchBot):
     name = "aggressive"
 
     def __init__(self, *, think_time: float = 0.0) -> None:
         self.think_time = think_time
 
-    def choose(
-        self,
-        game: Game[Any, Any],
-        seat: int,
-        views: Sequence[Json],
-        legal: Sequence[str],
-        budget: float,
-        rng: random.Random,
-    ) -> str:
-        board = board_from_text(str(views[-1]["board"]))
-        cover = attacks(board, 1 - seat)
-        best, best_score = legal[0], -float("inf")
-        for text in legal:
+    def answer(self, ask: Ask) -> str:
+        board = board_from_text(str(ask.views[-1]["board"]))
+        cover = attacks(board, 1 - ask.seat)
+        best, best_score = ask.legal[0], -float("inf")
+        for text in ask.legal:
             move = ApocalypseMove.from_text(text)
-            e = score(board, seat, move, cover) + rng.uniform(0, NOISE)
+            e = score(board, ask.seat, move, cover) + ask.rng.uniform(0, NOISE)
             if e > best_score:
                 best, best_score = text, e
         return best

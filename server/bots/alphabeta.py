@@ -31,7 +31,7 @@ import chess
 
 from server.engine import Game
 
-from .bot import Deadline, Json, moves_by_text, world
+from .bot import Ask, Deadline, SearchBot
 from .chess_eval import MATE
 
 INF = 10 * MATE
@@ -385,7 +385,7 @@ class GamePosition:
 # -- the bot -----------------------------------------------------------------------------------
 
 
-class AlphaBetaBot:
+class AlphaBetaBot(SearchBot):
     """Alpha-beta for two-seat turn-based full-information games (chess, through
     :class:`~server.bots.chess_eval.ChessPosition`).
 
@@ -401,25 +401,13 @@ class AlphaBetaBot:
         self.max_depth = max_depth
         self.last: SearchResult | None = None
 
-    def choose(
-        self,
-        game: Game[Any, Any],
-        seat: int,
-        views: Sequence[Json],
-        legal: Sequence[str],
-        budget: float,
-        rng: random.Random,
-    ) -> str:
-        deadline = Deadline(budget)
-        if len(legal) == 1:
-            return legal[0]
-        state = world(game, views, seat, rng)
-        by_text = moves_by_text(game, state, seat, legal)
-        position, null_move = self.position(game, state, rng)
-        root = list(by_text.values())
-        rng.shuffle(root)  # ties between equal moves go to chance, not to list order
+    def answer(self, ask: Ask) -> str:
+        state = ask.world()
+        position, null_move = self.position(ask.game, state, ask.rng)
+        root = list(ask.moves(state).values())
+        ask.rng.shuffle(root)  # ties between equal moves go to chance, not to list order
         result = AlphaBeta(position, null_move=null_move).search(
-            root, deadline, max_depth=self.max_depth
+            root, ask.deadline, max_depth=self.max_depth
         )
         self.last = result
         return str(result.move)

@@ -12,6 +12,11 @@ game's ``determinize(views, seat, rng)`` hook — for open games a reconstructio
 information a sample of what the seat cannot see that agrees with everything it has seen.
 The answer is always one of ``legal``.
 
+Every bot here is a :class:`SearchBot`: ``choose`` answers a forced move at once and hands
+anything else to ``answer`` as one :class:`Ask` (game, seat, views, legal moves, a
+:class:`Deadline`, rng); the tree searches share :class:`server.bots.mcts.TreeSearchBot`
+and :class:`server.bots.mcts.TreeSearch` (UCT, ISMCTS over UCT, decoupled UCT).
+
 Bots are pure (no I/O, no asyncio); the net layer runs them in worker processes.
 """
 
@@ -78,6 +83,58 @@ class Deadline:
         d = Deadline(0.0, time.perf_counter())
         d.budget = max(0.0, self.left()) * share
         return d
+
+
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """One question to a bot: the move of ``seat`` in ``game`` given everything it has seen
+    (``views``), the room's list of its ``legal`` move texts, a ``deadline`` and an ``rng``.
+    """
+
+    game: Game[Any, Any]
+    seat: int
+    views: Sequence[Json]
+    legal: Sequence[str]
+    deadline: Deadline
+    rng: random.Random
+
+    def world(self, *, seconds: float | None = None, hint: Any = None) -> Any:
+        """A true state consistent with the views (:func:`world`)."""
+        return world(self.game, self.views, self.seat, self.rng, seconds=seconds, hint=hint)
+
+    def moves(self, state: Any, legal: Sequence[str] | None = None) -> dict[str, Any]:
+        """The seat's moves in ``state`` keyed by text, limited to ``legal`` (default: the
+        room's list) (:func:`moves_by_text`)."""
+        return moves_by_text(self.game, state, self.seat, self.legal if legal is None else legal)
+
+    def pick(self, texts: Sequence[str]) -> str:
+        """A random one of ``texts``; any legal move when there is none."""
+        return self.rng.choice(list(texts or self.legal))
+
+
+class SearchBot:
+    """What every bot shares: a forced move is answered at once, anything else by
+    :meth:`answer` with the question bundled in an :class:`Ask` (its deadline set from the
+    budget). ``think_time`` is the strength's usual budget."""
+
+    name = "bot"
+    think_time = 1.0
+
+    def choose(
+        self,
+        game: Game[Any, Any],
+        seat: int,
+        views: Sequence[Json],
+        legal: Sequence[str],
+        budget: float,
+        rng: random.Random,
+    ) -> str:
+        if len(legal) == 1:
+            return legal[0]
+        return self.answer(Ask(game, seat, views, legal, Deadline(budget), rng))
+
+    def answer(self, ask: Ask) -> str:
+        raise NotImplementedError
 
 
 def world(

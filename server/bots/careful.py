@@ -16,7 +16,7 @@ from typing import Any
 
 from server.engine import Game
 
-from .bot import Deadline, Json, moves_by_text, world
+from .bot import Ask, Deadline, SearchBot, moves_by_text
 
 
 def won(outcome: Any, seat: int) -> bool:
@@ -37,30 +37,21 @@ def _joint(game: Game[Any, Any], state: Any, fixed: Mapping[int, Any]) -> list[d
     return [dict(zip(seats, combo, strict=True)) for combo in itertools.product(*choices)]
 
 
-class CarefulBot:
+class CarefulBot(SearchBot):
     name = "careful"
 
     def __init__(self, *, think_time: float = 0.1, max_replies: int = 4000) -> None:
         self.think_time = think_time
         self.max_replies = max_replies
 
-    def choose(
-        self,
-        game: Game[Any, Any],
-        seat: int,
-        views: Sequence[Json],
-        legal: Sequence[str],
-        budget: float,
-        rng: random.Random,
-    ) -> str:
-        if len(legal) == 1:
-            return legal[0]
-        deadline = Deadline(budget)
-        state = world(game, views, seat, rng, seconds=0.3 * deadline.left())
-        wins, safe, unchecked = self.classify(game, state, seat, legal, rng, deadline)
+    def answer(self, ask: Ask) -> str:
+        state = ask.world(seconds=0.3 * ask.deadline.left())
+        wins, safe, unchecked = self.classify(
+            ask.game, state, ask.seat, ask.legal, ask.rng, ask.deadline
+        )
         if wins:
-            return rng.choice(wins)
-        return rng.choice(safe or unchecked or list(legal))
+            return ask.pick(wins)
+        return ask.pick(safe or unchecked)
 
     def classify(
         self,

@@ -11,16 +11,15 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Sequence
 from typing import Any
 
 from server.engine import Game
 
-from .bot import Deadline, Json, moves_by_text, world
+from .bot import Ask, SearchBot
 from .evaluator import Evaluator, evaluator_for
 
 
-class GreedyBot:
+class GreedyBot(SearchBot):
     name = "greedy"
 
     def __init__(
@@ -30,26 +29,16 @@ class GreedyBot:
         self.worlds = worlds
         self.evaluator = evaluator
 
-    def choose(
-        self,
-        game: Game[Any, Any],
-        seat: int,
-        views: Sequence[Json],
-        legal: Sequence[str],
-        budget: float,
-        rng: random.Random,
-    ) -> str:
-        if len(legal) == 1:
-            return legal[0]
-        deadline = Deadline(budget)
+    def answer(self, ask: Ask) -> str:
+        game, seat, legal, deadline, rng = ask.game, ask.seat, ask.legal, ask.deadline, ask.rng
         evaluator = self.evaluator or evaluator_for(game)
         totals = {text: 0.0 for text in legal}
         counts = {text: 0 for text in legal}
         for i in range(self.worlds):
             if i and deadline.elapsed() > 0.5 * deadline.budget:
                 break
-            state = world(game, views, seat, rng, seconds=0.3 * deadline.left())
-            moves = moves_by_text(game, state, seat, legal)
+            state = ask.world(seconds=0.3 * deadline.left())
+            moves = ask.moves(state)
             for text, move in moves.items():
                 if counts[text] and deadline.expired():
                     break
@@ -59,7 +48,7 @@ class GreedyBot:
         best = max(means.values())
         top = [t for t in means if means[t] >= best - 1e-9]
         if len(top) > 1:
-            moves = moves_by_text(game, state, seat, top)
+            moves = ask.moves(state, top)
             priors = {t: evaluator.prior(state, seat, moves[t]) for t in top}
             high = max(priors.values())
             top = [t for t in top if priors[t] >= high - 1e-9]

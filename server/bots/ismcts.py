@@ -9,47 +9,44 @@ else: the same views and rng give the same move, whatever the true state (tests 
 
 Worlds are drawn into a pool at the start of the search (up to ``pool`` of them, using at most
 ``pool_share`` of the budget) and the iterations cycle through the pool; a game whose
-``determinize`` accepts ``hint=`` (Dark Chess) is handed the worlds of the bot's previous
-turn, which makes extending them to the new views cheap.
+``determinize`` accepts ``hint=`` (Dark Chess) is handed the worlds the bot sampled on its
+previous turn *of the same view history* — found by a digest of every view, so only the same
+room and seat can supply them — which makes extending them to the new views cheap.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
 from server.engine import Game
 
-from .bot import Deadline, Json, world
-from .evaluator import Evaluator, evaluator_for
-from .mcts import UCT, best_child
+from .bot import Ask, Json, world
+from .mcts import UCT, TreeSearchBot, best_child
+
+#: view histories whose worlds a bot remembers (one per room and seat it plays, at most)
+MEMORY = 64
 
 
-class ISMCTSBot:
+class ISMCTSBot(TreeSearchBot):
+    """ISMCTS over a pool of worlds. ``pool``: how many worlds; ``pool_share``: the share of
+    the budget their sampling may take."""
+
     name = "ismcts"
 
-    def __init__(
-        self,
-        *,
-        think_time: float = 1.0,
-        pool: int = 32,
-        pool_share: float = 0.3,
-        max_iterations: int | None = None,
-        evaluator: Evaluator | None = None,
-        **uct: Any,
-    ) -> None:
-        self.think_time = think_time
+    def __init__(self, *, pool: int = 32, pool_share: float = 0.3, **options: Any) -> None:
+        super().__init__(**options)
         self.pool = pool
         self.pool_share = pool_share
-        self.max_iterations = max_iterations
-        self.evaluator = evaluator
-        self.uct = uct
-        self.iterations = 0
         self.worlds_used = 0
-        # the worlds of the previous turn: ((game, seat, number of views, last view), worlds)
-        self._memory: tuple[tuple[str, int, int, str], list[Any]] | None = None
+        # the worlds sampled for a view history, by (game, seat, digest of every view of it):
+        # a later turn of the same history (the same room and seat, nothing else can have
+        # it) is handed them as hints, to extend them cheaply
+        self._memory: OrderedDict[tuple[str, int, str], list[Any]] = OrderedDict()
 
     def determinize(
         self,
@@ -63,53 +60,33 @@ class ISMCTSBot:
         """One world (the cheating twin in ``server/tools/cheating.py`` overrides this)."""
         return world(game, views, seat, rng, seconds=seconds, hint=hint)
 
-    def choose(
-        self,
-        game: Game[Any, Any],
-        seat: int,
-        views: Sequence[Json],
-        legal: Sequence[str],
-        budget: float,
-        rng: random.Random,
-    ) -> str:
-        deadline = Deadline(budget)
-        if len(legal) == 1:
-            return legal[0]
-        worlds = self._pool(game, views, seat, rng, deadline)
+    def answer(self, ask: Ask) -> str:
+        worlds = self._pool(ask)
         self.worlds_used = len(worlds)
         turn = iter(range(1 << 62))
 
         def next_world() -> Any:
             return worlds[next(turn) % len(worlds)]
 
-        search = UCT(game, self.evaluator or evaluator_for(game), **self.uct)
+        search = UCT(ask.game, self.evaluator_for(ask.game), **self.options)
         root = search.run(
-            seat, legal, next_world, deadline, rng, max_iterations=self.max_iterations
-        )
+            ask.seat, ask.legal, next_world, ask.deadline, ask.rng,
+            max_iterations=self.max_iterations,
+        )  # fmt: skip
         self.iterations = search.iterations
         move = best_child(root)
-        return move if move in legal else rng.choice(list(legal))
+        return move if move in ask.legal else ask.pick(())
 
-    def _pool(
-        self,
-        game: Game[Any, Any],
-        views: Sequence[Json],
-        seat: int,
-        rng: random.Random,
-        deadline: Deadline,
-    ) -> list[Any]:
-        # the previous turn's worlds are hints only if they came from the same game: the
-        # views they were sampled from must begin the views we have now
+    def _pool(self, ask: Ask) -> list[Any]:
+        game, views, seat, deadline = ask.game, ask.views, ask.seat, ask.deadline
+        digests = history_digests(views)
         hints: list[Any] = []
-        if self._memory is not None:
-            (name, old_seat, n, digest), old_worlds = self._memory
-            if (
-                name == game.name
-                and old_seat == seat
-                and 0 < n <= len(views)
-                and digest == _digest(views[n - 1])
-            ):
-                hints = old_worlds
+        # the longest earlier history of exactly these views (the seat's previous turn)
+        for digest in reversed(digests[:-1]):
+            found = self._memory.get((game.name, seat, digest))
+            if found is not None:
+                hints = found
+                break
         share = deadline.fraction(self.pool_share)
         worlds: list[Any] = []
         for i in range(self.pool):
@@ -119,10 +96,21 @@ class ISMCTSBot:
             seconds = share.left() if self.max_iterations is None else None
             if seconds is not None and not worlds:
                 seconds = max(seconds, 0.5 * deadline.left())
-            worlds.append(self.determinize(game, views, seat, rng, hint, seconds))
-        self._memory = ((game.name, seat, len(views), _digest(views[-1])), worlds)
+            worlds.append(self.determinize(game, views, seat, ask.rng, hint, seconds))
+        key = (game.name, seat, digests[-1])
+        self._memory[key] = worlds
+        self._memory.move_to_end(key)
+        while len(self._memory) > MEMORY:
+            self._memory.popitem(last=False)
         return worlds
 
 
-def _digest(view: Json) -> str:
-    return json.dumps(view, sort_keys=True)
+def history_digests(views: Sequence[Json]) -> list[str]:
+    """A digest of every prefix of ``views`` (the ``i``-th covers ``views[: i + 1]``)."""
+    h = hashlib.blake2b(digest_size=16)
+    out = []
+    for view in views:
+        h.update(json.dumps(view, sort_keys=True, separators=(",", ":")).encode())
+        h.update(b"\x1e")
+        out.append(h.hexdigest())
+    return out

@@ -30,7 +30,7 @@ from typing import Any
 
 from server.engine import Game
 
-from .bot import Deadline, Json, moves_by_text, world
+from .bot import Ask, Deadline, SearchBot
 from .evaluator import HookEvaluator, evaluator_for
 
 FINISH = 2000.0  # per place better than last, for a finished race
@@ -170,7 +170,7 @@ def _better_relative(a: Sequence[float], b: Sequence[float], seat: int) -> bool:
     return a[seat] > b[seat]
 
 
-class MaxNBot:
+class MaxNBot(SearchBot):
     """Max^n with best-N cut-offs over ``worlds`` sampled deck orders (module docstring).
 
     Args:
@@ -205,21 +205,11 @@ class MaxNBot:
         self.max_depth = max_depth
         self.depth = 0
 
-    def choose(
-        self,
-        game: Game[Any, Any],
-        seat: int,
-        views: Sequence[Json],
-        legal: Sequence[str],
-        budget: float,
-        rng: random.Random,
-    ) -> str:
-        deadline = Deadline(budget)
-        if len(legal) == 1:
-            return legal[0]
+    def answer(self, ask: Ask) -> str:
+        game, seat, legal, deadline, rng = ask.game, ask.seat, ask.legal, ask.deadline, ask.rng
         evaluator = evaluator_for(game)
         assert isinstance(evaluator, HookEvaluator)
-        worlds = [world(game, views, seat, rng) for _ in range(self.worlds)]
+        worlds = [ask.world() for _ in range(self.worlds)]
         seeds = [rng.random() for _ in worlds]
         best: dict[str, list[float]] | None = None
         self.depth = 0
@@ -239,7 +229,7 @@ class MaxNBot:
                         opponent_n=self.opponent_n,
                         root_seat=seat,
                     )
-                    moves = moves_by_text(game, state, seat, legal)
+                    moves = ask.moves(state)
                     for text, vector in search.root(state, seat, moves, depth).items():
                         acc = totals.setdefault(text, [0.0] * len(vector))
                         for i, v in enumerate(vector):
@@ -252,4 +242,4 @@ class MaxNBot:
         for text in legal:
             if text in best and (top is None or self.better(best[text], best[top], seat)):
                 top = text
-        return top if top is not None else rng.choice(list(legal))
+        return top if top is not None else ask.pick(())

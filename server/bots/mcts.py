@@ -25,8 +25,40 @@ from typing import Any
 
 from server.engine import Game
 
-from .bot import Deadline, Json, moves_by_text, world
+from .bot import Ask, Deadline, SearchBot
 from .evaluator import Evaluator, evaluator_for
+
+
+class TreeSearchBot(SearchBot):
+    """A search over a tree of move sequences with an evaluator at its leaves (MCTS, ISMCTS,
+    simultaneous MCTS). ``max_iterations`` (deterministic tests) replaces the deadline;
+    ``options`` go to the search; ``iterations`` tells how many the last search ran."""
+
+    def __init__(
+        self,
+        *,
+        think_time: float = 1.0,
+        max_iterations: int | None = None,
+        evaluator: Evaluator | None = None,
+        **options: Any,
+    ) -> None:
+        self.think_time = think_time
+        self.max_iterations = max_iterations
+        self.evaluator = evaluator
+        self.options = options
+        self.iterations = 0
+
+    def evaluator_for(self, game: Game[Any, Any]) -> Evaluator:
+        """The evaluator given, else the game's own."""
+        return self.evaluator or evaluator_for(game)
+
+    @staticmethod
+    def rebuilt(ask: Ask) -> Any:
+        """One state rebuilt from the views (a sample, for hidden information) in at most
+        0.3 of the time left; the room's legal moves must parse in it."""
+        state = ask.world(seconds=0.3 * ask.deadline.left())
+        ask.moves(state)
+        return state
 
 
 class Node:
@@ -55,14 +87,43 @@ def weighted_choice(items: Sequence[Any], weights: Sequence[float], rng: random.
     return items[-1]
 
 
-class UCT:
+class TreeSearch:
+    """What the tree searches share (UCT here, decoupled UCT in :mod:`server.bots.smmcts`):
+    the game, the evaluator (values at the depth limit, priors for moves), the exploration
+    constant ``c``, the weight ``bias`` of the progressive-bias (prior) term, the playout
+    depth, and the loop that iterates until the deadline (or ``max_iterations``)."""
+
+    def __init__(
+        self,
+        game: Game[Any, Any],
+        evaluator: Evaluator,
+        *,
+        c: float = 0.4,
+        bias: float = 2.0,
+        rollout_depth: int = 12,
+    ) -> None:
+        self.game = game
+        self.evaluator = evaluator
+        self.c = c
+        self.bias = bias
+        self.rollout_depth = rollout_depth
+        self.iterations = 0
+
+    def loop(
+        self, deadline: Deadline, max_iterations: int | None, step: Callable[[], None]
+    ) -> None:
+        """Run ``step`` until the deadline, or ``max_iterations`` times (deterministic)."""
+        while max_iterations is None or self.iterations < max_iterations:
+            if max_iterations is None and self.iterations and deadline.expired():
+                break
+            step()
+            self.iterations += 1
+
+
+class UCT(TreeSearch):
     """The search. ``root_state`` gives the state each iteration starts from.
 
-    Args:
-        game: the game.
-        evaluator: values at the depth limit, priors for moves.
-        c: exploration constant.
-        bias: weight of the progressive-bias (prior) term.
+    Args (beside those of :class:`TreeSearch`):
         tree_depth: maximum depth of the tree (plies).
         rollout_depth: playout plies after the tree before evaluating.
         prior_rollouts: draw playout moves by prior weight (else uniformly).
@@ -77,22 +138,15 @@ class UCT:
         game: Game[Any, Any],
         evaluator: Evaluator,
         *,
-        c: float = 0.4,
-        bias: float = 2.0,
         tree_depth: int = 40,
-        rollout_depth: int = 12,
         prior_rollouts: bool = True,
         widening: float = 2.0,
+        **search: Any,
     ) -> None:
-        self.game = game
-        self.evaluator = evaluator
-        self.c = c
-        self.bias = bias
+        super().__init__(game, evaluator, **search)
         self.tree_depth = tree_depth
-        self.rollout_depth = rollout_depth
         self.prior_rollouts = prior_rollouts
         self.widening = widening
-        self.iterations = 0
         self.deadline: Deadline | None = None
 
     def run(
@@ -110,12 +164,11 @@ class UCT:
         root = Node(-1)
         allowed = set(root_moves)
         self.deadline = deadline if max_iterations is None else None
-        while max_iterations is None or self.iterations < max_iterations:
-            if max_iterations is None and self.iterations and deadline.expired():
-                break
-            state = root_state()
-            self._iterate(root, state, root_seat, allowed, rng)
-            self.iterations += 1
+        self.loop(
+            deadline,
+            max_iterations,
+            lambda: self._iterate(root, root_state(), root_seat, allowed, rng),
+        )
         return root
 
     def _iterate(
@@ -231,42 +284,17 @@ def best_child(root: Node) -> str:
     return max(root.children, key=lambda t: (root.children[t].n, root.children[t].w))
 
 
-class MCTSBot:
+class MCTSBot(TreeSearchBot):
     """UCT on one state rebuilt from the views (see the module docstring)."""
 
     name = "mcts"
 
-    def __init__(
-        self,
-        *,
-        think_time: float = 1.0,
-        max_iterations: int | None = None,
-        evaluator: Evaluator | None = None,
-        **uct: Any,
-    ) -> None:
-        self.think_time = think_time
-        self.max_iterations = max_iterations
-        self.evaluator = evaluator
-        self.uct = uct
-        self.iterations = 0
-
-    def choose(
-        self,
-        game: Game[Any, Any],
-        seat: int,
-        views: Sequence[Json],
-        legal: Sequence[str],
-        budget: float,
-        rng: random.Random,
-    ) -> str:
-        deadline = Deadline(budget)
-        if len(legal) == 1:
-            return legal[0]
-        state = world(game, views, seat, rng, seconds=0.3 * deadline.left())
-        moves_by_text(game, state, seat, legal)  # the room's list must parse here
-        search = UCT(game, self.evaluator or evaluator_for(game), **self.uct)
+    def answer(self, ask: Ask) -> str:
+        state = self.rebuilt(ask)
+        search = UCT(ask.game, self.evaluator_for(ask.game), **self.options)
         root = search.run(
-            seat, legal, lambda: state, deadline, rng, max_iterations=self.max_iterations
-        )
+            ask.seat, ask.legal, lambda: state, ask.deadline, ask.rng,
+            max_iterations=self.max_iterations,
+        )  # fmt: skip
         self.iterations = search.iterations
         return best_child(root)

@@ -10,7 +10,7 @@ then the evaluator scores the position.
 The bot is given views only: the state it searches is rebuilt from the last view (the board,
 the previous turn's moves for the ko), and the opponent's sealed move of the turn in progress
 is not in any view, so it cannot be peeked at. The move played is drawn from the root's visit
-counts (squared, among the moves with at least half the top count): a mixed strategy, as
+counts (squared, among the moves with at least a quarter of the top count): a mixed strategy, as
 simultaneous play wants, leaning hard on the best moves.
 """
 
@@ -18,14 +18,13 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
 from typing import Any
 
 from server.engine import Game
 
-from .bot import Deadline, Json, moves_by_text, world
-from .evaluator import Evaluator, evaluator_for
-from .mcts import rollout, weighted_choice
+from .bot import Ask, Deadline
+from .evaluator import Evaluator
+from .mcts import TreeSearch, TreeSearchBot, rollout, weighted_choice
 
 
 class _Stats:
@@ -50,24 +49,13 @@ class _SNode:
         self.terminal: list[float] | None = None
 
 
-class DecoupledUCT:
+class DecoupledUCT(TreeSearch):
     """The search; see the module docstring for the parameters' roles."""
 
     def __init__(
-        self,
-        game: Game[Any, Any],
-        evaluator: Evaluator,
-        *,
-        c: float = 0.4,
-        bias: float = 2.0,
-        rollout_depth: int = 8,
+        self, game: Game[Any, Any], evaluator: Evaluator, *, rollout_depth: int = 8, **ucb: Any
     ) -> None:
-        self.game = game
-        self.evaluator = evaluator
-        self.c = c
-        self.bias = bias
-        self.rollout_depth = rollout_depth
-        self.iterations = 0
+        super().__init__(game, evaluator, rollout_depth=rollout_depth, **ucb)
 
     def run(
         self,
@@ -78,11 +66,7 @@ class DecoupledUCT:
         max_iterations: int | None = None,
     ) -> _SNode:
         root = _SNode(state)
-        while max_iterations is None or self.iterations < max_iterations:
-            if max_iterations is None and self.iterations and deadline.expired():
-                break
-            self._iterate(root, rng)
-            self.iterations += 1
+        self.loop(deadline, max_iterations, lambda: self._iterate(root, rng))
         return root
 
     def _expand(self, node: _SNode) -> None:
@@ -153,53 +137,25 @@ class DecoupledUCT:
         return rollout(self.game, self.evaluator, state, rng, self.rollout_depth)
 
 
-class SimultaneousBot:
+class SimultaneousBot(TreeSearchBot):
     """Decoupled UCT for simultaneous-move games (Apocalypse)."""
 
     name = "smmcts"
 
-    def __init__(
-        self,
-        *,
-        think_time: float = 1.0,
-        max_iterations: int | None = None,
-        evaluator: Evaluator | None = None,
-        mix: float = 0.5,
-        **search: Any,
-    ) -> None:
-        self.think_time = think_time
-        self.mix = mix
-        self.max_iterations = max_iterations
-        self.evaluator = evaluator
-        self.search = search
-        self.iterations = 0
-
-    def choose(
-        self,
-        game: Game[Any, Any],
-        seat: int,
-        views: Sequence[Json],
-        legal: Sequence[str],
-        budget: float,
-        rng: random.Random,
-    ) -> str:
-        deadline = Deadline(budget)
-        if len(legal) == 1:
-            return legal[0]
-        state = world(game, views, seat, rng, seconds=0.3 * deadline.left())
-        moves_by_text(game, state, seat, legal)
-        search = DecoupledUCT(game, self.evaluator or evaluator_for(game), **self.search)
-        root = search.run(state, deadline, rng, max_iterations=self.max_iterations)
+    def answer(self, ask: Ask) -> str:
+        state = self.rebuilt(ask)
+        search = DecoupledUCT(ask.game, self.evaluator_for(ask.game), **self.options)
+        root = search.run(state, ask.deadline, ask.rng, max_iterations=self.max_iterations)
         self.iterations = search.iterations
         assert root.stats is not None
-        st = root.stats.get(seat)
+        st = root.stats.get(ask.seat)
         if st is None:
-            return rng.choice(list(legal))
+            return ask.pick(())
         texts = [str(m) for m in st.moves]
         top = max(st.n)
         options = [
-            (t, n * n) for t, n in zip(texts, st.n, strict=True) if n * 4 >= top and t in legal
+            (t, n * n) for t, n in zip(texts, st.n, strict=True) if n * 4 >= top and t in ask.legal
         ]
         if not options:
-            return rng.choice(list(legal))
-        return weighted_choice([t for t, _ in options], [w for _, w in options], rng)
+            return ask.pick(())
+        return weighted_choice([t for t, _ in options], [w for _, w in options], ask.rng)

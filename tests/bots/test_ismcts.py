@@ -4,9 +4,10 @@ given rng and iteration count."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from server.bots import make_bot
-from server.bots.ismcts import ISMCTSBot
+from server.bots.ismcts import MEMORY, ISMCTSBot
 
 from .play import random_game, start
 
@@ -40,9 +41,45 @@ def test_same_views_same_rng_same_move() -> None:
     assert len(moves) == 1
 
 
-def test_remembers_its_worlds_between_turns() -> None:
+class Recording(ISMCTSBot):
+    """ISMCTS that notes the hints it is handed."""
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.hints: list[Any] = []
+
+    def determinize(self, game, views, seat, rng, hint, seconds):  # type: ignore[no-untyped-def]
+        self.hints.append(hint)
+        return super().determinize(game, views, seat, rng, hint, seconds)
+
+
+def test_remembers_its_worlds_for_the_same_history_only() -> None:
+    bot = Recording(max_iterations=20, pool=3)
     p = random_game("dark_chess", 12, 10)
     seat = min(p.game.to_act(p.state))
-    bot = make_bot("dark_chess", "ismcts", max_iterations=20, pool=3)
     bot.choose(p.game, seat, p.views[seat], p.legal(seat), 5.0, random.Random(0))
-    assert bot._memory is not None and len(bot._memory[1]) == 3  # type: ignore[attr-defined]
+    assert bot.hints == [None] * 3  # nothing remembered yet
+    first = list(next(reversed(bot._memory.values())))
+    # another room: a different history of views gets no hint from the first
+    q = random_game("dark_chess", 13, 10)
+    other = min(q.game.to_act(q.state))
+    bot.hints.clear()
+    bot.choose(q.game, other, q.views[other], q.legal(other), 5.0, random.Random(0))
+    assert bot.hints == [None] * 3
+    # the next turn of the first room (its history extended) is handed the first worlds
+    p.play({seat: p.legal(seat)[0]})
+    while min(p.game.to_act(p.state)) != seat:
+        mover = min(p.game.to_act(p.state))
+        p.play({mover: p.legal(mover)[0]})
+    bot.hints.clear()
+    bot.choose(p.game, seat, p.views[seat], p.legal(seat), 5.0, random.Random(0))
+    assert bot.hints == first
+
+
+def test_memory_is_bounded() -> None:
+    bot = Recording(max_iterations=2, pool=1)
+    for seed in range(MEMORY + 5):
+        p = random_game("banqi", seed, 4)
+        seat = min(p.game.to_act(p.state))
+        bot.choose(p.game, seat, p.views[seat], p.legal(seat), 5.0, random.Random(0))
+    assert len(bot._memory) == MEMORY

@@ -30,7 +30,6 @@ import argparse
 import concurrent.futures
 import json
 import multiprocessing
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -46,6 +45,7 @@ from .bench_common import (
     free_port,
     raise_nofile,
     rss_mb,
+    stop_all,
 )
 
 
@@ -160,11 +160,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         }  # fmt: skip
         return report
     finally:
-        for proc in procs:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait(10)
-        shutil.rmtree(tmp, ignore_errors=True)
+        stop_all(procs, tmp)
 
 
 def _check_persisted(redis_url: str, acked: dict[str, int]) -> bool:

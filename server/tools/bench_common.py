@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import resource
+import shutil
 import socket
 import subprocess
 import sys
@@ -84,3 +85,11 @@ def _start_node(
     procs.append(proc)
     return proc, port
 
+
+def stop_all(procs: list[subprocess.Popen[bytes]], tmp: Path | str) -> None:
+    """Kill whatever of ``procs`` still runs and remove the scratch folder ``tmp``."""
+    for proc in procs:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+    shutil.rmtree(tmp, ignore_errors=True)

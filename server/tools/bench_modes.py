@@ -6,7 +6,6 @@ import argparse
 import asyncio
 import json
 import random
-import shutil
 import socket
 import subprocess
 import sys
@@ -18,7 +17,15 @@ from typing import Any
 from ..engine import REGISTRY
 from ..rooms.room import Event, Room
 from ..store.log import pack
-from .bench_common import HOST, _start_node, _start_redis, _wait_port, raise_nofile, rss_mb
+from .bench_common import (
+    HOST,
+    _start_node,
+    _start_redis,
+    _wait_port,
+    raise_nofile,
+    rss_mb,
+    stop_all,
+)
 
 NOW = 1_700_000_000.0
 
@@ -105,11 +112,7 @@ def restart_mode(args: argparse.Namespace) -> dict[str, Any]:
             "server_rss_mb": round(rss_mb(proc.pid), 1),
         }
     finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
-                p.wait(10)
-        shutil.rmtree(tmp, ignore_errors=True)
+        stop_all(procs, tmp)
 
 
 async def _first_moves(url: str, seats: dict[str, int], refused: dict[str, int]) -> None:
@@ -184,11 +187,7 @@ def memory_mode(args: argparse.Namespace) -> dict[str, Any]:
             "kb_per_live_room": round((with_rooms - base) * 1024 / args.rooms, 1),
         }
     finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
-                p.wait(10)
-        shutil.rmtree(tmp, ignore_errors=True)
+        stop_all(procs, tmp)
 
 
 _last_rss: list[float] = []

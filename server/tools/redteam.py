@@ -26,7 +26,6 @@ import argparse
 import asyncio
 import contextlib
 import json
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -35,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from ..store.redis_process import redis_binary
-from .bench_common import HOST, free_port, pct, raise_nofile, rss_mb
+from .bench_common import HOST, free_port, pct, raise_nofile, rss_mb, stop_all
 
 HELLO = json.dumps({"type": "hello", "protocol": 2})
 
@@ -236,11 +235,7 @@ def run(seconds: float = 20.0, scale: float = 1.0) -> dict[str, Any]:
         r.close()
         return report
     finally:
-        for proc in procs:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait(10)
-        shutil.rmtree(tmp, ignore_errors=True)
+        stop_all(procs, tmp)
 
 
 def main(argv: list[str] | None = None) -> int:

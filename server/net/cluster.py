@@ -225,13 +225,18 @@ class Cluster:
 
     async def _lobby(self, period: float = 2.0) -> None:
         """Every ``period`` seconds: refresh the lobby entries of rooms that moved on; every
-        minute, expire waiting rooms nobody came to (``hub.waiting_ttl``)."""
+        ten seconds, mark the rooms this node's connections attend and expire waiting rooms
+        nobody attends (``hub.abandoned_after``); every minute, expire waiting rooms nobody
+        came to (``hub.waiting_ttl``)."""
         beats = 0
         while True:
             await asyncio.sleep(period)
             beats += 1
             try:
                 await self.hub.flush_lobby()
+                if beats % 5 == 0:
+                    await self.hub.touch_presence(ttl_s=30)
+                    await self.hub.expire_abandoned(self.hub.abandoned_after)
                 if beats % 30 == 0:
                     await self.hub.expire_waiting(self.hub.waiting_ttl)
             except Exception as exc:

@@ -119,6 +119,9 @@ class Hub(Hosting, Lobby, Sessions):
         self.admission: Any = None
         #: a room still waiting for players this long (s) after its last event is removed
         self.waiting_ttl = 1800.0
+        #: a room still waiting for players that nobody is connected to and that saw no
+        #: event this long (s) is removed (the only person closed the tab; only a bot sits)
+        self.abandoned_after = 60.0
         #: rooms leased to this node but not loaded yet (start-up) -> lease valid until
         self.claimed: dict[str, float] = {}
         #: appends are refused this long (s) before a room's lease could run out

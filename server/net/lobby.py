@@ -29,6 +29,7 @@ class Lobby:
     clock: Callable[[], float]
     metrics: Metrics
     rooms: dict[str, Hosted]
+    listeners: dict[str, Any]
     lobby_dirty: set[str]
     on_over: list[Callable[[Room], Awaitable[None]]]
 
@@ -65,7 +66,33 @@ class Lobby:
             for hosted in list(self.rooms.values())
             if hosted.room.status == "waiting" and now - hosted.room.last_at > idle
         ]
-        for room_id in gone:
+        return await self._expire(gone, f"nobody sat down in {idle:.0f} s")
+
+    async def touch_presence(self, ttl_s: int) -> None:
+        """Mark every room a connection of this node listens to (seated or watching) as
+        attended, for ``ttl_s`` seconds."""
+        await self.store.touch_presence(list(self.listeners), ttl_s)
+
+    async def expire_abandoned(self, idle: float) -> int:
+        """Delete the hosted rooms still waiting for players that nobody has been connected
+        to (on any node) lately and that saw no event for ``idle`` seconds: the only person
+        closed the tab, or only a bot sits there. They leave the open rooms at once instead
+        of after ``waiting_ttl``. Returns how many went."""
+        now = self.clock()
+        waiting = [
+            hosted.room.id
+            for hosted in list(self.rooms.values())
+            if hosted.room.status == "waiting"
+            and now - hosted.room.last_at > idle
+            and hosted.room.id not in self.listeners
+        ]
+        present = await self.store.present(waiting)
+        gone = [room_id for room_id, here in zip(waiting, present, strict=True) if not here]
+        return await self._expire(gone, "abandoned: nobody is connected to it")
+
+    async def _expire(self, room_ids: list[str], why: str) -> int:
+        done = 0
+        for room_id in room_ids:
             try:
                 await self.store.delete_room(room_id, self.node)
             except (StoreError, RedisError, OSError) as exc:
@@ -73,9 +100,10 @@ class Lobby:
                 continue
             self.rooms.pop(room_id, None)
             self.lobby_dirty.discard(room_id)
-            log.info("room %s expired: nobody sat down in %.0f s", room_id, idle)
+            done += 1
+            log.info("room %s expired: %s", room_id, why)
         self.metrics.rooms.set(len(self.rooms))
-        return len(gone)
+        return done
 
     async def flush_lobby(self) -> int:
         """Write the lobby entries of rooms that changed since the last flush (their turn

@@ -345,6 +345,7 @@ class Store:
         pipe.delete(self._k("room", room_id))
         pipe.srem(self._k("rooms", "live"), room_id)
         pipe.hdel(self._k("lobby"), room_id)
+        pipe.delete(self._k("present", room_id))
         await pipe.execute()
         await self.release(room_id, node)
 
@@ -353,6 +354,26 @@ class Store:
         await self.redis.hset(
             self._k("lobby"), mapping={r: pack(dict(s)) for r, s in summaries.items()}
         )
+
+    async def touch_presence(self, room_ids: Sequence[str], ttl_s: int) -> None:
+        """Mark ``room_ids`` as having somebody connected (a seat or a spectator on some
+        node) for ``ttl_s`` seconds; nodes touch the rooms their connections listen to."""
+        if not room_ids:
+            return
+        pipe = self.redis.pipeline(transaction=False)
+        for room_id in room_ids:
+            pipe.set(self._k("present", room_id), 1, ex=ttl_s)
+        await pipe.execute()
+
+    @idempotent_read
+    async def present(self, room_ids: Sequence[str]) -> list[bool]:
+        """For each room, whether some node touched its presence lately."""
+        if not room_ids:
+            return []
+        pipe = self.redis.pipeline(transaction=False)
+        for room_id in room_ids:
+            pipe.exists(self._k("present", room_id))
+        return [bool(n) for n in await pipe.execute()]
 
     async def drop_summary(self, room_id: str) -> None:
         await self.redis.hdel(self._k("lobby"), room_id)

@@ -214,3 +214,38 @@ async def test_an_overloaded_node_sheds_new_work_and_serves_its_games(
     assert 'kibitz_shed_total{kind="connection"}' in text and 'kind="room"' in text
     for c in (a, b, fresh):
         await c.close()
+
+
+async def test_abandoned_waiting_rooms_leave_the_lobby(
+    server: KibitzServer, redis_url: str
+) -> None:
+    """A waiting room whose only person closed the tab, or where only a bot sits, goes; one
+    somebody is connected to (here, or on another node) stays."""
+    hub = server.hub
+    assert hub is not None
+    stay = await KibitzClient.connect(server.ws_url)
+    kept = (await stay.request("create_room", game="chess"))["room"]
+    await stay.request("take_seat", room=kept, seat=0, name="Ada")
+    elsewhere = (await stay.request("create_room", game="chess"))["room"]
+    leaver = await KibitzClient.connect(server.ws_url)
+    closed_tab = (await leaver.request("create_room", game="chess"))["room"]
+    await leaver.request("take_seat", room=closed_tab, seat=0, name="Bob")
+    bot_only = (await leaver.request("create_room", game="chess"))["room"]
+    await leaver.request("add_bot", room=bot_only, seat=1, strength="random")
+    await leaver.close()
+    for _ in range(100):
+        if closed_tab not in hub.listeners and bot_only not in hub.listeners:
+            break
+        await asyncio.sleep(0.02)
+    r = redis.Redis.from_url(redis_url)
+    assert elsewhere not in hub.listeners  # nobody here listens to it...
+    r.set(f"{server.config.prefix}present:{elsewhere}", 1, ex=30)  # ...a client elsewhere does
+    await hub.touch_presence(ttl_s=30)
+    assert await hub.expire_abandoned(idle=60) == 0  # all too fresh yet
+    assert await hub.expire_abandoned(idle=0) == 2
+    lobby = {x["room"] for x in (await stay.request("list_rooms"))["rooms"]}
+    assert lobby == {kept, elsewhere}
+    assert not r.exists(f"{server.config.prefix}room:{closed_tab}")
+    assert not r.exists(f"{server.config.prefix}present:{closed_tab}")
+    r.close()
+    await stay.close()

@@ -99,6 +99,8 @@ class Tab:
         undo: bool | None = None,
         clock: dict[str, Any] | None = None,
         on_timeout: str | None = None,
+        spectator_delay: int | None = None,
+        spectators_see_all: bool | None = None,
     ) -> str:
         """Fill the lobby form and create a room; ``seats`` per seat: "me" or "open".
 
@@ -135,6 +137,10 @@ class Tab:
                 await page.fill("#clock-seconds", str(clock["seconds"]))
         if on_timeout is not None:
             await page.select_option("#clock-on-timeout", on_timeout)
+        if spectator_delay is not None:
+            await page.fill("#opt-spectator-delay", str(spectator_delay))
+        if spectators_see_all is not None:
+            await page.set_checked("#opt-see-all", spectators_see_all)
         await page.click("#create-room")
         await page.wait_for_url("**/#room=*")
         room = page.url.split("#room=")[1]

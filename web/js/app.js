@@ -4,6 +4,8 @@
 //   "ready"   a session is up (after every (re)connect), games are known
 //   "update"  an update for a room arrived (detail: the update)
 //   "held"    the seats we hold changed
+//   "chat"    the chat of a room changed (detail: the room id)
+//   "rematch" a rematch of a room began (detail: {room, new_room, seat?, token?})
 
 import { describeMove } from "./boards/index.js";
 import { toast } from "./dom.js";
@@ -22,6 +24,9 @@ export class App extends EventTarget {
     this.rooms = new Map(); // room id -> {updates: Map(key -> update), log: [{version, text}]}
     this.held = new Map(); // room id -> Set of seats this session holds
     this.watching = new Set();
+    this.chats = new Map(); // room id -> chat messages we may read, oldest first
+    this.rematches = new Map(); // old room id -> new room id (a rematch began)
+    this.rematched = new Set(); // "new_room/seat" handled already
     this.ready = false;
     // The server's clock, as seen from ours (seconds; see serverNow)
     this.wallOffset = Date.now() / 1000 - performance.now() / 1000;
@@ -31,6 +36,7 @@ export class App extends EventTarget {
     this.conn = new Connection({ url: `${scheme}://${location.host}/ws`, hello: () => this.helloFields() });
     this.conn.addEventListener("welcome", (e) => this.onWelcome(e.detail));
     this.conn.addEventListener("update", (e) => this.onUpdate(e.detail));
+    this.conn.addEventListener("push", (e) => this.onPush(e.detail));
     this.conn.addEventListener("status", (e) => {
       if (e.detail !== "online") this.ready = false;
       this.dispatchEvent(new CustomEvent("status", { detail: e.detail }));
@@ -108,7 +114,8 @@ export class App extends EventTarget {
   room(id) {
     let r = this.rooms.get(id);
     if (!r) {
-      r = { updates: new Map(), log: readLog(id), version: null, flagged: null };
+      // views: turn -> the update we were sent at that turn (the replay of what we saw)
+      r = { updates: new Map(), log: readLog(id), version: null, flagged: null, views: new Map() };
       this.rooms.set(id, r);
     }
     return r;
@@ -156,11 +163,18 @@ export class App extends EventTarget {
     if (typeof u.at === "number") this.observeServerTime(u.at, received, live);
     r.updates.set(key, u);
     if (u.events) {
-      for (const ev of u.events) if (ev.kind === "timeout") r.flagged = ev.seat;
+      for (const ev of u.events) {
+        if (ev.kind === "timeout") r.flagged = ev.seat;
+        if (ev.kind === "rematch") this.onRematch({ room: u.room, ...ev });
+      }
     }
     if (u.you !== null && !this.held.has(u.room)) this.addHeld(u.room, u.you);
     const logKey = this.heldSeats(u.room).length ? String(this.heldSeats(u.room)[0]) : "spectator";
     if (key === logKey && u.events) this.log(u, r);
+    if (key === logKey && u.status !== "waiting") {
+      for (const t of r.views.keys()) if (t > u.turn) r.views.delete(t); // taken back
+      r.views.set(u.turn, u);
+    }
     const info = this.info(u.game);
     storage.updateRoom(u.room, (d) => {
       d.since = Math.max(d.since || 0, u.version);
@@ -172,6 +186,7 @@ export class App extends EventTarget {
   }
 
   log(u, r) {
+    u = plainView(u);
     const info = this.info(u.game);
     const moves = u.events.filter((e) => e.kind === "move");
     const lastMove = moves[moves.length - 1];
@@ -179,14 +194,62 @@ export class App extends EventTarget {
       let text;
       if (ev.kind === "move") {
         text = ev === lastMove ? describeMove(u.game, info, u, ev.seats) : null;
-        if (!text) text = `${ev.seats.map((s) => (u.you === s ? "You" : (u.seats[s] && u.seats[s].name) || `Seat ${s + 1}`)).join(" and ")} moved`;
+        if (!text || (Array.isArray(text) && !text.length)) text = `${ev.seats.map((s) => (u.you === s ? "You" : (u.seats[s] && u.seats[s].name) || `Seat ${s + 1}`)).join(" and ")} moved`;
       } else {
         text = eventText(info, u, ev);
       }
-      if (text) r.log.unshift({ version: u.version, text });
+      // a move may say several things (one line per runner in a race)
+      for (const line of Array.isArray(text) ? text : [text]) {
+        if (line) r.log.unshift({ version: u.version, text: line });
+      }
     }
     r.log.length = Math.min(r.log.length, LOG_LIMIT);
     writeLog(u.room, r.log);
+  }
+
+  /** Pushed messages that are not updates: chat, chat history, rematch. */
+  onPush(msg) {
+    if (msg.type === "chat" && typeof msg.room === "string") {
+      const list = this.chats.get(msg.room) || [];
+      list.push(msg);
+      if (list.length > 100) list.shift();
+      this.chats.set(msg.room, list);
+      this.dispatchEvent(new CustomEvent("chat", { detail: msg.room }));
+    } else if (msg.type === "chat_history" && Array.isArray(msg.messages)) {
+      this.chats.set(msg.room, msg.messages.slice());
+      this.dispatchEvent(new CustomEvent("chat", { detail: msg.room }));
+    } else if (msg.type === "rematch" && msg.new_room) {
+      this.onRematch(msg);
+    }
+  }
+
+  /**
+   * A rematch of `room` began in `new_room`. A seat of ours comes with its seat and token
+   * there: keep the token as a `seated` one, join with it and, when the old room is on
+   * screen, go to the new one. Spectators are only told (the room offers a link).
+   */
+  async onRematch(m) {
+    const key = `${m.new_room}/${m.seat}`;
+    if (this.rematched.has(key)) return;
+    this.rematched.add(key);
+    this.rematches.set(m.room, m.new_room);
+    const seated = m.token && Number.isInteger(m.seat) && !this.spectatorOnly;
+    if (seated) {
+      const game = storage.room(m.room).game;
+      storage.updateRoom(m.new_room, (d) => {
+        d.tokens = { ...(d.tokens || {}), [m.seat]: m.token };
+        if (game) d.game = game;
+      });
+      try {
+        await this.conn.request({ type: "join", room: m.new_room, seat: m.seat, token: m.token });
+        this.watching.delete(m.new_room);
+        this.addHeld(m.new_room, m.seat);
+      } catch (err) {
+        this.fail(err);
+      }
+    }
+    this.dispatchEvent(new CustomEvent("rematch", { detail: m }));
+    if (seated && currentRoomId() === m.room) location.hash = `#room=${m.new_room}`;
   }
 
   /** The legal moves to offer: the update's, or (after sealing) the sealed turn's. */
@@ -308,6 +371,17 @@ function writeLog(id, log) {
   try {
     sessionStorage.setItem(`kibitz.log.${id}`, JSON.stringify(log));
   } catch { /* storage full: the log just starts over after a reload */ }
+}
+
+/**
+ * An update whose view a board can draw. A spectator of a room with a spectator delay gets
+ * the view wrapped ({delayed, turn, public} or {delayed, turn, seats: [every seat's view]}):
+ * the public view, else the first seat's, stands in for it.
+ */
+export function plainView(u) {
+  const v = u && u.view;
+  if (!v || v.delayed === undefined || (v.public === undefined && !Array.isArray(v.seats))) return u;
+  return { ...u, view: v.public !== undefined ? v.public : v.seats[0], delayed: v.delayed };
 }
 
 export function currentRoomId() {

@@ -60,9 +60,10 @@ export class ClockView {
    * @param {() => number} opts.serverNow   the server's time now (Unix seconds)
    * @param {() => number[]} opts.mine      the seats this browser holds
    */
-  constructor({ serverNow, mine }) {
+  constructor({ serverNow, mine, onLow = null }) {
     this.serverNow = serverNow;
     this.mine = mine;
+    this.onLow = onLow; // called with the seat when one of ours crosses a threshold
     this.u = null;
     this.info = null;
     this.flagged = null;
@@ -157,5 +158,6 @@ export class ClockView {
     if (crossed === undefined) return;
     const whose = named ? `${seatName(this.info, seat)}: ` : "";
     this.announcer.textContent = `${whose}${crossed} seconds left on your clock`;
+    if (this.onLow) this.onLow(seat, crossed);
   }
 }

@@ -86,9 +86,10 @@ export class LobbyView {
     const seatsBox = h("div", { class: "seats-box" });
     const undoBox = h("div", {});
     const clockBox = this.clockFields();
+    const spectatorBox = this.spectatorFields();
     const form = h("form", { "aria-labelledby": "create-h", novalidate: true },
       h("label", { class: "field", for: "game" }, h("span", {}, "Game"), select),
-      desc, optionsBox, seatsBox, clockBox, undoBox,
+      desc, optionsBox, seatsBox, clockBox, undoBox, spectatorBox,
       h("div", {}, h("button", { type: "submit", id: "create-room" }, "Create room")),
     );
     const build = () => {
@@ -100,6 +101,8 @@ export class LobbyView {
         h("input", { type: "checkbox", name: "undo", id: "opt-undo", checked: !info.hidden_information }),
         h("span", {}, "Allow take-backs", info.hidden_information ? h("small", {}, " (off by default: a take-back would replay with knowledge gained)") : null)));
       this.showClockFields(info);
+      this.seeAllField.hidden = !info.hidden_information;
+      if (!info.hidden_information) this.seeAllInput.checked = false;
     };
     select.addEventListener("change", build);
     form.addEventListener("submit", (e) => {
@@ -109,6 +112,42 @@ export class LobbyView {
     build();
     this.form = form;
     this.formBox.replaceChildren(this.formBox.firstChild, form);
+  }
+
+  // -- spectators -----------------------------------------------------------------------
+
+  spectatorFields() {
+    this.delayInput = h("input", { id: "opt-spectator-delay", name: "spectator_delay", type: "number", inputmode: "numeric", min: 0, max: 50, step: 1, value: 0 });
+    this.seeAllInput = h("input", { id: "opt-see-all", name: "spectators_see_all", type: "checkbox" });
+    this.seeAllField = h("label", { class: "field check", for: "opt-see-all" }, this.seeAllInput,
+      h("span", {}, "Spectators see everything",
+        h("small", {}, " (every seat's view, hidden pieces too; needs a delay of at least 2 turns — anybody could watch, a player too, from a second tab)")));
+    return h("fieldset", { class: "spectator-choice", id: "spectator-choice" },
+      h("legend", {}, "Spectators"),
+      h("label", { class: "field", for: "opt-spectator-delay" }, h("span", {}, "Spectator delay (turns)"), this.delayInput,
+        h("small", {}, "0: spectators watch live; 1–50: they see the game that many turns late, and players may not watch their own game")),
+      this.seeAllField);
+  }
+
+  /** The spectator settings of the form, or null after telling what is wrong. */
+  spectatorSettings() {
+    const raw = this.delayInput.value.trim();
+    const delay = raw === "" ? 0 : Number(raw);
+    if (!Number.isInteger(delay) || delay < 0 || delay > 50) {
+      toast("The spectator delay must be a whole number from 0 to 50");
+      this.delayInput.focus();
+      return null;
+    }
+    const seeAll = this.seeAllInput.checked && !this.seeAllField.hidden;
+    if (seeAll && delay < 2) {
+      toast("Spectators may see everything only with a delay of at least 2 turns");
+      this.delayInput.focus();
+      return null;
+    }
+    const out = {};
+    if (delay) out.spectator_delay = delay;
+    if (seeAll) out.spectators_see_all = true;
+    return out;
   }
 
   // -- the clock ------------------------------------------------------------------------
@@ -264,11 +303,13 @@ export class LobbyView {
     const undo = form.querySelector("#opt-undo").checked;
     const clock = this.clockSettings(info);
     if (clock === null) return;
+    const spectators = this.spectatorSettings();
+    if (spectators === null) return;
     const button = form.querySelector("#create-room");
     button.disabled = true;
     try {
       const reply = await this.app.request({
-        type: "create_room", game, options, seats: seatSelects.length, settings: { undo, ...clock },
+        type: "create_room", game, options, seats: seatSelects.length, settings: { undo, ...clock, ...spectators },
       });
       const id = reply.room;
       storage.updateRoom(id, (d) => { d.game = game; d.status = "waiting"; });

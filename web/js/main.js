@@ -8,6 +8,7 @@ import { LobbyView } from "./lobby.js";
 import { installAccounts } from "./account.js"; // accounts (issue 13)
 import { ProfileView, profileName } from "./profile.js"; // accounts (issue 13)
 import { RoomView } from "./room.js";
+import { sounds } from "./sounds.js";
 import { useTabStorage } from "./storage.js";
 
 const spectatorOnly = /[#&]watch\b/.test(location.hash);
@@ -86,6 +87,7 @@ window.kibitz = Object.freeze({
   state: () => app.conn.state,
   deltas: () => ({ applied: app.conn.deltas, gaps: app.conn.gaps }),
   games: () => app.games,
+  sounds: () => [...sounds.played],
 });
 
 initName();

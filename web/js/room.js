@@ -1,11 +1,17 @@
 // A room: who sits where, whose turn it is, the board, and the actions (move, resign,
-// take-back, share). Everything is drawn from the latest `update` for our seat (or the
-// spectator view when we hold none).
+// take-back, draw, abort, rematch, share), the move list (replay.js) and the chat
+// (chat.js). Everything is drawn from the latest `update` for our seat (or the spectator
+// view when we hold none).
 
+import { plainView } from "./app.js";
 import { OWN_MOVE_LIST, createBoard } from "./boards/index.js";
 import { colourOf } from "./boards/banqi.js";
+import { ChatPanel } from "./chat.js";
 import { ClockView } from "./clock.js";
 import { h, toast } from "./dom.js";
+import { hasMoved, offerControls } from "./offers.js";
+import { ReplayPanel } from "./replay.js";
+import { soundFor, sounds } from "./sounds.js";
 import { outcomeText, playerLabel, reasonText, seatName } from "./text.js";
 
 export class RoomView {
@@ -16,13 +22,18 @@ export class RoomView {
     this.board = null;
     this.boardKey = null;
     this.confirming = false;
-    this.clocks = new ClockView({ serverNow: () => app.serverNow(), mine: () => app.heldSeats(id) });
+    this.clocks = new ClockView({ serverNow: () => app.serverNow(), mine: () => app.heldSeats(id), onLow: () => sounds.play("low_time") });
+    this.replay = new ReplayPanel(app, id, { onChange: () => this.render() });
+    this.chat = new ChatPanel(app, id);
+    this.heard = null; // the update the last sound was chosen against
     this.el = h("section", { class: "room-view", dataset: { room: id } });
     host.replaceChildren(this.el);
     this.build();
     this.onUpdate = (e) => { if (e.detail.room === this.id) this.render(); };
     this.onReady = () => this.app.listen(this.id);
     this.onHeld = () => this.render();
+    this.onRematch = (e) => { if (e.detail.room === this.id) this.render(); };
+    this.onSound = () => this.renderSoundToggle();
     this.onMissing = (e) => {
       if (e.detail === this.id) this.status.textContent = "There is no such room (it may have ended long ago).";
     };
@@ -30,6 +41,8 @@ export class RoomView {
     app.addEventListener("ready", this.onReady);
     app.addEventListener("held", this.onHeld);
     app.addEventListener("missing", this.onMissing);
+    app.addEventListener("rematch", this.onRematch);
+    sounds.addEventListener("change", this.onSound);
     if (app.ready) app.listen(id);
     this.render();
   }
@@ -40,6 +53,10 @@ export class RoomView {
     this.app.removeEventListener("ready", this.onReady);
     this.app.removeEventListener("held", this.onHeld);
     this.app.removeEventListener("missing", this.onMissing);
+    this.app.removeEventListener("rematch", this.onRematch);
+    sounds.removeEventListener("change", this.onSound);
+    this.replay.destroy();
+    this.chat.destroy();
     this.app.unwatch(this.id);
   }
 
@@ -62,6 +79,8 @@ export class RoomView {
       },
     }, "Copy link");
     this.watchLink = h("a", { class: "button secondary small", href: `#room=${this.id}&watch`, target: "_blank", rel: "noopener", id: "watch-tab" }, "Watch in a new tab");
+    this.soundToggle = h("button", { type: "button", class: "secondary small", id: "sound-toggle", onclick: () => { sounds.muted = !sounds.muted; } });
+    this.renderSoundToggle();
     this.status = h("p", { class: "status", id: "status", role: "status", "aria-live": "polite" }, "Loading the room…");
     this.boardHost = h("div", { class: "board-host" });
     this.gameOver = h("div", { class: "gameover", id: "gameover", hidden: true, tabindex: -1 });
@@ -79,6 +98,7 @@ export class RoomView {
       h("div", { class: "room-head" },
         this.title,
         h("div", { class: "share" }, linkInput, copy, this.watchLink),
+        this.soundToggle,
         h("a", { class: "button secondary small", href: "#", id: "to-lobby" }, "← Lobby"),
       ),
       h("div", { class: "room" },
@@ -87,8 +107,10 @@ export class RoomView {
           h("section", { class: "panel", "aria-labelledby": "players-h" }, h("h2", { id: "players-h" }, "Players"), this.seatsList, this.clocks.summary, this.clocks.announcer),
           this.actionsPanel = h("section", { class: "panel", "aria-label": "Actions" }, this.controls, this.undoBox),
           this.infoHost,
+          this.replay.el,
           this.legalList,
           h("section", { class: "panel", "aria-labelledby": "log-h" }, h("h2", { id: "log-h" }, "Game log"), this.logEmpty, this.logList),
+          this.chat.el,
         ),
       ),
     );
@@ -96,6 +118,22 @@ export class RoomView {
 
   onStatus() {
     this.render();
+  }
+
+  renderSoundToggle() {
+    const off = sounds.muted;
+    this.soundToggle.textContent = off ? "Sound off" : "Sound on";
+    this.soundToggle.setAttribute("aria-pressed", off ? "false" : "true");
+    this.soundToggle.dataset.muted = off ? "true" : "false";
+  }
+
+  /** A sound for what changed since the last update we heard (same seat or spectator). */
+  playSound(u) {
+    const prev = this.heard;
+    this.heard = u;
+    if (!prev || prev.you !== u.you) return;
+    const name = soundFor(prev, u);
+    if (name) sounds.play(name);
   }
 
   /** Send a move for the perspective seat; rejects (and tells why) when refused. */
@@ -138,7 +176,12 @@ export class RoomView {
       this.boardKey = key;
     }
     const legal = this.app.legalFor(u);
-    this.board.update(u, legal);
+    this.replay.update(u, info);
+    const past = this.replay.historic(u);
+    if (past) this.board.update(plainView(past.update), [], past.chess);
+    else this.board.update(plainView(u), legal);
+    this.playSound(u);
+    this.chat.update(u);
     this.flagged = u.status === "over" ? this.app.flaggedSeat(this.id) : null;
     this.clocks.update(u, info, this.flagged);
     this.renderStatus(u, info);
@@ -203,7 +246,7 @@ export class RoomView {
       if (u.sealed.includes(seat)) tags.push("has moved");
       else if (acting) tags.push(info.simultaneous && u.to_act.length > 1 ? "choosing" : "to move");
       if (u.outcome && seat === this.flagged) tags.push("out of time");
-      if (u.outcome) tags.push(u.outcome.ranks[seat] === 1 ? (u.outcome.winner === null ? "shared first" : "winner") : `rank ${u.outcome.ranks[seat]}`);
+      if (u.outcome) tags.push(resultTag(u.outcome, seat));
       const right = [];
       const clock = this.clocks.el(seat);
       if (clock) right.push(clock);
@@ -241,11 +284,16 @@ export class RoomView {
       } else {
         controls.push(h("button", { type: "button", class: "secondary", id: "resign", onclick: () => { this.confirming = true; this.render(); this.el.querySelector("#resign-yes").focus(); } }, "Resign"));
       }
-      if (this.app.undoAllowed(u) && u.turn > 0 && !u.undo) {
+      if (this.app.undoAllowed(u) && hasMoved(u, you, this.replay.movedSeats(u)) && !u.undo) {
         controls.push(h("button", { type: "button", class: "secondary", id: "undo", onclick: () => this.undo() }, "Take back"));
       }
     }
     if (you === null && playing) controls.push(h("span", { class: "muted" }, "You are watching."));
+    const offers = offerControls({
+      request: (msg) => this.app.request(msg).catch((err) => this.app.fail(err)),
+      u, info, moved: this.replay.movedSeats(u), followRoom: this.app.rematches.get(this.id) || null,
+    });
+    controls.push(...offers.controls);
     if (u.status === "over") controls.push(h("a", { class: "button", href: "#", id: "new-game" }, "New game"));
     this.controls.replaceChildren(...controls);
 
@@ -264,6 +312,7 @@ export class RoomView {
         box.push(h("p", {}, `${asker} asked to take back a move.`));
       }
     }
+    box.push(...offers.box);
     this.undoBox.className = box.length ? "undo-ask" : "";
     this.undoBox.replaceChildren(...box);
     this.actionsPanel.hidden = !controls.length && !box.length;
@@ -316,6 +365,10 @@ export class RoomView {
     const r = this.app.room(this.id);
     this.logList.replaceChildren(...r.log.slice(0, 40).map((e) => h("li", {}, e.text)));
     this.logEmpty.hidden = r.log.length > 0;
+    const u = this.app.latest(this.id);
+    this.logEmpty.textContent = u && u.turn > 0
+      ? "You came in during the game: the moves before are in the move list."
+      : "Nothing has happened yet.";
   }
 
   renderGameOver(u, info) {
@@ -338,4 +391,16 @@ export class RoomView {
     this.gameOver.hidden = false;
     if (wasHidden && document.activeElement === document.body) this.gameOver.focus();
   }
+}
+
+/** A seat's result: won / lost / drew in a two-seat game, else its place. */
+function resultTag(o, seat) {
+  const rank = o.ranks[seat];
+  if (o.reason === "aborted") return "aborted";
+  if (o.ranks.length === 2) {
+    if (o.ranks[0] === o.ranks[1]) return "drew";
+    return rank === 1 ? "won" : "lost";
+  }
+  if (rank === 1) return o.winner === null || o.winner === undefined ? "shared first" : "winner";
+  return `place ${rank}`;
 }

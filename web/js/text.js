@@ -15,7 +15,18 @@ const REASONS = {
   no_progress: "no capture or flip for too long",
   goal: "first to the goal",
   turn_cap: "the turn limit",
+  agreement: "agreed draw",
+  aborted: "aborted before both sides moved",
 };
+
+/** "1 carrot", "3 carrots" (also "-1 carrot"). */
+export function plural(n, word, many = `${word}s`) {
+  return `${n} ${Math.abs(n) === 1 ? word : many}`;
+}
+
+// games whose turns are plies of a chess-like game: a take-back is told in move numbers,
+// as their position panel counts them
+const MOVE_NUMBERED = new Set(["chess"]);
 
 export function reasonText(reason) {
   return REASONS[reason] || String(reason || "").replaceAll("_", " ");
@@ -52,6 +63,7 @@ export function outcomeText(info, update, flagged = null) {
   if (!o) return "";
   const reason = reasonText(o.reason);
   const n = o.ranks.length;
+  if (o.reason === "aborted") return "Aborted — no result";
   const hasWinner = o.winner !== null && o.winner !== undefined;
   if (o.reason === "timeout") {
     const flag = flagText(info, update, flagged);
@@ -74,8 +86,11 @@ export function outcomeText(info, update, flagged = null) {
 export function eventText(info, update, ev) {
   const who = (seat) => (update.you === seat ? "You" : playerLabel(info, update, seat));
   switch (ev.kind) {
-    case "seat":
-      return `${ev.holder && ev.holder.name ? ev.holder.name : "Someone"} took the seat ${seatName(info, ev.seat)}`;
+    case "seat": {
+      const holder = ev.holder && ev.holder.name ? ev.holder.name : "Someone";
+      const named = info && info.seat_names && info.seat_names[ev.seat];
+      return named ? `${holder} sat down as ${named}` : `${holder} took seat ${ev.seat + 1}`;
+    }
     case "unseat":
       return `${seatName(info, ev.seat)} is free again`;
     case "sealed":
@@ -91,7 +106,24 @@ export function eventText(info, update, ev) {
     case "undo_answer":
       return `${who(ev.seat)} ${ev.accept ? "accepted" : "declined"} the take-back`;
     case "undo":
-      return `Moves taken back: the game is back at turn ${ev.turn}`;
+      if (MOVE_NUMBERED.has(update.game)) {
+        return `Moves taken back: back at move ${Math.floor(ev.turn / 2) + 1}, ${ev.turn % 2 === 0 ? "White" : "Black"} to move`;
+      }
+      return `Moves taken back: the game is back after ${plural(ev.turn, "turn")}`;
+    case "draw_offer":
+      return `${who(ev.seat)} offered a draw`;
+    case "draw_answer":
+      return `${who(ev.seat)} ${ev.accept ? "accepted" : "declined"} the draw`;
+    case "draw":
+      return `Draw — ${reasonText(ev.reason)}`;
+    case "abort":
+      return `${who(ev.seat)} aborted the game`;
+    case "rematch_offer":
+      return `${who(ev.seat)} asked for a rematch`;
+    case "rematch_declined":
+      return `${who(ev.seat)} declined the rematch`;
+    case "rematch":
+      return "The rematch has begun";
     default:
       return null;
   }

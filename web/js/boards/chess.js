@@ -118,9 +118,10 @@ export function createChessBoard(boardHost, infoHost, ctx) {
   let revealing = false;
   let revealedLast = null;
 
-  function update(u, legal) {
+  /** `historic` (the replay): {placement, lastMove, ply} to show instead of the view. */
+  function update(u, legal, historic = null) {
     const view = u.view;
-    let placement = parsePlacement(view.fen);
+    let placement = historic ? historic.placement : parsePlacement(view.fen);
     const over = u.status === "over";
     if (dark && over && !revealed && !revealing) {
       revealing = true;
@@ -134,7 +135,7 @@ export function createChessBoard(boardHost, infoHost, ctx) {
     }
     const fog = new Set();
     const pieces = new Map();
-    const lifted = dark && over && revealed;
+    const lifted = dark && over && revealed && !historic;
     if (lifted) placement = revealed;
     for (const [square, ch] of placement) {
       if (ch === "?") fog.add(square);
@@ -142,18 +143,24 @@ export function createChessBoard(boardHost, infoHost, ctx) {
     }
     const classes = new Map();
     const mark = (sq, cls) => classes.set(sq, [...(classes.get(sq) || []), cls]);
-    const lastMove = lifted ? revealedLast : view.last_move;
+    const lastMove = historic ? historic.lastMove : lifted ? revealedLast : view.last_move;
     if (lastMove) {
-      const cls = dark && !lifted ? "own-last" : "last";
+      const cls = dark && !lifted && !historic ? "own-last" : "last";
       mark(lastMove.slice(0, 2), cls);
       mark(lastMove.slice(2, 4), cls);
     }
-    if (!dark && view.check) {
+    if (!dark && view.check && !historic) {
       const king = view.turn === "white" ? "K" : "k";
       for (const [sq, ch] of placement) if (ch === king) mark(sq, "check");
     }
     board.setPosition(pieces, { fog, classes, fogNode: cloud });
     board.setMoves((legal || []).map((t) => ({ text: t, from: t.slice(0, 2), to: t.slice(2, 4) })));
+    if (historic) {
+      prevPly = null;
+      prevPieces = null;
+      renderInfo(u, false, historic);
+      return;
+    }
     if (prevPly !== null && view.ply === prevPly + 1 && view.last_move && prevPieces) {
       const from = view.last_move.slice(0, 2);
       const to = view.last_move.slice(2, 4);
@@ -165,9 +172,14 @@ export function createChessBoard(boardHost, infoHost, ctx) {
     renderInfo(u, lifted);
   }
 
-  function renderInfo(u, lifted) {
+  function renderInfo(u, lifted, historic = null) {
     const view = u.view;
     const rows = [];
+    if (historic) {
+      rows.push(h("dt", {}, "Replay"), h("dd", { dataset: { replayPly: historic.ply } }, historic.ply === 0 ? "the starting position" : `after ply ${historic.ply}${historic.lastMove ? ` (${historic.lastMove})` : ""}`));
+      info.replaceChildren(h("h2", {}, "Position"), h("dl", { class: "info-grid" }, rows));
+      return;
+    }
     if (!dark) {
       rows.push(h("dt", {}, "Move"), h("dd", {}, String(Math.floor(view.ply / 2) + 1)));
       if (view.last_san) rows.push(h("dt", {}, "Last move"), h("dd", { dataset: { lastSan: view.last_san } }, view.last_san));

@@ -3,7 +3,7 @@
 // (fields to click for forward and back moves, buttons for every legal move).
 
 import { fill, h, s } from "../dom.js";
-import { playerLabel } from "../text.js";
+import { playerLabel, plural } from "../text.js";
 
 const NARROW = "(max-width: 600px)";
 const DX = 70;
@@ -142,11 +142,11 @@ function moveLabel(board, pos, text) {
     const n = Number(m[1]);
     const to = pos + n;
     const kind = KIND[board[to]] ? KIND[board[to]].name : board[to];
-    return `Advance ${n} to field ${to} (${to === board.length - 1 ? "the goal" : kind}) for ${(n * (n + 1)) / 2} carrots`;
+    return `Advance ${n} to field ${to} (${to === board.length - 1 ? "the goal" : kind}) for ${plural((n * (n + 1)) / 2, "carrot")}`;
   }
   if (text === "back") {
     const to = prevHedgehog(board, pos);
-    return `Back to the hedgehog on field ${to} (+${10 * (pos - to)} carrots)`;
+    return `Back to the hedgehog on field ${to} (+${plural(10 * (pos - to), "carrot")})`;
   }
   if (text === "carrots +10") return "Stay and take 10 carrots";
   if (text === "carrots -10") return "Stay and give back 10 carrots";
@@ -159,7 +159,7 @@ function moveLabel(board, pos, text) {
 function eventLine(info, u, ev) {
   const who = u.you === ev.seat ? "You" : playerLabel(info, u, ev.seat);
   const c = ev.carrots || 0;
-  const signed = `${c > 0 ? "+" : ""}${c} carrots`;
+  const signed = `${c > 0 ? "+" : ""}${plural(c, "carrot")}`;
   switch (ev.kind) {
     case "advance": return `${who} ran to field ${ev.field} (${signed})`;
     case "back": return `${who} fell back to the hedgehog on field ${ev.field} (${signed})`;
@@ -382,7 +382,13 @@ export function describeHaseMove(info, u) {
   const v = u.view;
   if (v.last_seat === null || v.last_seat === undefined) return null;
   const who = u.you === v.last_seat ? "You" : playerLabel(info, u, v.last_seat);
-  const extra = v.events.filter((e) => e.kind !== "advance" && e.kind !== "back" && e.kind !== "carrots")
-    .map((e) => eventLine(info, u, e));
-  return [`${who}: ${v.last_move}`, ...extra].join(" · ");
+  const extra = v.events.filter((e) => e.kind !== "advance" && e.kind !== "back" && e.kind !== "carrots");
+  // one line per runner: the mover's move (and what it caused them), then each other
+  // runner's happenings (a missed turn, a salad eaten, ...) on a line of their own
+  const bySeat = new Map([[v.last_seat, []]]);
+  for (const e of extra) {
+    if (!bySeat.has(e.seat)) bySeat.set(e.seat, []);
+    bySeat.get(e.seat).push(eventLine(info, u, e));
+  }
+  return [...bySeat].map(([seat, lines]) => (seat === v.last_seat ? [`${who}: ${v.last_move}`, ...lines] : lines).join(" · "));
 }

@@ -209,7 +209,8 @@ async def test_draw_chat_replay_pgn_and_rematch(
     await ada.page.wait_for_function("() => window.kibitz.held().length === 1")
     assert await ada.page.evaluate("() => window.kibitz.held()") == [1]
     assert await bob.page.evaluate("() => window.kibitz.held()") == [0]
-    tokens = await ada.page.evaluate(f"() => JSON.parse(localStorage.getItem('kibitz.room.{new_room}')).tokens")
+    stored_room = await ada.page.evaluate("r => localStorage.getItem('kibitz.room.' + r)", new_room)
+    tokens = json.loads(stored_room)["tokens"]
     assert list(tokens) == ["1"]
     await bob.wait_to_act()
     assert (await bob.latest())["seats"][0]["name"] == "Bob"

@@ -14,7 +14,8 @@ from .tabs import Tab
 
 async def has_chat(page: Page, text: str) -> None:
     await page.wait_for_function(
-        "t => [...document.querySelectorAll('#chat-list .chat-text')].some(e => e.textContent === t)",
+        "t => [...document.querySelectorAll('#chat-list .chat-text')]"
+        ".some(e => e.textContent === t)",
         arg=text,
     )
 

@@ -228,3 +228,27 @@ async def test_draw_chat_replay_pgn_and_rematch(
     assert "Aborted" in await ada.status()
     for tab in (ada, bob, eve):
         tab.assert_clean()
+
+
+async def test_check_and_low_time_sounds(browser: Browser, server: KibitzServer) -> None:
+    ada = await Tab.open(browser, server.url, "Ada")
+    bob = await Tab.open(browser, server.url, "Bob")
+    room = await ada.create_room(
+        "chess",
+        seats=["me", "open"],
+        options={"fen": "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"},
+        clock={"type": "per_move", "seconds": 11},
+    )
+    await bob.goto_room(room)
+    await bob.sit(1)
+    await ada.wait_to_act()
+    await ada.play("a1a8")
+    await bob.wait_to_act()
+    await bob.page.wait_for_function("() => window.kibitz.sounds().includes('check')")
+    # Bob's 11 seconds run below 10: one warning tone
+    await bob.page.wait_for_function(
+        "() => window.kibitz.sounds().includes('low_time')", timeout=5000
+    )
+    assert "low_time" not in await ada.page.evaluate("() => window.kibitz.sounds()")
+    for tab in (ada, bob):
+        tab.assert_clean()

@@ -63,7 +63,7 @@ export class ReplayPanel {
       this.note,
       this.list,
       h("div", { class: "row replay-nav" },
-        nav("replay-first", "Starting position", "⏮", () => this.show(0)),
+        nav("replay-first", "Starting position", "«", () => this.show(0)),
         nav("replay-prev", "Previous move (←)", "◀", () => this.step(-1)),
         nav("replay-next", "Next move (→)", "▶", () => this.step(1)),
         this.live,

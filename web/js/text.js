@@ -15,7 +15,7 @@ const REASONS = {
   no_progress: "no capture or flip for too long",
   goal: "first to the goal",
   turn_cap: "the turn limit",
-  agreement: "agreed draw",
+  agreement: "by agreement",
   aborted: "aborted before both sides moved",
 };
 

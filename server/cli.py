@@ -47,6 +47,21 @@ def _parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     s.add_argument("--redis", metavar="URL", help="use this Redis instead (redis://host:port/0)")
     s.add_argument(
+        "--redis-cluster", metavar="URL",
+        help="use this Redis Cluster instead (any node: redis://host:port); every key of a "
+        "room carries the hash tag {ROOM}, so rooms spread over the primaries",
+    )  # fmt: skip
+    s.add_argument(
+        "--durability", choices=("local", "replica"), default="local",
+        help="when a move is acknowledged: 'local', once in the primary (its AOF; default); "
+        "'replica', once at least one replica has it too (WAIT), else the mover is told "
+        "not_replicated",
+    )  # fmt: skip
+    s.add_argument(
+        "--replica-wait-ms", type=int, default=1000, metavar="MS",
+        help="with --durability replica: how long a move waits for a replica (default 1000)",
+    )  # fmt: skip
+    s.add_argument(
         "--fsync", choices=("everysec", "always"), default="everysec",
         help="embedded Redis appendfsync: 'always' syncs every write to disk before the "
         "ack (slower); 'everysec' may lose up to 1 s on a power cut (default)",
@@ -243,6 +258,9 @@ def _serve(args: argparse.Namespace) -> int:
         port=args.port,
         data_dir=args.data,
         redis_url=args.redis,
+        redis_cluster=args.redis_cluster,
+        durability=args.durability,
+        wait_ms=args.replica_wait_ms,
         fsync=args.fsync,
         prefix=args.prefix,
         allowed_origins=args.allow_origin,
@@ -284,7 +302,7 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         asyncio.run(run())
     except RedisError as exc:
-        where = args.redis or f"the embedded server in {args.data}"
+        where = args.redis_cluster or args.redis or f"the embedded server in {args.data}"
         print(f"kibitz: cannot use Redis at {where}: {exc}", file=sys.stderr)
         return 1
     except RedisStartError as exc:
@@ -303,6 +321,7 @@ def _passthrough(args: argparse.Namespace) -> list[str]:
         "--rooms-per-minute", str(args.rooms_per_minute), "--msg-rate", str(args.msg_rate),
         "--msg-burst", str(args.msg_burst), "--lag-limit", str(args.lag_limit),
         "--lease-ms", str(args.lease_ms), "--bot-workers", str(args.bot_workers),
+        "--durability", args.durability, "--replica-wait-ms", str(args.replica_wait_ms),
     ]  # fmt: skip
     for origin in args.allow_origin:
         out += ["--allow-origin", origin]

@@ -101,7 +101,7 @@ class Accounts:
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
-        self.store = AccountStore(hub.store.redis, hub.store.prefix)
+        self.store = AccountStore(hub.store.redis, hub.store.accounts_prefix)
         #: a stand-in hash compared when the name is unknown (same work, same answer)
         self._dummy_salt = secrets.token_bytes(16)
 

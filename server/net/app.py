@@ -29,6 +29,7 @@ from websockets.typing import Subprotocol
 from ..engine import REGISTRY, EngineError, Registry
 from ..rooms.errors import RoomError
 from ..store import EmbeddedRedis, Store, StoreError
+from ..store.cluster import ClusterStore
 from . import seek_handlers, social  # noqa: F401  (register seeks; draws, rematches, chat)
 from .accounts import ApiConnection
 from .admission import Admission
@@ -73,6 +74,12 @@ class Config:
     port: int = 8765
     data_dir: Path = Path("kibitz-data")
     redis_url: str | None = None
+    #: a Redis Cluster (any node's URL) instead of one Redis (``redis_url``)
+    redis_cluster: str | None = None
+    #: ``local``: a move is acknowledged once in the primary (its AOF); ``replica``: once
+    #: at least one replica has it too (``WAIT 1 wait_ms`` after the append)
+    durability: str = "local"
+    wait_ms: int = 1000
     fsync: str = "everysec"
     prefix: str = "kibitz:"
     allowed_origins: Sequence[str] = ()
@@ -123,10 +130,21 @@ class KibitzServer:
     async def start(self) -> None:
         cfg = self.config
         url = cfg.redis_url
-        if url is None:
-            self.embedded = EmbeddedRedis(cfg.data_dir, fsync=cfg.fsync)
-            url = await asyncio.to_thread(self.embedded.start)
-        self.store = Store.from_url(url, prefix=cfg.prefix)
+        if cfg.redis_cluster is not None:
+            self.store = ClusterStore.from_cluster_url(
+                cfg.redis_cluster,
+                prefix=cfg.prefix,
+                durability=cfg.durability,
+                wait_ms=cfg.wait_ms,
+            )
+            await self.store.redis.initialize()
+        else:
+            if url is None:
+                self.embedded = EmbeddedRedis(cfg.data_dir, fsync=cfg.fsync)
+                url = await asyncio.to_thread(self.embedded.start)
+            self.store = Store.from_url(
+                url, prefix=cfg.prefix, durability=cfg.durability, wait_ms=cfg.wait_ms
+            )
         await self.store.ping()
         node = cfg.node_id or f"{socket.gethostname()}:{cfg.port}"
         self.hub = Hub(

@@ -68,13 +68,14 @@ class Cluster:
         if self.store.url is not None:
             self.keeper = LeaseKeeper(
                 self.store.url,
-                self.store.prefix,
+                lambda room_id: self.store.rk("lease", room_id),
                 self.node,
                 self.hub.lease_ms,
                 asyncio.get_running_loop(),
                 self.hub.lease_ids,
                 self.hub.lease_held,
                 self.hub.lease_lost,
+                cluster=self.store.cluster,
             )
             self.keeper.start()
         else:  # a store without a URL (tests that build one by hand): renew from the loop
@@ -124,8 +125,7 @@ class Cluster:
 
     async def _count_peers(self) -> None:
         """How many other nodes listen (``PUBSUB NUMSUB``, ourselves not counted)."""
-        counts = await self.store.redis.pubsub_numsub(self.out_channel)
-        self.peers = max(0, int(counts[0][1]) - 1) if counts else 0
+        self.peers = max(0, await self.store.numsub(self.out_channel) - 1)
 
     # -- requests to a host ---------------------------------------------------------------------
 

@@ -6,7 +6,8 @@ security-sensitive) and is logged.
 
     ProtocolError          a frame the protocol cannot take
       codes: bad_json, unknown_type, bad_request, too_large, rate_limited,
-             no_such_game, no_such_room, unsupported_protocol, unavailable
+             no_such_game, no_such_room, unsupported_protocol, unavailable,
+             outcome_unknown, not_replicated
     RoomError (rooms)      a command the room refuses — see server/rooms/errors.py
     EngineError (engine)   bad_options, bad_move, illegal_move
 """

@@ -36,7 +36,7 @@ from redis.exceptions import RedisError
 from ..engine import REGISTRY, Registry
 from ..rooms.render import Change
 from ..rooms.room import Event, Recipient, Room
-from ..store import Fenced, NotHost, Store, StoreError, Unknown
+from ..store import Fenced, NotHost, Store, StoreError, Unknown, Unreplicated
 from .connection import Client
 from .errors import ProtocolError
 from .hosting import Hosted, Hosting
@@ -226,7 +226,12 @@ class Hub(Hosting, Lobby, Sessions):
         started = time.monotonic()
         if not await self.store.acquire(room_id, self.node, self.lease_ms):
             raise ProtocolError("unavailable", "could not create the room; try again")
-        await self.store.append(room_id, 0, [event.to_record()], status="live", node=self.node)
+        try:
+            await self.store.append(
+                room_id, 0, [event.to_record()], status="live", node=self.node
+            )
+        except Unreplicated:  # an empty room is not held to --durability replica
+            log.warning("room %s created, not on a replica yet", room_id)
         hosted = Hosted(
             Room.from_created(event, self.registry), lease_until=started + self.lease_ms / 1000
         )
@@ -336,15 +341,20 @@ class Hub(Hosting, Lobby, Sessions):
             before = (room.status, [s.kind for s in room.seats])
             t0 = time.perf_counter()
             base = room.version
+            unreplicated = False
             try:
                 await self.store.append(
                     room.id, base, [e.to_record() for e in events], node=self.node
                 )
+            except Unreplicated:
+                unreplicated = True  # in the log all the same: applied and shown like any
             except Unknown as exc:
                 if not await self._landed(room.id, base, len(events), exc):
                     raise ProtocolError(
                         "unavailable", "the game store is unavailable; nothing was done"
                     ) from None
+                # it landed, but whether a replica has it cannot be known now
+                unreplicated = self.store.durability == "replica"
             except (NotHost, Fenced):
                 # another node hosts the room now: our copy is stale, and not ours to keep
                 self.unhost(room.id)
@@ -370,6 +380,13 @@ class Hub(Hosting, Lobby, Sessions):
             self.schedule(hosted)
             for hook in self.on_change:
                 hook(hosted)
+            if unreplicated:
+                raise ProtocolError(
+                    "not_replicated",
+                    "the command is in the game, stored on the primary, but no replica "
+                    "confirmed it in time: it stands unless that server fails before a "
+                    "replica copies it",
+                )
             return events
 
     async def _make_rematch(self, hosted: Hosted) -> None:

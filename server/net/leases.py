@@ -24,7 +24,9 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 import redis
+import redis.cluster
 
+from ..store.cluster import by_slot
 from ..store.log import _RENEW
 
 log = logging.getLogger("kibitz.leases")
@@ -46,16 +48,20 @@ class LeaseKeeper:
     def __init__(
         self,
         url: str,
-        prefix: str,
+        lease_key: Callable[[str], str],
         node: str,
         ttl_ms: int,
         loop: asyncio.AbstractEventLoop,
         rooms: Callable[[], Iterable[str]],
         held: Callable[[str, float], None],
         lost: Callable[[str], None],
+        *,
+        cluster: bool = False,
     ) -> None:
         self.url = url
-        self.prefix = prefix
+        self.lease_key = lease_key
+        #: a Redis Cluster: leases are renewed with one script call per slot
+        self.cluster = cluster
         self.node = node
         self.ttl_ms = ttl_ms
         self.loop = loop
@@ -79,7 +85,8 @@ class LeaseKeeper:
 
     def _run(self) -> None:
         period = self.ttl_ms / 3000
-        self._client = redis.Redis.from_url(
+        kind: Any = redis.cluster.RedisCluster if self.cluster else redis.Redis
+        self._client = kind.from_url(
             self.url, socket_timeout=period, socket_connect_timeout=period
         )
         script = self._client.register_script(_RENEW)
@@ -101,9 +108,8 @@ class LeaseKeeper:
         ids = list(self.rooms())
         until = started + self.ttl_ms / 1000
         gone: list[str] = []
-        for i in range(0, len(ids), BATCH):
-            chunk = ids[i : i + BATCH]
-            keys = [f"{self.prefix}lease:{r}" for r in chunk]
+        for chunk in self._batches(ids):
+            keys = [self.lease_key(r) for r in chunk]
             for room_id, ok in zip(chunk, script(keys=keys, args=[self.node, self.ttl_ms]),
                                    strict=True):  # fmt: skip
                 if ok:
@@ -112,6 +118,17 @@ class LeaseKeeper:
                     gone.append(room_id)
         for room_id in gone:
             self.loop.call_soon_threadsafe(self.lost, room_id)
+
+    def _batches(self, ids: list[str]) -> Iterable[list[str]]:
+        """Batches of at most :data:`BATCH` rooms, each within one slot on a cluster."""
+        if self.cluster:
+            groups = by_slot([self.lease_key(r) for r in ids])
+            for indexes in groups.values():
+                for i in range(0, len(indexes), BATCH):
+                    yield [ids[j] for j in indexes[i : i + BATCH]]
+            return
+        for i in range(0, len(ids), BATCH):
+            yield ids[i : i + BATCH]
 
 
 __all__ = ["LeaseKeeper"]

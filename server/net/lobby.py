@@ -7,6 +7,7 @@ a room is created or ends, in pipelined batches for rooms whose turn count moved
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -14,7 +15,7 @@ from typing import Any
 from redis.exceptions import RedisError
 
 from ..rooms.room import Room
-from ..store import Store, StoreError
+from ..store import Store, StoreError, Unreplicated
 from .hosting import Hosted
 from .metrics import Metrics
 
@@ -54,7 +55,8 @@ class Lobby:
             except Exception:
                 log.exception("game-end hook of room %s failed; it runs again later", room.id)
                 return
-        await self.store.append(room.id, room.version, [], status="over", node=self.node)
+        with contextlib.suppress(Unreplicated):  # no event: nothing to confirm
+            await self.store.append(room.id, room.version, [], status="over", node=self.node)
 
     async def expire_waiting(self, idle: float) -> int:
         """Delete the hosted rooms still waiting for players after ``idle`` seconds without

@@ -129,7 +129,7 @@ async def chat(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, An
         "at": h.hub.clock(),
     }
     store = h.hub.store
-    key = store._k("chat", room_id)
+    key = store.rk("chat", room_id)
     pipe = store.redis.pipeline(transaction=False)
     pipe.lpush(key, pack(entry))
     pipe.ltrim(key, 0, CHAT_KEEP - 1)
@@ -145,7 +145,7 @@ async def chat(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, An
 async def chat_history(h: Handlers, client: Client, room_id: str, status: str) -> None:
     """Send ``client`` the messages it may read of the room's last :data:`CHAT_KEEP`."""
     store = h.hub.store
-    raw = await store.redis.lrange(store._k("chat", room_id), 0, CHAT_KEEP - 1)
+    raw = await store.redis.lrange(store.rk("chat", room_id), 0, CHAT_KEEP - 1)
     seated = bool(client.seats.get(room_id))
     entries = [unpack(b) for b in reversed(raw)]
     shown = [e for e in entries if may_read(e, seated, status)]

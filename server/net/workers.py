@@ -51,13 +51,21 @@ class Supervisor:
     """Starts, watches and stops the workers (see the module doc)."""
 
     def __init__(
-        self, n: int, *, host: str, port: int, node: str, redis_url: str, extra: Sequence[str]
+        self,
+        n: int,
+        *,
+        host: str,
+        port: int,
+        node: str,
+        redis: Sequence[str],
+        extra: Sequence[str],
     ) -> None:
         self.n = n
         self.host = host
         self.port = port
         self.node = node
-        self.redis_url = redis_url
+        #: the Redis options every worker gets (``--redis URL`` or ``--redis-cluster URL``)
+        self.redis = list(redis)
         self.extra = list(extra)
         self.procs: list[subprocess.Popen[bytes] | None] = [None] * n
         self.restarts = 0
@@ -66,7 +74,7 @@ class Supervisor:
     def command(self, i: int) -> list[str]:
         return [
             sys.executable, "-m", "server", "serve", "--host", self.host,
-            "--port", str(self.port), "--redis", self.redis_url,
+            "--port", str(self.port), *self.redis,
             "--node-id", f"{self.node}/w{i}", "--reuse-port", *self.extra,
         ]  # fmt: skip
 
@@ -125,14 +133,18 @@ def serve_workers(args: Any, n: int, passthrough: Sequence[str]) -> int:
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     embedded = None
-    redis_url = args.redis
-    if redis_url is None:
-        embedded = EmbeddedRedis(Path(args.data), fsync=args.fsync)
-        redis_url = embedded.start()
+    if args.redis_cluster is not None:
+        redis = ["--redis-cluster", args.redis_cluster]
+    else:
+        redis_url = args.redis
+        if redis_url is None:
+            embedded = EmbeddedRedis(Path(args.data), fsync=args.fsync)
+            redis_url = embedded.start()
+        redis = ["--redis", redis_url]
     port = args.port or free_port(args.host)
     node = args.node_id or f"{socket.gethostname()}:{port}"
     sup = Supervisor(
-        n, host=args.host, port=port, node=node, redis_url=redis_url, extra=passthrough
+        n, host=args.host, port=port, node=node, redis=redis, extra=passthrough
     )
     done = threading.Event()
 

@@ -1,6 +1,6 @@
 """Durable storage: the room log on Redis, the lobby index, sessions, the embedded server."""
 
-from .log import Fenced, NotHost, Store, StoreError, Unknown
+from .log import Fenced, NotHost, Store, StoreError, Unknown, Unreplicated
 from .redis_process import EmbeddedRedis, RedisStartError
 
 __all__ = [
@@ -11,4 +11,5 @@ __all__ = [
     "Store",
     "StoreError",
     "Unknown",
+    "Unreplicated",
 ]

@@ -144,6 +144,16 @@ def idempotent_read(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[
     return read
 
 
+class Unreplicated(StoreError):
+    """The append is in the primary's log, but no replica confirmed it in time (durability
+    ``replica``): it stands unless the primary dies before a replica copies it."""
+
+    def __init__(self, room_id: str, version: int) -> None:
+        super().__init__(f"room {room_id}: version {version} is not on a replica yet")
+        self.room_id = room_id
+        self.version = version
+
+
 class Unknown(StoreError):
     """The write may or may not have happened (the reply was lost): look before answering."""
 
@@ -156,12 +166,28 @@ class Store:
     room's moves); everything else through ``redis.asyncio`` (``self.redis``).
     """
 
+    #: a Redis Cluster (:class:`~server.store.cluster.ClusterStore`) or one Redis
+    cluster = False
+
     def __init__(
-        self, client: aioredis.Redis, *, prefix: str = "kibitz:", pipe: Pipe | None = None
+        self,
+        client: Any,
+        *,
+        prefix: str = "kibitz:",
+        pipe: Pipe | None = None,
+        durability: str = "local",
+        wait_ms: int = 1000,
     ) -> None:
+        if durability not in ("local", "replica"):
+            raise ValueError(f"durability must be 'local' or 'replica', not {durability!r}")
         self.redis: Any = client  # responses are bytes (decode_responses=False)
         self.prefix = prefix
+        #: accounts, seeks and ratings (one hash tag on a cluster: their scripts stay atomic)
+        self.accounts_prefix = prefix
         self.pipe = pipe
+        #: ``local``: acknowledged once in the primary; ``replica``: once a replica has it
+        self.durability = durability
+        self.wait_ms = wait_ms
         self.url: str | None = None
         self._append = client.register_script(_APPEND)
         self._acquire = client.register_script(_ACQUIRE)
@@ -171,7 +197,15 @@ class Store:
         self._append_sha = hashlib.sha1(_APPEND.encode()).hexdigest()
 
     @classmethod
-    def from_url(cls, url: str, *, prefix: str = "kibitz:", max_connections: int = 64) -> Store:
+    def from_url(
+        cls,
+        url: str,
+        *,
+        prefix: str = "kibitz:",
+        max_connections: int = 64,
+        durability: str = "local",
+        wait_ms: int = 1000,
+    ) -> Store:
         """A store on ``url``: appends on a pipelined connection of their own; other requests
         share ``max_connections`` pooled connections, waiting (up to 10 s) for a free one
         rather than failing under load."""
@@ -179,7 +213,9 @@ class Store:
             url, max_connections=max_connections, timeout=10, health_check_interval=30
         )
         client = aioredis.Redis(connection_pool=pool, decode_responses=False)
-        store = cls(client, prefix=prefix, pipe=Pipe(url))
+        store = cls(
+            client, prefix=prefix, pipe=Pipe(url), durability=durability, wait_ms=wait_ms
+        )
         store.url = url
         return store
 
@@ -190,6 +226,12 @@ class Store:
 
     def _k(self, *parts: str) -> str:
         return self.prefix + ":".join(parts)
+
+    def rk(self, kind: str, room_id: str) -> str:
+        """The key of one of a room's things (``room``, ``lease``, ``chat``, ``present``);
+        on a Redis Cluster it carries the hash tag ``{room_id}``, so every key of a room
+        lives in one slot (:class:`~server.store.cluster.ClusterStore`)."""
+        return f"{self.prefix}{kind}:{room_id}"
 
     # -- the log ----------------------------------------------------------------------------
 
@@ -209,11 +251,20 @@ class Store:
         :class:`NotHost` if ``node`` is given and does not hold the room's lease.
         """
         args: list[Any] = [base_version, status, room_id, node, *(pack(r) for r in records)]
-        keys = [self._k("room", room_id), self._k("rooms", "live"), self._k("lease", room_id)]
+        keys = [self.rk("room", room_id), self._k("rooms", "live"), self.rk("lease", room_id)]
         try:
             if self.pipe is None:
+                if self.durability == "replica":
+                    raise StoreError("durability 'replica' needs the pipelined connection")
                 return int(await self._append(keys=keys, args=args))
-            return int(await self._pipe_script(_APPEND, self._append_sha, keys, args))
+            version = int(await self._pipe_script(_APPEND, self._append_sha, keys, args))
+            # on the same connection, after the append: its write is in what WAIT counts
+            replicated = self.durability != "replica" or int(
+                await self.pipe.call("WAIT", 1, self.wait_ms)
+            )
+            if not replicated:
+                raise Unreplicated(room_id, version)
+            return version
         except (ResponseError, hiredis.ReplyError) as exc:
             text = str(exc)
             if text.startswith("FENCED"):
@@ -249,7 +300,7 @@ class Store:
         """Every record of the room's log after version ``after``, in order."""
         out: list[Record] = []
         start = f"{after + 1}-0"
-        key = self._k("room", room_id)
+        key = self.rk("room", room_id)
         while True:
             batch = await self.redis.xrange(key, min=start, max="+", count=1000)
             if not batch:
@@ -263,12 +314,12 @@ class Store:
 
     @idempotent_read
     async def version(self, room_id: str) -> int:
-        last = await self.redis.xrevrange(self._k("room", room_id), count=1)
+        last = await self.redis.xrevrange(self.rk("room", room_id), count=1)
         return int(last[0][0].decode().split("-")[0]) if last else 0
 
     @idempotent_read
     async def exists(self, room_id: str) -> bool:
-        return bool(await self.redis.exists(self._k("room", room_id)))
+        return bool(await self.redis.exists(self.rk("room", room_id)))
 
     @idempotent_read
     async def live_rooms(self) -> list[str]:
@@ -279,14 +330,14 @@ class Store:
 
     async def acquire(self, room_id: str, node: str, ttl_ms: int) -> bool:
         """Take the room's lease if it is free (or already ours, then extend it)."""
-        return bool(await self._acquire(keys=[self._k("lease", room_id)], args=[node, ttl_ms]))
+        return bool(await self._acquire(keys=[self.rk("lease", room_id)], args=[node, ttl_ms]))
 
     async def acquire_many(self, room_ids: Sequence[str], node: str, ttl_ms: int) -> list[str]:
         """Take every lease of ``room_ids`` that is free or ours (one script call); return
         the ids now leased to ``node``."""
         if not room_ids:
             return []
-        keys = [self._k("lease", r) for r in room_ids]
+        keys = [self.rk("lease", r) for r in room_ids]
         got = await self._acquire_many(keys=keys, args=[node, ttl_ms])
         return [r for r, ok in zip(room_ids, got, strict=True) if ok]
 
@@ -295,7 +346,7 @@ class Store:
         events; longer logs are completed one by one)."""
         pipe = self.redis.pipeline(transaction=False)
         for room_id in room_ids:
-            pipe.xrange(self._k("room", room_id), min="-", max="+", count=1000)
+            pipe.xrange(self.rk("room", room_id), min="-", max="+", count=1000)
         out: dict[str, list[Record]] = {}
         for room_id, batch in zip(room_ids, await pipe.execute(), strict=True):
             records = [unpack(fields[b"e"]) for _entry, fields in batch]
@@ -308,18 +359,18 @@ class Store:
         """Extend our leases; return the ids of rooms whose lease we no longer hold."""
         if not room_ids:
             return []
-        keys = [self._k("lease", r) for r in room_ids]
+        keys = [self.rk("lease", r) for r in room_ids]
         held = await self._renew(keys=keys, args=[node, ttl_ms])
         return [r for r, ok in zip(room_ids, held, strict=True) if not ok]
 
     async def release(self, room_id: str, node: str) -> None:
-        await self._release(keys=[self._k("lease", room_id)], args=[node])
+        await self._release(keys=[self.rk("lease", room_id)], args=[node])
 
     @idempotent_read
     async def holders(self, room_ids: Sequence[str]) -> list[str | None]:
         if not room_ids:
             return []
-        raw = await self.redis.mget([self._k("lease", r) for r in room_ids])
+        raw = await self.redis.mget([self.rk("lease", r) for r in room_ids])
         return [None if v is None else v.decode() for v in raw]
 
     # -- pub/sub ------------------------------------------------------------------------------
@@ -333,6 +384,11 @@ class Store:
     def pubsub(self) -> Any:
         return self.redis.pubsub(ignore_subscribe_messages=True)
 
+    async def numsub(self, channel: str) -> int:
+        """How many connections subscribe to ``channel`` (its full name)."""
+        counts = await self.redis.pubsub_numsub(channel)
+        return int(counts[0][1]) if counts else 0
+
     # -- lobby ------------------------------------------------------------------------------
 
     async def set_summary(self, room_id: str, summary: Mapping[str, Any]) -> None:
@@ -342,10 +398,10 @@ class Store:
         """Remove a room for good (an expired waiting room): its log, lobby entry and live
         mark, and its lease if ``node`` holds it."""
         pipe = self.redis.pipeline(transaction=True)
-        pipe.delete(self._k("room", room_id))
+        pipe.delete(self.rk("room", room_id))
         pipe.srem(self._k("rooms", "live"), room_id)
         pipe.hdel(self._k("lobby"), room_id)
-        pipe.delete(self._k("present", room_id))
+        pipe.delete(self.rk("present", room_id))
         await pipe.execute()
         await self.release(room_id, node)
 
@@ -362,7 +418,7 @@ class Store:
             return
         pipe = self.redis.pipeline(transaction=False)
         for room_id in room_ids:
-            pipe.set(self._k("present", room_id), 1, ex=ttl_s)
+            pipe.set(self.rk("present", room_id), 1, ex=ttl_s)
         await pipe.execute()
 
     @idempotent_read
@@ -372,7 +428,7 @@ class Store:
             return []
         pipe = self.redis.pipeline(transaction=False)
         for room_id in room_ids:
-            pipe.exists(self._k("present", room_id))
+            pipe.exists(self.rk("present", room_id))
         return [bool(n) for n in await pipe.execute()]
 
     async def drop_summary(self, room_id: str) -> None:

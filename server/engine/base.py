@@ -238,6 +238,10 @@ class Game(Generic[S, M]):
     options: ClassVar[Mapping[str, Option]] = {}
     #: the game hides something from some seat (fog, face-down pieces, sealed moves, deck)
     hidden_information: ClassVar[bool] = False
+    #: the move texts reveal nothing a spectator's view does not show (what is hidden is
+    #: a chance draw: face-down pieces, a card deck): the record of a running game may be
+    #: shown without its seed
+    public_moves: ClassVar[bool] = False
     #: ``to_act`` may hold several seats at once
     simultaneous: ClassVar[bool] = False
     description: ClassVar[str] = ""

@@ -285,8 +285,11 @@ class Rendering:
     def record(self, *, seated: bool = False) -> Json:
         """The full record (seed, options, every move, outcome): once the game is over, or
         at any time for a game that hides nothing — for a caller who is not ``seated``, as
-        far as the spectator delay lets them see."""
-        if self.outcome is None and self.game.hidden_information:
+        far as the spectator delay lets them see. A running game whose hidden part is a
+        chance draw (``public_moves``: BanQi, Hase und Igel) shows its moves but not its
+        seed, which would tell the draw."""
+        running_hidden = self.outcome is None and self.game.hidden_information
+        if running_hidden and not self.game.public_moves:
             raise NotFinished("the full record of a hidden-information game opens at its end")
         shown = len(self.turns) if seated else self.public_turns()
         rec: Json = {
@@ -309,6 +312,8 @@ class Rendering:
         if shown < len(self.turns):
             rec["delayed"] = self.policy.spectator_delay
             del rec["version"]  # it would count the moves not shown yet
+        if running_hidden:
+            del rec["seed"]  # it would tell the face-down layout or the deck order
         rec["exports"] = self.game.export(rec)
         return rec
 

@@ -170,6 +170,15 @@ async def observe(
         await again.barrier()
         frames_x = x.frames + again.frames
         frames_spec = list(spec.frames)
+        # the seed of a running game tells its chance draws (face-down pieces, the deck,
+        # every later draw): it must not leave the server in any frame
+        assert srv.hub is not None
+        hosted = srv.hub.rooms[room]
+        if hosted.room.outcome is None:
+            secret = hosted.room.seed.encode()
+            for frame in (*frames_x, *frames_spec):
+                raw = frame.encode() if isinstance(frame, str) else frame
+                assert secret not in raw, f"the seed left the server: {frame!r}"
         for peer in (again, *others.values(), spec):
             await peer.ws.close()
     return frames_x, frames_spec

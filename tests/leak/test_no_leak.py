@@ -285,6 +285,24 @@ def test_the_harness_catches_a_leaky_delta(
     run(assert_no_leak(game, state, other, Script(0, 2, protocol=1), redis_url, registry))
 
 
+def test_the_harness_catches_a_leaked_seed(
+    redis_url: str, registry: Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A running BanQi game's record shows its moves but not its seed (the seed tells the
+    face-down layout). A record that kept the seed is caught, though both worlds of the
+    harness share it (their difference is injected): the seed may appear in no frame."""
+    game = get_game("banqi")
+    state = game.new(game.check_options({}), 2, turn_rng("leak", 0))
+    honest_record = Rendering.record
+
+    def leaky_record(self: Any, *, seated: bool = False) -> Any:
+        return {**honest_record(self, seated=seated), "seed": self.seed}
+
+    monkeypatch.setattr(Rendering, "record", leaky_record)
+    with pytest.raises(AssertionError, match="the seed left the server"):
+        run(assert_no_leak(game, state, state, Script(0, 2), redis_url, registry))
+
+
 def test_delayed_truth_is_an_explicit_opt_in_the_harness_sees(
     redis_url: str, registry: Registry
 ) -> None:

@@ -236,3 +236,18 @@ def test_leave_before_start_frees_the_seat(registry: Registry) -> None:
     room = seated(registry)
     with pytest.raises(errors.BadRequest):
         room.leave_seat(0, "tok-a", NOW)
+
+
+def test_a_running_game_that_hides_a_chance_draw_shows_its_moves_not_its_seed(
+    registry: Registry,
+) -> None:
+    """BanQi (face-down pieces) and Hase und Igel (the deck): every move is public, the
+    seed would tell the draw. Dark Chess's moves are not public: refused until the end."""
+    room = seated(registry, "banqi")
+    run(room, room.move(0, "tok-a", str(room.game.legal_moves(room.state, 0)[0]), NOW))
+    rec = room.record()
+    assert "seed" not in rec and len(rec["moves"]) == 1
+    run(room, room.resign(0, "tok-a", NOW))
+    assert room.record()["seed"] == "seed"  # over: the whole record
+    with pytest.raises(errors.NotFinished):
+        seated(registry, "dark_chess").record()

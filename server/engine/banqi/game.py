@@ -39,6 +39,7 @@ class Banqi(Game[BanqiState, BanqiMove]):
     min_seats = max_seats = 2
     seat_names = ("First", "Second")
     hidden_information = True
+    public_moves = True  # "flip c3", "a1xa4": the view shows what a flip revealed anyway
     options = {
         "variant": Option(
             "str", "taiwanese", "Rules: Taiwanese or Chinese", choices=("taiwanese", "chinese")

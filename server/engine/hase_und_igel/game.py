@@ -37,6 +37,7 @@ class HaseUndIgel(Game[HaseState, Move]):
     min_seats = 2
     max_seats = 6
     hidden_information = True  # the hare deck's order
+    public_moves = True  # every move and card drawn is open; only the deck order is not
     options = {
         "board": Option("str", BOARD_1978, "Board: S, fields of HKIL234F, Z (docs/GAMES.md 4.2)"),
         "deck": Option("str", ",".join(DECK_1978), "Hare cards, comma list (name*k repeats)"),

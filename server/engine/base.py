@@ -386,6 +386,7 @@ class Game(Generic[S, M]):
             "max_seats": self.max_seats,
             "seat_names": list(self.seat_names),
             "hidden_information": self.hidden_information,
+            "public_moves": self.public_moves,
             "simultaneous": self.simultaneous,
             "options": {k: o.to_json() for k, o in self.options.items()},
         }

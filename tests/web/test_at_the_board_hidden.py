@@ -130,11 +130,14 @@ async def test_hase_log_lines(browser: Browser, server: KibitzServer) -> None:
         "Cy ate a salad (+10 carrots)",
     ], lines
 
-    # a spectator coming in mid-race: the list cannot open yet (the deck is hidden), and
-    # the log says where the earlier moves will be rather than "nothing has happened"
+    # a spectator coming in mid-race sees the moves so far (they are public; only the
+    # deck order is hidden, and the record leaves out the seed that would tell it)
     eve = await Tab.open(browser, server.url, "Eve")
     await eve.goto_room(room)
-    await eve.page.wait_for_selector("#replay-note:not([hidden])")
+    await eve.page.wait_for_selector("#move-list [data-ply]")
+    listed = await eve.page.locator("#move-list [data-ply]").all_inner_texts()
+    assert any("advance 1" in item for item in listed), listed
+    assert await eve.page.is_hidden("#replay-note")
     assert "Nothing has happened yet" not in await eve.page.inner_text("#main")
     for tab in (ada, bob, eve):
         tab.assert_clean()

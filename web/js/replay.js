@@ -77,7 +77,9 @@ export class ReplayPanel {
   update(u, info) {
     this.u = u;
     this.info = info;
-    const open = u.status !== "waiting" && (!info.hidden_information || u.status === "over");
+    // a game whose hidden part is a chance draw (BanQi, Hase und Igel) shows its moves
+    const open = u.status !== "waiting"
+      && (!info.hidden_information || info.public_moves || u.status === "over");
     const rec = this.record;
     const stale = !rec || rec.moves.length !== u.turn || (u.status === "over") !== !!rec.outcome;
     if (open && stale && !this.pending && this.fetchedAt !== u.version) this.fetch(u.version);
@@ -196,7 +198,7 @@ export class ReplayPanel {
       h("button", { type: "button", class: "link", dataset: { ply: e.ply }, "aria-current": e.ply === this.cursor ? "step" : null, onclick: () => this.show(e.ply) }, e.label)));
     this.list.replaceChildren(...items);
     let note = "";
-    if (!rec && info.hidden_information && u.status === "playing") {
+    if (!rec && info.hidden_information && !info.public_moves && u.status === "playing") {
       note = "This game hides information: the whole move list opens when it ends. Until then, the turns this page has seen.";
     } else if (rec && rec.delayed && u.status === "playing") {
       note = `Spectators see this game ${rec.delayed} turn${rec.delayed === 1 ? "" : "s"} late.`;

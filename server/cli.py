@@ -1,6 +1,6 @@
 """``kibitz``: run the server and the tools around it.
 
-kibitz serve [--host H] [--port P] [--data DIR | --redis URL]
+kibitz serve [--host H] [--port P] [--data DIR | --redis URL | --redis-cluster URL]
 kibitz games
 kibitz perft GAME DEPTH [--fen FEN] [--seats K] [--seed S] [--divide]
 """
@@ -242,6 +242,9 @@ def _serve(args: argparse.Namespace) -> int:
     raise_nofile()  # every connection is a file: allow as many as the system lets us
     from .net.workers import serve_workers, worker_count
 
+    if args.redis and args.redis_cluster:
+        print("kibitz: give --redis or --redis-cluster, not both", file=sys.stderr)
+        return 2
     try:
         workers = worker_count(args.workers)
     except ValueError:

@@ -18,7 +18,9 @@ def compose() -> dict:  # type: ignore[type-arg]
 
 
 def test_services_and_their_commands() -> None:
-    services = compose()["services"]
+    services = {
+        name: s for name, s in compose()["services"].items() if "profiles" not in s
+    }
     assert set(services) == {"redis", "node1", "node2", "lb"}
     assert "--appendonly" in services["redis"]["command"]
     for name in ("node1", "node2"):
@@ -45,3 +47,32 @@ def test_the_image_and_the_load_balancer_config_exist() -> None:
     assert upstreams == [("node1", "8765"), ("node2", "8765")]
     assert "listen 8080;" in conf
     assert "proxy_set_header Upgrade $http_upgrade;" in conf and "location /ws" in conf
+
+
+def test_the_cluster_profile() -> None:
+    """``--profile cluster``: six cluster-enabled Redis servers joined once by a script,
+    two nodes on the cluster acknowledging only replicated moves, and their nginx."""
+    services = compose()["services"]
+    profiled = {name for name, s in services.items() if s.get("profiles") == ["cluster"]}
+    redis = {f"redis-c{i}" for i in range(1, 7)}
+    assert profiled == redis | {"redis-cluster-init", "cnode1", "cnode2", "lb-cluster"}
+    for name in redis:
+        command = services[name]["command"]
+        assert command[command.index("--cluster-enabled") + 1] == "yes"
+        assert "--appendonly" in command
+    init = services["redis-cluster-init"]
+    script = ROOT / init["volumes"][0].split(":")[0] / init["entrypoint"][1].split("/")[-1]
+    text = script.read_text()
+    assert "--cluster-replicas 1" in text and "--cluster create" in text
+    assert set(init["depends_on"]) == redis
+    for name in ("cnode1", "cnode2"):
+        args = _parser().parse_args(services[name]["command"])
+        assert args.redis_cluster == "redis://redis-c1:6379" and args.redis is None
+        assert args.durability == "replica" and args.node_id == name
+        assert services[name]["depends_on"] == {
+            "redis-cluster-init": {"condition": "service_completed_successfully"}
+        }
+    lb = services["lb-cluster"]
+    conf = (ROOT / lb["volumes"][0].split(":")[0]).read_text()
+    assert re.findall(r"server (\w+):(\d+)", conf) == [("cnode1", "8765"), ("cnode2", "8765")]
+    assert lb["ports"] == ["8081:8080"]

@@ -141,8 +141,12 @@ class Hub(Hosting, Lobby, Sessions):
 
     def _task_done(self, task: asyncio.Task[Any]) -> None:
         self.tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("%s failed", task.get_name(), exc_info=task.exception())
+        if task.cancelled() or (exc := task.exception()) is None:
+            return
+        if isinstance(exc, RedisError | StoreError | OSError):  # Redis away: one line
+            log.warning("%s failed: the store is unavailable (%s)", task.get_name(), exc)
+        else:
+            log.error("%s failed", task.get_name(), exc_info=exc)
 
     async def close(self) -> None:
         """Stop timers and background tasks and wait for them (idempotent)."""

@@ -30,6 +30,8 @@ import time
 import weakref
 from typing import Any
 
+from redis.exceptions import RedisError
+
 from ..rooms.pairing import Entry, choose_pairs
 from ..rooms.ratings import Glicko, category
 from ..rooms.room import Room
@@ -416,6 +418,8 @@ class Seeks:
             try:
                 await self.sweep()
                 await self.pair_pools()
+            except (RedisError, OSError) as exc:  # Redis away (a failover): one line
+                log.warning("seek sweep failed: %s", exc)
             except Exception:
                 log.exception("seek sweep failed")
 

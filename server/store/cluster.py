@@ -53,6 +53,7 @@ from .log import (
     StoreError,
     Unknown,
     Unreplicated,
+    idempotent_read,
     pack,
 )
 
@@ -206,10 +207,14 @@ class ClusterStore(Store):
         held = await self._per_slot(_RENEW, keys, [node, ttl_ms])
         return [r for r, ok in zip(room_ids, held, strict=True) if not ok]
 
+    @idempotent_read
     async def holders(self, room_ids: Sequence[str]) -> list[str | None]:
         if not room_ids:
             return []
-        raw = await self.redis.mget_nonatomic([self.rk("lease", r) for r in room_ids])
+        try:
+            raw = await self.redis.mget_nonatomic([self.rk("lease", r) for r in room_ids])
+        except AttributeError as exc:  # redis-py: a connection torn down under the pipeline
+            raise RedisConnectionError(f"a cluster connection closed: {exc}") from None
         return [None if v is None else v.decode() for v in raw]
 
     async def delete_room(self, room_id: str, node: str) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -130,14 +131,20 @@ async def test_a_killed_primary_fails_over_and_no_acknowledged_move_is_lost(
     players = [await Player.seat(n1.ws_url, n2.ws_url, seed=i) for i in range(4)]
     stop = asyncio.Event()
     tasks = [asyncio.create_task(p.play(stop, moves=40)) for p in players]
-    await asyncio.sleep(1.5)
+    await asyncio.sleep(0.5)
+    for p in players:
+        p.mark = time.monotonic()
     port = redis_cluster.kill_primary(0)
     failover = await asyncio.to_thread(redis_cluster.wait_ok, 30)
     # its replica took over, with no replica of its own: moves there are answered
     # not_replicated (in the game, not acknowledged) until the dead node is back as one
     await asyncio.to_thread(redis_cluster.restart, port)
+    while min(p.after_mark() for p in players) < 10:  # the games go on after the kill
+        await asyncio.sleep(0.2)
+    stop.set()
     await asyncio.wait_for(asyncio.gather(*tasks), 120)
     assert all(len(p.acked) >= 40 for p in players)
+    assert all(not p.errors for p in players), [p.errors for p in players]
     client = RedisCluster.from_url(redis_cluster.url)
     try:
         store = ClusterStore(client, prefix=prefix)

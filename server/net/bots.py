@@ -16,6 +16,7 @@ import concurrent.futures
 import contextlib
 import ctypes
 import ctypes.util
+import hashlib
 import logging
 import multiprocessing
 import os
@@ -78,6 +79,12 @@ def think(
     t0 = time.perf_counter()
     move = bot.choose(get_game(game_name), seat, views, legal, budget, random.Random(seed))
     return str(move), time.perf_counter() - t0
+
+
+def bot_seed(room_seed: str, seat: int, version: int) -> str:
+    """The bot's randomness for one move: a one-way digest of the room's seed, so the bot
+    cannot recover the seed (which would tell the face-down pieces or the hare deck)."""
+    return hashlib.sha256(f"{room_seed}/bot/{seat}/{version}".encode()).hexdigest()
 
 
 def bot_budget(game_name: str, strength: str) -> float:
@@ -205,7 +212,7 @@ class BotRunner:
             version = room.version
             views = self.history(room, seat)
             legal = room.snapshot(seat).get("legal", [])
-            seed = f"{room.seed}/bot/{seat}/{version}"
+            seed = bot_seed(room.seed, seat, version)
             loop = asyncio.get_running_loop()
             move, spent = await loop.run_in_executor(
                 self.pool,

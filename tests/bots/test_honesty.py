@@ -2,15 +2,20 @@
 
 For every hidden-information game we build two true states that the seat cannot tell apart
 (every view it has had is equal) and check that every algorithm for the game answers the same
-for the same rng: whatever differs between the states cannot reach the bot. The arena (the
-runner used for benchmarks, like the room's bot runner) is checked to pass views only, and in a
-simultaneous turn nothing of the other seat's sealed move.
+for the same rng: whatever differs between the states cannot reach the bot. One world is built
+and every bot asked before the other is built, so a bot that keeps the engine's newest state on
+the side is caught too (two tests show both cheats caught). The arena (the runner used for
+benchmarks) is checked to pass views only, and in a simultaneous turn nothing of the other
+seat's sealed move; what the server's bot runner hands a worker process is checked in
+``tests/net/test_bots.py``.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import random
+from collections.abc import Callable
 from typing import Any
 
 import chess
@@ -28,20 +33,34 @@ DETERMINISTIC = {"mcts": {"max_iterations": 60}, "ismcts": {"max_iterations": 60
 BUDGET = 30.0  # generous: the deterministic settings end the searches long before
 
 
-def same_answers(game: str, seat: int, a: Played, b: Played) -> None:
-    assert a.views[seat] == b.views[seat], "the seat could tell the states apart"
-    legal = a.legal(seat)
-    assert legal == b.legal(seat)
-    for algorithm in ALGORITHMS[game]:
-        options = DETERMINISTIC.get(algorithm, {})
-        for seed in range(2):
-            first = make_bot(game, algorithm, **options).choose(
-                a.game, seat, a.views[seat], legal, BUDGET, random.Random(seed)
+def answers(game: str, seat: int, p: Played, bots: Any = None) -> list[str]:
+    """What every algorithm for ``game`` (or ``bots``) answers for ``p``, for two rngs."""
+    legal = p.legal(seat)
+    out = []
+    for seed in range(2):
+        for algorithm in ALGORITHMS[game] if bots is None else bots:
+            bot = (
+                make_bot(game, algorithm, **DETERMINISTIC.get(algorithm, {}))
+                if isinstance(algorithm, str)
+                else algorithm
             )
-            second = make_bot(game, algorithm, **options).choose(
-                b.game, seat, b.views[seat], legal, BUDGET, random.Random(seed)
-            )
-            assert first == second, f"{game}/{algorithm} answered differently"
+            out.append(bot.choose(p.game, seat, p.views[seat], legal, BUDGET, random.Random(seed)))
+    return out
+
+
+def same_answers(
+    game: str, seat: int, a: Callable[[], Played], b: Callable[[], Played], bots: Any = None
+) -> None:
+    """Build world ``a``, ask every bot; only then build world ``b`` and ask again: a bot
+    that keeps whatever true state the engine last made (the newest world when it is
+    asked) would answer from ``a`` first and ``b`` next — and is caught."""
+    first = a()
+    asked_a = answers(game, seat, first, bots)
+    second = b()
+    assert first.views[seat] == second.views[seat], "the seat could tell the states apart"
+    assert first.legal(seat) == second.legal(seat)
+    asked_b = answers(game, seat, second, bots)
+    assert asked_a == asked_b, f"{game}: the bots answered differently in the two worlds"
 
 
 # -- Dark Chess: an unseen opponent move --------------------------------------------------------
@@ -74,14 +93,21 @@ def dark_twins(seed: int, plies: int) -> tuple[Played, Played, int] | None:
     return None
 
 
+def unseen_reply(black: str) -> Callable[[], Played]:
+    """1. e4 and Black's ``black``, built when called (White cannot see Black's move)."""
+
+    def build() -> Played:
+        p = start("dark_chess")
+        p.play({0: "e2e4"})
+        p.play({1: black})
+        return p
+
+    return build
+
+
 def test_dark_chess_unseen_moves() -> None:
-    p = start("dark_chess")
-    p.play({0: "e2e4"})
-    a = dataclasses.replace(p, views=[list(v) for v in p.views])
-    b = dataclasses.replace(p, views=[list(v) for v in p.views])
-    a.play({1: "g8f6"})
-    b.play({1: "b8c6"})
-    assert a.state.board.fen() != b.state.board.fen()
+    a, b = unseen_reply("g8f6"), unseen_reply("b8c6")
+    assert a().state.board.fen() != b().state.board.fen()
     same_answers("dark_chess", 0, a, b)
 
 
@@ -94,7 +120,7 @@ def test_dark_chess_twins_from_random_games(seed: int) -> None:
             break
     assert twins is not None
     a, b, seat = twins
-    same_answers("dark_chess", seat, a, b)
+    same_answers("dark_chess", seat, lambda: copy(a), lambda: copy(b))
 
 
 # -- BanQi: face-down pieces --------------------------------------------------------------------
@@ -121,7 +147,7 @@ def test_banqi_face_down_pieces(plies: int) -> None:
     assert twin.state.board != p.state.board
     assert [p.game.view(twin.state, s) for s in range(2)] == [v[-1] for v in p.views]
     seat = min(p.game.to_act(p.state))
-    same_answers("banqi", seat, p, twin)
+    same_answers("banqi", seat, lambda: copy(p), lambda: copy(twin))
 
 
 # -- Hase und Igel: the deck order -------------------------------------------------------------
@@ -137,7 +163,78 @@ def test_hase_und_igel_deck_order() -> None:
     for s in range(3):
         assert p.game.view(twin_state, s) == p.views[s][-1]
     seat = min(p.game.to_act(p.state))
-    same_answers("hase_und_igel", seat, p, twin)
+    same_answers("hase_und_igel", seat, lambda: copy(p), lambda: copy(twin))
+
+
+def copy(p: Played) -> Played:
+    """``p`` built anew: its state passes through the engine again (``decode_state`` of its
+    snapshot), as a world made at asking time would."""
+    state = p.game.decode_state(p.game.encode_state(p.state))
+    return Played(p.game, state, [list(v) for v in p.views], p.ply)
+
+
+# -- the check catches cheats ------------------------------------------------------------------
+
+
+class TrueStateBot:
+    """A cheat handed the true state (``world``): its answer depends on the hidden part."""
+
+    name = "true-state"
+    think_time = 0.0
+
+    def __init__(self, world: Callable[[], Any]) -> None:
+        self.world = world
+
+    def choose(self, game: Any, seat: int, views: Any, legal: Any, budget: float, rng: Any) -> str:
+        digest = hashlib.sha256(repr(game.encode_state(self.world())).encode()).digest()
+        return sorted(legal)[digest[0] % len(legal)]
+
+
+STASH: dict[str, Any] = {}
+
+
+def test_the_check_catches_a_bot_handed_the_true_state() -> None:
+    current: dict[str, Played] = {}
+
+    def remember(build: Callable[[], Played]) -> Callable[[], Played]:
+        def made() -> Played:
+            current["p"] = build()
+            return current["p"]
+
+        return made
+
+    cheat = TrueStateBot(lambda: current["p"].state)
+    p = random_game("banqi", 27, 6)
+    twin = banqi_twin(p)
+    seat = min(p.game.to_act(p.state))
+    with pytest.raises(AssertionError, match="answered differently"):
+        same_answers("banqi", seat, remember(lambda: copy(p)), remember(lambda: copy(twin)),
+                     bots=[cheat])  # fmt: skip
+
+
+def test_the_check_catches_a_bot_that_stashes_the_true_state(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The cheat this order of building and asking exists for: the engine's every new state
+    is kept on the side (here: whenever a BanQi state is decoded or played), and the bot
+    reads the newest. Built both first, then asked, both answers would come from the same
+    stash and agree."""
+    game = get_game("banqi")
+    kind = type(game)
+    for name in ("decode_state", "play"):
+        honest = getattr(kind, name)
+
+        def stashing(self: Any, *args: Any, _honest: Any = honest, **kw: Any) -> Any:
+            STASH["state"] = state = _honest(self, *args, **kw)
+            return state
+
+        monkeypatch.setattr(kind, name, stashing)
+    cheat = TrueStateBot(lambda: STASH["state"])
+    p = random_game("banqi", 28, 6)
+    twin = banqi_twin(p)
+    seat = min(p.game.to_act(p.state))
+    with pytest.raises(AssertionError, match="answered differently"):
+        same_answers("banqi", seat, lambda: copy(p), lambda: copy(twin), bots=[cheat])
 
 
 # -- the runner ----------------------------------------------------------------------------------

@@ -114,3 +114,58 @@ async def test_bots_keep_playing_after_a_restart(redis_url: str, prefix: str) ->
             turn = resolved["turn"]
             resolved = await me.wait_update(lambda m, t=turn: m["turn"] > t, room=room, timeout=60)
         await me.close()
+
+
+class Recording:
+    """The bot runner's real process pool, noting every call handed to a worker."""
+
+    def __init__(self, pool: Any) -> None:
+        self.pool = pool
+        self.calls: list[tuple[Any, tuple[Any, ...]]] = []
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+        assert not kwargs
+        self.calls.append((fn, args))
+        return self.pool.submit(fn, *args)
+
+    def shutdown(self, *args: Any, **kwargs: Any) -> None:
+        self.pool.shutdown(*args, **kwargs)
+
+
+async def test_a_worker_is_handed_the_seats_views_and_nothing_else(server: KibitzServer) -> None:
+    """What crosses into a bot worker, for a BanQi bot: the game, the strength, the seat, that
+    seat's views (each equal to what the seat was shown), its legal moves, a budget and a
+    seed that is a one-way digest (the room's seed would tell the face-down pieces)."""
+    from server.net.bots import think
+
+    assert server.bots is not None and server.hub is not None
+    recording = Recording(server.bots.pool)
+    server.bots.pool = recording  # type: ignore[assignment]
+    me = await KibitzClient.connect(server.ws_url)
+    room = (await me.request("create_room", game="banqi"))["room"]
+    await me.request("take_seat", room=room, seat=0, name="Ada")
+    await me.request("add_bot", room=room, seat=1, strength="random")
+    rng = random.Random(3)
+    for _ in range(4):
+        mine = await me.wait_update(lambda m: bool(m.get("legal")), room=room, timeout=30)
+        await me.request("move", room=room, move=rng.choice(mine["legal"]))
+    await me.wait_update(lambda m: m["turn"] >= 8 or m["status"] == "over", room=room, timeout=30)
+    hosted = server.hub.rooms[room].room
+    game = hosted.game
+    # the true game, replayed from the log: what seat 1 was shown after every turn
+    state = game.new(hosted.options, 2, turn_rng(hosted.seed, 0))
+    shown = [game.view(state, 1)]
+    for i, turn in enumerate(hosted.turns, 1):
+        moves = {int(s): game.parse_move(state, int(s), t) for s, t in turn.played}
+        state = game.play(state, moves, turn_rng(hosted.seed, i))
+        shown.append(game.view(state, 1))
+    assert len(recording.calls) >= 3
+    for fn, args in recording.calls:
+        assert fn is think
+        game_name, strength, seat, views, legal, budget, seed = args  # exactly these
+        assert (game_name, strength, seat) == ("banqi", "random", 1)
+        assert views == shown[: len(views)]  # the seat's own views, in order
+        assert all(isinstance(v, dict) for v in views) and isinstance(budget, float)
+        assert legal and all(isinstance(m, str) for m in legal)
+        assert isinstance(seed, str) and hosted.seed not in seed
+    await me.close()

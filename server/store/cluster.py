@@ -46,13 +46,12 @@ from .log import (
     _ACQUIRE_MANY,
     _APPEND,
     _RENEW,
-    Fenced,
-    NotHost,
     Record,
     Store,
     StoreError,
     Unknown,
     Unreplicated,
+    append_refused,
     idempotent_read,
     pack,
 )
@@ -115,12 +114,7 @@ class ClusterStore(Store):
         try:
             version = await self._append_on_primary(room_id, keys, args)
         except ResponseError as exc:
-            text = str(exc)
-            if text.startswith("FENCED"):
-                raise Fenced(room_id, base_version, int(text.split()[1])) from None
-            if text.startswith("NOTHOST"):
-                raise NotHost(f"room {room_id}: this node does not hold the lease") from None
-            raise
+            raise append_refused(exc, room_id, base_version) from None
         if status == "over":
             await self.redis.srem(live, room_id)
         return version

@@ -158,6 +158,16 @@ class Unknown(StoreError):
     """The write may or may not have happened (the reply was lost): look before answering."""
 
 
+def append_refused(exc: Exception, room_id: str, base_version: int) -> Exception:
+    """The error the append script's refusal stands for (``exc`` itself if none)."""
+    text = str(exc)
+    if text.startswith("FENCED"):
+        return Fenced(room_id, base_version, int(text.split()[1]))
+    if text.startswith("NOTHOST"):
+        return NotHost(f"room {room_id}: this node does not hold the lease")
+    return exc
+
+
 class Store:
     """The room log, lobby index and sessions on one Redis.
 
@@ -266,12 +276,7 @@ class Store:
                 raise Unreplicated(room_id, version)
             return version
         except (ResponseError, hiredis.ReplyError) as exc:
-            text = str(exc)
-            if text.startswith("FENCED"):
-                raise Fenced(room_id, base_version, int(text.split()[1])) from None
-            if text.startswith("NOTHOST"):
-                raise NotHost(f"room {room_id}: this node does not hold the lease") from None
-            raise
+            raise append_refused(exc, room_id, base_version) from None
         except Unsent as exc:
             raise StoreError(f"room {room_id}: not appended: {exc}") from None
         except LostReply as exc:

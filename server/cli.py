@@ -120,6 +120,11 @@ def _parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     s.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)
     s.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+    s.add_argument(
+        "--access-log", action="store_true",
+        help="log every HTTP request and WebSocket connection (off: INFO tells an operator "
+        "what matters, not each request)",
+    )  # fmt: skip
 
     sub.add_parser("games", help="list the games this server offers")
     sub.add_parser(
@@ -256,6 +261,8 @@ def _serve(args: argparse.Namespace) -> int:
         level=logging.DEBUG if args.verbose else logging.INFO,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    if not (args.access_log or args.verbose):  # websockets logs each request at INFO
+        logging.getLogger("websockets").setLevel(logging.WARNING)
     config = Config(
         host=args.host,
         port=args.port,
@@ -332,6 +339,8 @@ def _passthrough(args: argparse.Namespace) -> list[str]:
         out += ["--allow-host", host]
     if args.verbose:
         out.append("--verbose")
+    if args.access_log:
+        out.append("--access-log")
     return out
 
 

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import signal
 import subprocess
+import urllib.error
+import urllib.request
 
 import pytest
 
-from .conftest import env_with_path, kibitz_cmd
+from .conftest import env_with_path, free_port, kibitz_cmd
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
@@ -71,3 +75,30 @@ def test_arena_runs_through_kibitz() -> None:
     assert out.returncode == 0, out.stderr
     summary = json.loads(out.stdout)
     assert summary["games"] == 2
+
+
+@pytest.mark.parametrize("access_log", [False, True])
+def test_info_logs_do_not_list_every_request(
+    redis_url: str, access_log: bool
+) -> None:
+    """At INFO an operator reads what matters: start, rooms, trouble — not one line per HTTP
+    request (a person playing for ten minutes made 551). ``--access-log`` adds them."""
+    port = free_port()
+    args = ["serve", "--port", str(port), "--redis", redis_url, "--bot-workers", "0",
+            "--prefix", f"log{port}:"]  # fmt: skip
+    proc = subprocess.Popen(
+        kibitz_cmd(*args, *(["--access-log"] if access_log else [])),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env_with_path(),
+    )  # fmt: skip
+    try:
+        assert proc.stdout is not None
+        json.loads(proc.stdout.readline())  # up
+        for path in ("/", "/api/games", "/healthz", "/nowhere") * 5:
+            with contextlib.suppress(urllib.error.HTTPError):
+                urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5).read()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        _out, err = proc.communicate(timeout=20)
+    per_request = [line for line in err.splitlines() if "HTTP response sent" in line]
+    assert "Kibitz is up" in err  # INFO is on
+    assert len(per_request) == (20 if access_log else 0), err

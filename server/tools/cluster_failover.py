@@ -50,6 +50,8 @@ class Player:
     unsure: int = 0
     #: answers no client should ever get (e.g. ``internal``), by code
     errors: dict[str, int] = field(default_factory=dict)
+    #: answers after which the move was simply tried again, by code
+    retried: dict[str, int] = field(default_factory=dict)
     #: when the first move after ``mark`` was acknowledged (monotonic seconds)
     mark: float | None = None
     first_after_mark: float | None = None
@@ -125,6 +127,8 @@ class Player:
                 self.unsure += 1
             elif exc.code not in RETRY:
                 raise
+            else:
+                self.retried[exc.code] = self.retried.get(exc.code, 0) + 1
             await asyncio.sleep(0.1)
             return
         self.acked.append((self.room, int(ok["version"]), move))
@@ -182,7 +186,15 @@ async def trial(rooms: int, moves: int, seed: int) -> dict[str, Any]:
             while time.monotonic() < deadline and min(p.after_mark() for p in players) < 10:
                 await asyncio.sleep(0.2)
             stop.set()
-            await asyncio.wait_for(asyncio.gather(*tasks), 300)
+            try:
+                await asyncio.wait_for(asyncio.gather(*tasks), 120)
+            except TimeoutError:  # a game that cannot go on: say which, and how it was told
+                stuck = [
+                    {"room": p.room, "acked": len(p.acked), "retried": p.retried,
+                     "errors": p.errors}
+                    for p in players if len(p.acked) < moves
+                ]  # fmt: skip
+                raise RuntimeError(f"games did not go on after the kill: {stuck}") from None
             store = n1.store
             assert isinstance(store, ClusterStore)
             lost = [m for p in players for m in await acked_moves_kept(store, p)]

@@ -47,6 +47,10 @@ class Offers:
     def _playing(self) -> None:
         raise NotImplementedError
 
+    if TYPE_CHECKING:  # the room's clocks (server/rooms/timing.py)
+
+        def _stop_clocks(self, at: float) -> None: ...
+
     def _event(self, kind: str, data: Mapping[str, Any], now: float) -> Event:
         return Event(kind, data, now)
 
@@ -139,10 +143,12 @@ class Offers:
         self.draw_offer = None
 
     def _apply_draw(self, d: Mapping[str, Any], at: float) -> None:
+        self._stop_clocks(at)
         self.outcome = Outcome.draw(self.n_seats, d["reason"])
         self.pending.clear()
 
     def _apply_abort(self, d: Mapping[str, Any], at: float) -> None:
+        self._stop_clocks(at)
         self.outcome = Outcome.draw(self.n_seats, ABORTED)
         self.pending.clear()
         self.draw_offer = None

@@ -388,6 +388,7 @@ class Room(Offers, TakeBacks, Timing, Rendering):
             self._apply_leave(seat, leave, at)
             return
         self.draw_offer = None
+        self._stop_clocks(at)
         self.outcome = self.game.resign(self.state, seat, self.n_seats, d["reason"])
         self.pending.clear()
         self.undo_request = None

@@ -81,3 +81,15 @@ class Timing:
             self.clock.left[d["seat"]] = 0.0
             self.clock.stopped.add(d["seat"])
         self._apply_resign({"seat": d["seat"], "reason": "timeout"}, at)
+
+    def _stop_clocks(self, at: float) -> None:
+        """The game ends at ``at`` (a resignation, a draw, an abort): the clocks that ran
+        are charged up to then, with no increment, so the final times are what was left —
+        not what a clock showed when its turn began."""
+        clock = self.clock
+        if clock is None or clock.since is None:
+            return
+        for seat in self.to_act():
+            if seat not in clock.stopped:
+                clock.left[seat] = max(0.0, clock.left[seat] - (at - clock.since))
+                clock.stopped.add(seat)

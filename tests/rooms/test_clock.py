@@ -155,3 +155,24 @@ def test_bot_seats_have_clocks_too(registry: Registry) -> None:
     assert room.bot_seats_to_act() == [0]
     step(room, room.move(0, BOT, "e2e4", T0 + 0.5))
     assert room.deadline() == T0 + 1.5
+
+
+@pytest.mark.parametrize("end", ["resign", "draw", "abort"])
+def test_the_clock_that_ran_is_charged_when_the_game_ends(registry: Registry, end: str) -> None:
+    """Fischer 3+2: Black thinks 9 s, then White resigns (or they agree a draw, or abort
+    before Black's first move): Black's clock shows 171 s, not the 180 its turn began with
+    (it jumped back up when the game ended)."""
+    room = room_with(registry, "chess", {"clock": {"type": "fischer", "base": 180, "increment": 2}})
+    step(room, room.move(0, "a", "e2e4", T0 + 1))  # White's move: +2
+    assert room.clock is not None and room.clock.left == [182.0, 180.0]
+    later = T0 + 10
+    if end == "resign":
+        step(room, room.resign(0, "a", later))
+    elif end == "draw":
+        step(room, room.offer_draw(0, "a", later - 1))
+        step(room, room.answer_draw(1, "b", True, later))
+    else:
+        step(room, room.abort(1, "b", later))
+    assert room.outcome is not None
+    assert room.clock.left == [182.0, 171.0]  # Black ran 9 s; nobody got an increment
+    assert room.snapshot(None)["clock"]["running"] == []

@@ -184,7 +184,12 @@ class Cluster:
     async def _reader(self) -> None:
         out = self.out_channel.encode()
         while True:
-            message = await self.pubsub.get_message(timeout=1.0)
+            try:
+                message = await self.pubsub.get_message(timeout=1.0)
+            except Exception as exc:  # the reader must outlive any Redis trouble
+                log.warning("cluster messages: %s; listening again", exc)
+                await asyncio.sleep(0.5)
+                continue
             if message is None or message.get("type") != "message":
                 continue
             data: bytes = message["data"]

@@ -432,7 +432,12 @@ class Seeks:
     async def _listen_loop(self) -> None:
         paired, seeks = self.channel("paired").encode(), self.channel("seeks").encode()
         while self.pubsub is not None:
-            message = await self.pubsub.get_message(timeout=1.0)
+            try:
+                message = await self.pubsub.get_message(timeout=1.0)
+            except Exception as exc:  # the listener must outlive any Redis trouble
+                log.warning("seek messages: %s; listening again", exc)
+                await asyncio.sleep(0.5)
+                continue
             if message is None:
                 continue
             try:

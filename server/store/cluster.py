@@ -62,6 +62,8 @@ log = logging.getLogger("kibitz.store")
 _NOT_RUN = ("MOVED", "ASK", "TRYAGAIN", "CLUSTERDOWN", "LOADING", "READONLY", "MASTERDOWN")
 #: how long an append keeps trying through a failover (s)
 FAILOVER_PATIENCE = 10.0
+#: how often a quiet subscription is asked whether its node still answers (s)
+HEALTH_CHECK = 2.0
 
 
 def by_slot(keys: Sequence[str]) -> dict[int, list[int]]:
@@ -256,6 +258,7 @@ class NodePubSub:
         self.channels: list[str] = []
         self._client: aioredis.Redis | None = None
         self._pubsub: Any = None
+        self._checked = time.monotonic()
 
     async def subscribe(self, *channels: str) -> None:
         self.channels.extend(channels)
@@ -284,8 +287,12 @@ class NodePubSub:
         try:
             if self._pubsub is None:
                 raise RedisConnectionError("not subscribed")
+            if time.monotonic() - self._checked > HEALTH_CHECK:
+                # a node that died without closing the connection says nothing: ask it
+                self._checked = time.monotonic()
+                await asyncio.wait_for(self._pubsub.ping(), HEALTH_CHECK)
             return await self._pubsub.get_message(timeout=timeout)
-        except (RedisError, OSError) as exc:
+        except Exception as exc:  # redis-py may also fail with a torn-down connection
             log.warning("pub/sub node lost (%s): moving to another node", exc)
             await asyncio.sleep(min(timeout, 0.5))
             with contextlib.suppress(RedisError, OSError):

@@ -227,12 +227,15 @@ class ClusterStore(Store):
 
     async def publish(self, channel: str, data: bytes) -> int:
         """PUBLISH reaches subscribers on every node of the cluster, but counts only those
-        of the node it ran on: when that is none, count them all (``PUBSUB NUMSUB``)."""
+        of the node it ran on: when that is none, count them on every node this client
+        knows (``PUBSUB NUMSUB``). A subscriber on a node the client does not know yet (one
+        that just rejoined) is missed by both: then the answer is ``-1``, "unknown", not 0."""
         name = self.channel(channel)
         heard = int(await self.redis.publish(name, data))
         if heard == 0:
-            heard = await self.numsub(name)
-        return heard
+            with contextlib.suppress(RedisError, OSError):
+                heard = await self.numsub(name)
+        return heard or -1
 
     async def numsub(self, channel: str) -> int:
         """Subscribers on every node (each node counts only its own)."""

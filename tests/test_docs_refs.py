@@ -45,3 +45,16 @@ def test_the_check_can_fail(tmp_path: Path) -> None:
         assert len(bad_refs([bad])) == 2
     finally:
         bad.unlink()
+
+
+def test_bots_md_lists_the_strengths_the_server_offers() -> None:
+    """docs/BOTS.md's strength table is the server's (``server.bots.STRENGTHS``)."""
+    from server.bots import STRENGTHS
+
+    text = (ROOT / "docs" / "BOTS.md").read_text()
+    rows = set(re.findall(r"^\| `(\w+)` \| `(\w+)` \| `(\w+)` \| ([\d.]+) s \|$", text, re.M))
+    offered = {
+        (game, name, alg, f"{t:g}") for game, table in STRENGTHS.items()
+        for name, (alg, t) in table.items()
+    }  # fmt: skip
+    assert rows == offered

@@ -169,3 +169,19 @@ async def test_a_worker_is_handed_the_seats_views_and_nothing_else(server: Kibit
         assert legal and all(isinstance(m, str) for m in legal)
         assert isinstance(seed, str) and hosted.seed not in seed
     await me.close()
+
+
+async def test_an_unknown_strength_is_refused_and_changes_nothing(server: KibitzServer) -> None:
+    """It used to be replaced by the default strength silently."""
+    me = await KibitzClient.connect(server.ws_url)
+    room = (await me.request("create_room", game="chess"))["room"]
+    info = {g["name"]: g for g in (await me.request("list_games"))["games"]}["chess"]
+    with pytest.raises(KibitzError) as refused:
+        await me.request("add_bot", room=room, seat=1, strength="grandmaster")
+    assert refused.value.code == "bad_request"
+    assert all(s in refused.value.message for s in info["bots"])  # names the offered ones
+    rooms = {r["room"]: r for r in (await me.request("list_rooms"))["rooms"]}
+    assert rooms[room]["seats"][1]["kind"] == "empty" and rooms[room]["version"] == 1
+    added = await me.request("add_bot", room=room, seat=1, strength=info["bots"][-1])
+    assert added["seat"] == 1
+    await me.close()

@@ -38,6 +38,17 @@ from .leases import LeaseKeeper
 log = logging.getLogger("kibitz.cluster")
 
 
+async def next_message(pubsub: Any, what: str) -> Any:
+    """The next pub/sub message (``None``: none yet). A reader must outlive any Redis
+    trouble: an error is logged and waited out, and the caller simply reads again."""
+    try:
+        return await pubsub.get_message(timeout=1.0)
+    except Exception as exc:
+        log.warning("%s: %s; listening again", what, exc)
+        await asyncio.sleep(0.5)
+        return None
+
+
 class Cluster:
     def __init__(self, hub: Hub, store: Store, *, rpc_timeout: float | None = None) -> None:
         self.hub = hub
@@ -187,12 +198,7 @@ class Cluster:
     async def _reader(self) -> None:
         out = self.out_channel.encode()
         while True:
-            try:
-                message = await self.pubsub.get_message(timeout=1.0)
-            except Exception as exc:  # the reader must outlive any Redis trouble
-                log.warning("cluster messages: %s; listening again", exc)
-                await asyncio.sleep(0.5)
-                continue
+            message = await next_message(self.pubsub, "cluster messages")
             if message is None or message.get("type") != "message":
                 continue
             data: bytes = message["data"]

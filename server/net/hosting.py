@@ -1,5 +1,5 @@
-"""Hosting: which rooms this node hosts, how it takes them (at start, after another node
-died, on first use) and lets them go (a lost lease).
+"""Hosting: which rooms this node hosts, how it creates them or takes them over (at start,
+after another node died, on first use) and lets them go (a lost lease).
 
 :class:`Hosting` is the part of :class:`~server.net.hub.Hub` that claims leases, rebuilds
 rooms from their logs (replays render nothing) and keeps the lease bookkeeping the
@@ -19,7 +19,7 @@ from redis.exceptions import RedisError
 
 from ..engine import Registry
 from ..rooms.room import Event, Room
-from ..store import Store, StoreError
+from ..store import Store, StoreError, Unreplicated
 from .errors import ProtocolError
 from .metrics import Metrics
 
@@ -49,6 +49,9 @@ class Hosting:
     timers: dict[str, asyncio.TimerHandle]
     on_change: list[Callable[[Hosted], None]]
     _loading: dict[str, asyncio.Lock]
+    admission: Any
+    clock: Callable[[], float]
+    make_secret: Callable[[int], str]
 
     if TYPE_CHECKING:  # provided by the hub (declared for the type checker only)
 
@@ -57,6 +60,8 @@ class Hosting:
         def schedule(self, hosted: Hosted) -> None: ...
 
         async def finish(self, room: Room) -> None: ...
+
+        async def _publish_summary(self, hosted: Hosted) -> None: ...
 
     async def recover(self) -> int:
         """At start: lease every live room that is free or was ours (an earlier run under
@@ -182,3 +187,35 @@ class Hosting:
             if timer is not None:
                 timer.cancel()
             self.metrics.rooms.set(len(self.rooms))
+
+    async def create(self, game: Any, options: Any, n_seats: Any, policy: Any) -> dict[str, Any]:
+        if self.admission is not None and self.admission.overloaded:
+            self.metrics.shed.labels("room").inc()
+            raise ProtocolError("busy", "the server is busy: no new rooms for a moment")
+        if not isinstance(game, str) or game not in self.registry:
+            raise ProtocolError("no_such_game", f"there is no game {game!r}")
+        if options is not None and not isinstance(options, dict):
+            raise ProtocolError("bad_request", "options must be an object")
+        if policy is not None and not isinstance(policy, dict):
+            raise ProtocolError("bad_request", "settings must be an object")
+        room_id = self.make_secret(6)
+        seed = self.make_secret(16)
+        now = self.clock()
+        event = Room.create(room_id, game, options, n_seats, seed, now, policy, self.registry)
+        started = time.monotonic()
+        if not await self.store.acquire(room_id, self.node, self.lease_ms):
+            raise ProtocolError("unavailable", "could not create the room; try again")
+        try:
+            await self.store.append(
+                room_id, 0, [event.to_record()], status="live", node=self.node
+            )
+        except Unreplicated:  # an empty room is not held to --durability replica
+            log.warning("room %s created, not on a replica yet", room_id)
+        hosted = Hosted(
+            Room.from_created(event, self.registry), lease_until=started + self.lease_ms / 1000
+        )
+        self.rooms[room_id] = hosted
+        self.metrics.rooms.set(len(self.rooms))
+        await self._publish_summary(hosted)
+        log.info("room %s created: %s", room_id, game)
+        return hosted.room.summary()

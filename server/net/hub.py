@@ -213,38 +213,6 @@ class Hub(Hosting, Lobby, Sessions):
             return None, holder
         raise ProtocolError("unavailable", "the room is changing hosts; try again")
 
-    async def create(self, game: Any, options: Any, n_seats: Any, policy: Any) -> dict[str, Any]:
-        if self.admission is not None and self.admission.overloaded:
-            self.metrics.shed.labels("room").inc()
-            raise ProtocolError("busy", "the server is busy: no new rooms for a moment")
-        if not isinstance(game, str) or game not in self.registry:
-            raise ProtocolError("no_such_game", f"there is no game {game!r}")
-        if options is not None and not isinstance(options, dict):
-            raise ProtocolError("bad_request", "options must be an object")
-        if policy is not None and not isinstance(policy, dict):
-            raise ProtocolError("bad_request", "settings must be an object")
-        room_id = self.make_secret(6)
-        seed = self.make_secret(16)
-        now = self.clock()
-        event = Room.create(room_id, game, options, n_seats, seed, now, policy, self.registry)
-        started = time.monotonic()
-        if not await self.store.acquire(room_id, self.node, self.lease_ms):
-            raise ProtocolError("unavailable", "could not create the room; try again")
-        try:
-            await self.store.append(
-                room_id, 0, [event.to_record()], status="live", node=self.node
-            )
-        except Unreplicated:  # an empty room is not held to --durability replica
-            log.warning("room %s created, not on a replica yet", room_id)
-        hosted = Hosted(
-            Room.from_created(event, self.registry), lease_until=started + self.lease_ms / 1000
-        )
-        self.rooms[room_id] = hosted
-        self.metrics.rooms.set(len(self.rooms))
-        await self._publish_summary(hosted)
-        log.info("room %s created: %s", room_id, game)
-        return hosted.room.summary()
-
     # -- operations, routed to the host -------------------------------------------------------
 
     async def command(self, room_id: Any, op: str, args: dict[str, Any]) -> dict[str, Any]:

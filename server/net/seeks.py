@@ -37,6 +37,7 @@ from ..rooms.ratings import Glicko, category
 from ..rooms.room import Room
 from ..store.accounts import AccountStore
 from .accounts import accounts_of
+from .cluster import next_message
 from .connection import Client
 from .errors import ProtocolError
 from .handlers import Handlers
@@ -432,12 +433,7 @@ class Seeks:
     async def _listen_loop(self) -> None:
         paired, seeks = self.channel("paired").encode(), self.channel("seeks").encode()
         while self.pubsub is not None:
-            try:
-                message = await self.pubsub.get_message(timeout=1.0)
-            except Exception as exc:  # the listener must outlive any Redis trouble
-                log.warning("seek messages: %s; listening again", exc)
-                await asyncio.sleep(0.5)
-                continue
+            message = await next_message(self.pubsub, "seek messages")
             if message is None:
                 continue
             try:

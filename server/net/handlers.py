@@ -451,6 +451,17 @@ async def undo_answer(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[
     return await seat_command(h, client, msg, "answer_undo", accept=msg.get("accept"))
 
 
+@handles("history")
+async def history(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
+    """Every view this connection's seat (or, watching, the spectator) was shown so far."""
+    room_id = _room(msg)
+    recipients = h.hub.recipients_of(room_id, client)
+    if not recipients:
+        raise ProtocolError("bad_request", "neither seated nor watching here: take_seat or watch")
+    found = await h.hub.read(room_id, "history", {"recipient": recipients[0]})
+    return {"type": "history", "room": room_id, **found}
+
+
 @handles("record")
 async def record(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     room_id = _room(msg)

@@ -67,7 +67,7 @@ COMMANDS = {
     "offer_rematch",
     "decline_rematch",
 }
-READS = {"resync", "info", "record", "check_token"}
+READS = {"resync", "info", "record", "history", "check_token"}
 
 
 class Hub(Hosting, Lobby, Sessions):
@@ -285,6 +285,8 @@ class Hub(Hosting, Lobby, Sessions):
             }
         if op == "record":
             return room.record(seated=bool(args.get("seated")))
+        if op == "history":
+            return room.history(args.get("recipient"))
         if op == "check_token":
             room.check_token(args["seat"], args["token"])
             return True

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from sys import intern
 from typing import TYPE_CHECKING, Any
 
+from ..engine import turn_rng
 from . import delta
 from .errors import NotFinished
 
@@ -216,6 +217,32 @@ class Rendering:
             out["seats"] = [self.game.view(late, s) for s in range(self.n_seats)]
         else:
             out["public"] = self.game.view(late, None)
+        return out
+
+    def history(self, r: Recipient) -> Json:
+        """What ``r`` was shown after every turn so far — the seat's views, or a
+        spectator's, as late as the spectator delay lets them see — rebuilt from the seed
+        and the turns (the current line: taken-back turns are gone). The same views the
+        room sent live, so a late spectator or a replay can step through them."""
+        shown = len(self.turns) if r is not None else self.public_turns()
+        state = self.game.new(self.options, self.n_seats, turn_rng(self.seed, 0))
+        out = [{"turn": 0, "view": self._view_then(state, r, 0)}]
+        for i, turn in enumerate(self.turns[:shown], 1):
+            moves = {int(s): self.game.parse_move(state, int(s), t) for s, t in turn.played}
+            state = self.game.play(state, moves, turn_rng(self.seed, i), check=False)
+            out.append({"turn": i, "view": self._view_then(state, r, i)})
+        return {"turns": out}
+
+    def _view_then(self, state: Any, r: Recipient, turn: int) -> Json:
+        """:meth:`view_for` of an earlier ``state`` (after ``turn`` turns)."""
+        if r is not None or not self.policy.spectator_delay:
+            return self.game.view(state, r)
+        out: Json = {"delayed": self.policy.spectator_delay, "turn": turn}
+        see_all = self.policy.spectators_see_all or not self.game.hidden_information
+        if see_all or not self.delayed():
+            out["seats"] = [self.game.view(state, s) for s in range(self.n_seats)]
+        else:
+            out["public"] = self.game.view(state, None)
         return out
 
     def update(self, r: Recipient, events: Sequence[Event] | None) -> Json:

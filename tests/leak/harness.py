@@ -10,7 +10,7 @@ to a spectator's, is byte-for-byte identical in both worlds.
 The script walks every channel a client has: the pushes when seats are taken (deltas with
 protocol 2, full updates with protocol 1), the lobby entry (``list_rooms``,
 ``room_created``), sealed-move notices, error replies (illegal, bad, out-of-turn moves; undo;
-record), resync from every version, and a reconnect that resumes the session. Servers get
+record, history), resync from every version, and a reconnect that resumes the session. Servers get
 a fixed clock and a deterministic secret maker, so the only thing that differs between the
 two runs is the hidden truth.
 """
@@ -156,6 +156,8 @@ async def observe(
         await x.ask("undo", room=room)
         await x.ask("record", room=room)
         await spec.ask("record", room=room)
+        await x.ask("history", room=room)
+        await spec.ask("history", room=room)
         version = (await x.ask("resync", room=room, since=0))["version"]
         for since in range(0, version + 1):
             await x.ask("resync", room=room, since=since)

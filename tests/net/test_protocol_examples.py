@@ -211,6 +211,7 @@ async def play_scene(server: KibitzServer) -> tuple[Scene, list[Message]]:
     await scene.ask(a, "draw", room=room)
     await scene.ask(a, "chat", room=room)
     await scene.ask(a, "record", room=room)
+    await scene.ask(b, "history", room=room)
     # a reconnect that resumes the session
     back = await Peer.open(url)
     await scene.ask(back, "hello", session=welcome["session"], since={room: 1, sim: 1})

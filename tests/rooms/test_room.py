@@ -251,3 +251,26 @@ def test_a_running_game_that_hides_a_chance_draw_shows_its_moves_not_its_seed(
     assert room.record()["seed"] == "seed"  # over: the whole record
     with pytest.raises(errors.NotFinished):
         seated(registry, "dark_chess").record()
+
+
+def test_history_is_what_each_recipient_was_shown(registry: Registry) -> None:
+    """Seat by seat and for spectators (here with a delay of 2), the history rebuilt from
+    the seed is exactly the views the room sent live, turn after turn."""
+    room = make(registry, "banqi", spectator_delay=2)
+    live: dict[Any, list[Any]] = {0: [], 1: [], None: []}
+    run(room, room.take_seat(0, "tok-a", "Ada", NOW))
+    run(room, room.take_seat(1, "tok-b", "Bob", NOW))
+    for r in live:
+        live[r].append(room.view_for(r))
+    for i in range(6):
+        seat = min(room.to_act())
+        move = str(room.game.legal_moves(room.state, seat)[i % 3])
+        run(room, room.move(seat, f"tok-{'ab'[seat]}", move, NOW + i))
+        for r in live:
+            live[r].append(room.view_for(r))
+    for r in (0, 1):
+        assert [t["view"] for t in room.history(r)["turns"]] == live[r]
+    spectator = room.history(None)["turns"]
+    assert len(spectator) == 7 - 2  # two turns late
+    # what a delayed spectator sees at turn T is what it was shown when the game was 2 on
+    assert [t["view"] for t in spectator] == live[None][2:]

@@ -171,9 +171,11 @@ class Tab:
     async def version(self) -> int:
         return int(await self.page.evaluate("() => window.kibitz.latest().version"))
 
-    async def wait_version(self, version: int) -> None:
+    async def wait_version(self, version: int, timeout: float | None = None) -> None:
         await self.page.wait_for_function(
-            "v => { const u = window.kibitz.latest(); return u && u.version >= v; }", arg=version
+            "v => { const u = window.kibitz.latest(); return u && u.version >= v; }",
+            arg=version,
+            timeout=timeout,
         )
 
     async def wait_turn(self, turn: int) -> None:

@@ -6,6 +6,7 @@ the end; and the Hase und Igel log (seat lines, plurals, one line per runner).""
 from __future__ import annotations
 
 from playwright.async_api import Browser, Page
+from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from server.net.app import KibitzServer
 
@@ -90,6 +91,20 @@ async def test_dark_chess_delay_chat_channels_and_resignation(
         tab.assert_clean()
 
 
+async def act(tab: Tab, which: str) -> None:
+    """Click a Hase und Igel action until the room moves on (a click that lands while the
+    page redraws its buttons is tried again; the room's version tells that it took)."""
+    before = await tab.version()
+    for _ in range(3):
+        await tab.page.click(f".hase-actions {which}")
+        try:
+            await tab.wait_version(before + 1, timeout=5_000)
+            return
+        except PlaywrightTimeout:
+            continue
+    raise AssertionError(f"{tab.name}: the click on {which} was never taken")
+
+
 async def test_hase_log_lines(browser: Browser, server: KibitzServer) -> None:
     ada = await Tab.open(browser, server.url, "Ada")
     bob = await Tab.open(browser, server.url, "Bob")
@@ -105,7 +120,7 @@ async def test_hase_log_lines(browser: Browser, server: KibitzServer) -> None:
     assert (await ada.page.inner_text(".hase-actions [data-move='advance 2']")).endswith(
         "for 3 carrots"
     )
-    await ada.page.click(".hase-actions [data-move='advance 1']")
+    await act(ada, "[data-move='advance 1']")
     await bob.wait_to_act()
 
     # a move whose turn made several runners do something: one log line per runner
@@ -130,14 +145,23 @@ async def test_hase_log_lines(browser: Browser, server: KibitzServer) -> None:
         "Cy ate a salad (+10 carrots)",
     ], lines
 
+    await act(bob, "[data-move]")  # Bob's first move: turn 2
+    await ada.wait_to_act()
+
     # a spectator coming in mid-race sees the moves so far (they are public; only the
     # deck order is hidden, and the record leaves out the seed that would tell it)
     eve = await Tab.open(browser, server.url, "Eve")
     await eve.goto_room(room)
-    await eve.page.wait_for_selector("#move-list [data-ply]")
+    await eve.page.wait_for_selector("#move-list [data-ply='2']")
     listed = await eve.page.locator("#move-list [data-ply]").all_inner_texts()
     assert any("advance 1" in item for item in listed), listed
     assert await eve.page.is_hidden("#replay-note")
+    # ...and steps back to a position it never saw live (the room's history fills it in)
+    await eve.page.click("#move-list [data-ply='1']")
+    await eve.page.wait_for_function(
+        "() => document.querySelector('#replay-showing').textContent"
+        ".startsWith('Showing the position after move 1 of 2')"
+    )
     assert "Nothing has happened yet" not in await eve.page.inner_text("#main")
     for tab in (ada, bob, eve):
         tab.assert_clean()

@@ -5,7 +5,9 @@
 // game to download.
 //
 // A game that hides something has no record while it runs: then the list holds the turns
-// this page saw itself (the views it was sent), and stepping shows those.
+// this page saw itself (the views it was sent), and stepping shows those. The positions of
+// games other than chess come from `history`: every view this page's seat (or spectator)
+// was shown, so a page that arrived late steps through the whole game too.
 
 import { parsePlacement, replayUci } from "./boards/chess.js";
 import { h } from "./dom.js";
@@ -38,6 +40,7 @@ export class ReplayPanel {
     this.record = null;
     this.fetchedAt = null; // the version we last asked for the record at
     this.pending = false;
+    this.historyAt = null; // the version we last asked for the history at
     this.cursor = null; // the ply shown (0 = the start), or null: the game as it is now
     this.entries = []; // [{ply, label, uci}]
     this.placements = null; // chess: placement per ply (0 = start), from the record
@@ -83,6 +86,9 @@ export class ReplayPanel {
     const rec = this.record;
     const stale = !rec || rec.moves.length !== u.turn || (u.status === "over") !== !!rec.outcome;
     if (open && stale && !this.pending && this.fetchedAt !== u.version) this.fetch(u.version);
+    if (!CHESS.has(u.game) && u.status !== "waiting" && this.historyAt !== u.version && this.missingTurns(u)) {
+      this.loadHistory(u);
+    }
     this.entries = this.buildEntries(u, info);
     this.render(u, info);
   }
@@ -97,6 +103,30 @@ export class ReplayPanel {
       if (err.code !== "not_finished" && err.code !== "offline" && err.code !== "disconnected") this.app.fail(err);
     } finally {
       this.pending = false;
+    }
+    this.onChange();
+  }
+
+  /** Turns up to `u.turn` this page has no view of (it came late, or reloaded). */
+  missingTurns(u) {
+    const views = this.app.room(this.id).views;
+    for (let t = 1; t <= u.turn; t++) if (!views.has(t)) return true;
+    return false;
+  }
+
+  /** Fill the views this page missed from the room's history (what this seat or
+   *  spectator was shown after every turn), so stepping can show every position. */
+  async loadHistory(u) {
+    this.historyAt = u.version;
+    try {
+      const reply = await this.app.request({ type: "history", room: this.id });
+      const views = this.app.room(this.id).views;
+      for (const t of reply.turns) {
+        if (t.turn > u.turn || views.has(t.turn)) continue;
+        views.set(t.turn, { ...u, turn: t.turn, view: t.view, events: null, legal: undefined, your_move: undefined, status: "playing", outcome: null });
+      }
+    } catch (err) {
+      if (err.code !== "offline" && err.code !== "disconnected") this.app.fail(err);
     }
     this.onChange();
   }

@@ -149,7 +149,7 @@ class Room:
                 elif legal and seat is not None and version > self.acted.get(seat, 0):
                     # an update and a delta may both bring the same version: move once
                     self.acted[seat] = version
-                    loop.create_task(self.move(ws, version, legal))
+                    loop.create_task(self.move(ws, self.room, version, legal))
             elif kind == "moved":
                 stats.moves += 1
                 stats.acked[msg["room"]] = msg["version"]
@@ -161,11 +161,16 @@ class Room:
                 self.room = msg["room"]
                 self.created.set()
 
-    async def move(self, ws: Any, version: int, legal: list[str]) -> None:
+    async def move(self, ws: Any, room: str, version: int, legal: list[str]) -> None:
+        """Move in ``room`` — the room the update was about: by the time a thinking player
+        answers, its group may have started the next game in another room (a move sent
+        there, before the seat was taken, was the `not_seated` seen with workers)."""
         if self.think > 0:
             await asyncio.sleep(self.rng.expovariate(1 / self.think))
+        if room != self.room:
+            return  # that game is over
         self.waiting[version + 1] = (asyncio.get_running_loop().time(), len(self.members))
-        await self.ask(ws, {"type": "move", "room": self.room, "move": self.rng.choice(legal),
+        await self.ask(ws, {"type": "move", "room": room, "move": self.rng.choice(legal),
                             "version": version})  # fmt: skip
 
     async def play(self, until: float) -> None:

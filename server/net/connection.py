@@ -100,6 +100,8 @@ class Client:
     user: str | None = None
     #: chat messages this connection may still send (``server/net/social.py``)
     chat_bucket: TokenBucket | None = None
+    #: ``history`` requests this connection may still send (each replays a whole game)
+    history_bucket: TokenBucket | None = None
     #: the handshake's Cookie header (the request itself is not kept)
     cookie: str | None = None
     #: the answer to the last keepalive ping (see ``KibitzServer._keepalive``)

@@ -16,13 +16,15 @@ from ..bots import strengths
 from ..rooms.errors import Forbidden, NotSeated
 from ..rooms.room import clamp_since
 from .accounts import authenticate
-from .connection import Client
+from .connection import Client, TokenBucket
 from .errors import ProtocolError
 from .hub import ROOM_ID, Hub
 
 #: the newest protocol: live room changes arrive as ``delta`` messages
 #: the most rooms one ``list_rooms`` answer holds
 LOBBY_PAGE_MAX = 200
+#: ``history`` requests a connection may make: a second on average, five at once
+HISTORY_RATE, HISTORY_BURST = 1.0, 5
 
 PROTOCOL_VERSION = 2
 #: every protocol this server speaks (1: every change is a full ``update``)
@@ -458,6 +460,10 @@ async def history(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str,
     recipients = h.hub.recipients_of(room_id, client)
     if not recipients:
         raise ProtocolError("bad_request", "neither seated nor watching here: take_seat or watch")
+    if client.history_bucket is None:
+        client.history_bucket = TokenBucket(HISTORY_RATE, HISTORY_BURST)
+    if not client.history_bucket.take():  # each one replays the whole game on its host
+        raise ProtocolError("rate_limited", f"history: at most {HISTORY_RATE:g} a second")
     found = await h.hub.read(room_id, "history", {"recipient": recipients[0]})
     return {"type": "history", "room": room_id, **found}
 

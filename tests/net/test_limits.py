@@ -249,3 +249,16 @@ async def test_abandoned_waiting_rooms_leave_the_lobby(
     assert not r.exists(f"{server.config.prefix}present:{closed_tab}")
     r.close()
     await stay.close()
+
+
+async def test_history_requests_are_rate_limited(server: KibitzServer) -> None:
+    """Each ``history`` replays a whole game on its host: five at once, then one a second."""
+    c = await KibitzClient.connect(server.ws_url)
+    room = (await c.request("create_room", game="chess"))["room"]
+    await c.request("take_seat", room=room, seat=0, name="Ada")
+    for _ in range(5):
+        assert (await c.request("history", room=room))["turns"][0]["turn"] == 0
+    with pytest.raises(KibitzError) as info:
+        await c.request("history", room=room)
+    assert info.value.code == "rate_limited"
+    await c.close()

@@ -126,7 +126,8 @@ export class ReplayPanel {
         views.set(t.turn, { ...u, turn: t.turn, view: t.view, events: null, legal: undefined, your_move: undefined, status: "playing", outcome: null });
       }
     } catch (err) {
-      if (err.code !== "offline" && err.code !== "disconnected") this.app.fail(err);
+      // rate_limited: the next update asks again
+      if (!["offline", "disconnected", "rate_limited"].includes(err.code)) this.app.fail(err);
     }
     this.onChange();
   }

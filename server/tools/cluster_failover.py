@@ -66,7 +66,10 @@ class Player:
     async def new_room(self) -> None:
         self.room = (await self._retry(self.clients[0], "create_room", game="chess"))["room"]
         for seat, c in self.clients.items():
-            await self._retry(c, "take_seat", room=self.room, seat=seat, name=f"P{seat}")
+            # one cid for every try: a seat taken by a try whose answer was unsure (e.g.
+            # not_replicated) is answered from memory, token and all, not "seat_taken"
+            cid = uuid.uuid4().hex
+            await self._retry(c, "take_seat", room=self.room, seat=seat, name=f"P{seat}", cid=cid)
 
     async def _retry(self, c: KibitzClient, kind: str, **fields: Any) -> dict[str, Any]:
         deadline = time.monotonic() + 60

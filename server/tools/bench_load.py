@@ -359,7 +359,7 @@ async def ceiling_load(p: dict[str, Any]) -> dict[str, Any]:
                     await asyncio.sleep(rng.expovariate(1 / p["think"]))
                 counter = (counter + 1) % 250
                 waiting[counter] = (loop.time(), len(group))
-                frame = move + update[: 200] + bytes([seat, counter])
+                frame = move + update[:200] + bytes([seat, counter])
                 await group[seat].send(frame)
                 stats.moves += 1
                 with contextlib.suppress(TimeoutError):

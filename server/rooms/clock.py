@@ -33,7 +33,7 @@ class ClockSpec:
         if raw is None:
             return None
         if not isinstance(raw, Mapping):
-            raise InvalidOptions("clock must be an object like {\"type\": \"fischer\", ...}")
+            raise InvalidOptions('clock must be an object like {"type": "fischer", ...}')
         kind = raw.get("type")
         unknown = sorted(set(raw) - {"type", "base", "increment", "seconds"})
         if unknown:

@@ -28,6 +28,8 @@ ABORTED = "aborted"
 class Offers:
     """Draw offers, aborts and rematch offers of a room."""
 
+    __slots__ = ()  # the room (room.py) holds every attribute
+
     game: Game[Any, Any]
     n_seats: int
     seats: list[Seat]

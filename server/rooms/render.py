@@ -11,7 +11,6 @@ Recipients are seats (``0..n_seats-1``) and ``None``, the spectators.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Mapping, Sequence
 from sys import intern
 from typing import TYPE_CHECKING, Any
@@ -24,7 +23,7 @@ if TYPE_CHECKING:
     from ..engine import Game, Outcome
     from .clock import Clock
     from .policy import Policy
-    from .values import Event, Seat, Turns, UndoRequest
+    from .values import Event, Recent, Seat, Turns, UndoRequest
 
 Json = dict[str, Any]
 Recipient = int | None  # a seat, or None for spectators
@@ -38,6 +37,8 @@ Change = tuple[Recipient, Json | None, Json]
 
 class Rendering:
     """Snapshots, deltas, resyncs, lobby summaries and records of a room."""
+
+    __slots__ = ()  # the room (room.py) holds every attribute
 
     # the state the renderings read (set by Room)
     id: str
@@ -60,7 +61,7 @@ class Rendering:
     version: int
     last_at: float
     clock: Clock | None
-    past: deque[Any]
+    past: Recent
     _views: tuple[Any, dict[Recipient | str, Json]]
     #: what each recipient was last shown (the base of its next delta)
     _shown: dict[Recipient, Json]

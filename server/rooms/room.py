@@ -19,7 +19,6 @@ server: what clients get are renderings for one recipient (:meth:`Room.render`).
 from __future__ import annotations
 
 import hmac
-from collections import OrderedDict, deque
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -48,23 +47,61 @@ from .values import (
     Actor,
     BotActor,
     Event,
+    PackedLog,
+    Recent,
     Seat,
     Turn,
     Turns,
     UndoRequest,
-    _pack,
-    _unpack,
     check_name,
     hash_token,
 )
 
 Json = dict[str, Any]
 
+
 class Room(Offers, TakeBacks, Timing, Rendering):
     """One game room. Build it with :meth:`create` + :meth:`from_created`, or :meth:`replay`.
 
     The rendering half (snapshots, deltas, records) is :class:`~server.rooms.render.Rendering`.
     """
+
+    # a node holds thousands of rooms: slots instead of a dict each (over 30 attributes
+    # make an instance dict a full table, ~1.6 KB)
+    __slots__ = (
+        "_acting",
+        "_seats_json",
+        "_settings",
+        "_shown",
+        "_views",
+        "cids",
+        "clock",
+        "created_at",
+        "draw_offer",
+        "game",
+        "gone",
+        "id",
+        "last_at",
+        "log",
+        "n_seats",
+        "options",
+        "outcome",
+        "past",
+        "pending",
+        "policy",
+        "position_version",
+        "rematch",
+        "rematch_votes",
+        "seats",
+        "seed",
+        "started",
+        "state",
+        "turns",
+        "undo_floor",
+        "undo_request",
+        "undos",
+        "version",
+    )
 
     def __init__(
         self,
@@ -94,8 +131,7 @@ class Room(Offers, TakeBacks, Timing, Rendering):
         self.started = False
         self.outcome: Outcome | None = None
         #: the log, packed (a live room keeps it small); :attr:`events` unpacks it
-        self.log: list[bytes] = []
-        self._recent: deque[Event] = deque(maxlen=8)  # the last events folded in
+        self.log = PackedLog()
         #: take-backs so far (bots re-read the game after one)
         self.undos = 0
         self.undo_floor = 0  # a take-back never goes behind a seat's leaving the game
@@ -109,10 +145,10 @@ class Room(Offers, TakeBacks, Timing, Rendering):
         self._acting: tuple[Any, frozenset[int]] | None = None
         self._views: tuple[Any, dict[Recipient | str, Json]] = (None, {})
         #: recent states, oldest first, for spectators who see everything N turns late
-        self.past: deque[Any] = deque([self.state], maxlen=policy.spectator_delay + 1)
+        self.past = Recent(self.state, policy.spectator_delay + 1)
         self._shown: dict[Recipient, Json] = {}
         #: outcomes of recent commands that carried a command id: a retry gets the same
-        self.cids: OrderedDict[str, Json] = OrderedDict()
+        self.cids: dict[str, Json] = {}  # in insertion order: the oldest goes first
         self._settings: Json | None = None
         self._seats_json: list[Json] | None = None
 
@@ -166,7 +202,7 @@ class Room(Offers, TakeBacks, Timing, Rendering):
             Policy.parse(d["policy"], game),
             event.at,
         )
-        room.log.append(_pack(event.to_record()))
+        room.log.append(event.to_record())
         room.version = 1
         return room
 
@@ -308,29 +344,28 @@ class Room(Offers, TakeBacks, Timing, Rendering):
         was_started = self.started
         handler(event.data, event.at)
         self.last_at = event.at
-        self.log.append(_pack(event.to_record()))
-        self._recent.append(event)
+        self.log.append(event.to_record())
         self.version += 1
         if event.kind in ("move", "undo") or self.started != was_started:
             self.position_version = self.version
         cid = event.data.get("cid")
         if cid is not None:  # the last event of a command that carried an id
-            made = list(self._recent)[-int(event.data.get("n", 1)) :]
+            made = self.events_since(self.version - int(event.data.get("n", 1)))
             self.cids[cid] = {
                 "version": self.version,
                 "events": [{"kind": e.kind, "seat": e.data.get("seat")} for e in made],
             }
             while len(self.cids) > MAX_CIDS:
-                self.cids.popitem(last=False)
+                del self.cids[next(iter(self.cids))]
 
     @property
     def events(self) -> list[Event]:
         """The whole log, unpacked (replays, resyncs, tests)."""
-        return [Event.from_record(_unpack(b)) for b in self.log]
+        return [Event.from_record(r) for r in self.log.records()]
 
     def events_since(self, version: int) -> list[Event]:
         """The events after ``version``."""
-        return [Event.from_record(_unpack(b)) for b in self.log[version:]]
+        return [Event.from_record(r) for r in self.log.records(version)]
 
     def recall(self, cid: str) -> Json | None:
         """The outcome of an earlier command with this id, if it changed the room."""
@@ -448,7 +483,6 @@ class Room(Offers, TakeBacks, Timing, Rendering):
             raise NotStarted("the game starts when every seat is taken")
 
 
-
 def clamp_since(value: Any) -> int | None:
     """A client's ``since`` version, or None when absent/invalid."""
     if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
@@ -467,5 +501,3 @@ __all__ = [
     "clamp_since",
     "hash_token",
 ]
-
-

@@ -9,13 +9,12 @@ a race). Like every command, each method only decides events; ``_apply_*`` folds
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..engine import turn_rng
 from .errors import BadRequest, UndoUnavailable
-from .values import Event, Turns, UndoRequest
+from .values import Event, Recent, Turns, UndoRequest
 
 if TYPE_CHECKING:
     from ..engine import Game
@@ -27,6 +26,8 @@ if TYPE_CHECKING:
 class TakeBacks:
     """Take-back requests, answers and the replay that takes moves back."""
 
+    __slots__ = ()  # the room (room.py) holds every attribute
+
     game: Game[Any, Any]
     options: dict[str, Any]
     seed: str
@@ -35,7 +36,7 @@ class TakeBacks:
     policy: Policy
     state: Any
     turns: Turns
-    past: deque[Any]
+    past: Recent
     pending: dict[int, Any]
     clock: Clock | None
     undos: int

@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 class Timing:
     """Flag falls: deadlines, ticks and the timeout event."""
 
+    __slots__ = ()  # the room (room.py) holds every attribute
+
     game: Game[Any, Any]
     seed: str
     version: int

@@ -28,7 +28,8 @@ ABORTED = "aborted"
 class Offers:
     """Draw offers, aborts and rematch offers of a room."""
 
-    __slots__ = ()  # the room (room.py) holds every attribute
+    if not TYPE_CHECKING:  # the room (room.py) holds every attribute in its slots
+        __slots__ = ()
 
     game: Game[Any, Any]
     n_seats: int

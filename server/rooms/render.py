@@ -38,7 +38,8 @@ Change = tuple[Recipient, Json | None, Json]
 class Rendering:
     """Snapshots, deltas, resyncs, lobby summaries and records of a room."""
 
-    __slots__ = ()  # the room (room.py) holds every attribute
+    if not TYPE_CHECKING:  # the room (room.py) holds every attribute in its slots
+        __slots__ = ()
 
     # the state the renderings read (set by Room)
     id: str

@@ -26,7 +26,8 @@ if TYPE_CHECKING:
 class TakeBacks:
     """Take-back requests, answers and the replay that takes moves back."""
 
-    __slots__ = ()  # the room (room.py) holds every attribute
+    if not TYPE_CHECKING:  # the room (room.py) holds every attribute in its slots
+        __slots__ = ()
 
     game: Game[Any, Any]
     options: dict[str, Any]

@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 class Timing:
     """Flag falls: deadlines, ticks and the timeout event."""
 
-    __slots__ = ()  # the room (room.py) holds every attribute
+    if not TYPE_CHECKING:  # the room (room.py) holds every attribute in its slots
+        __slots__ = ()
 
     game: Game[Any, Any]
     seed: str

@@ -69,39 +69,12 @@ class Room(Offers, TakeBacks, Timing, Rendering):
     # a node holds thousands of rooms: slots instead of a dict each (over 30 attributes
     # make an instance dict a full table, ~1.6 KB)
     __slots__ = (
-        "_acting",
-        "_seats_json",
-        "_settings",
-        "_shown",
-        "_views",
-        "cids",
-        "clock",
-        "created_at",
-        "draw_offer",
-        "game",
-        "gone",
-        "id",
-        "last_at",
-        "log",
-        "n_seats",
-        "options",
-        "outcome",
-        "past",
-        "pending",
-        "policy",
-        "position_version",
-        "rematch",
-        "rematch_votes",
-        "seats",
-        "seed",
-        "started",
-        "state",
-        "turns",
-        "undo_floor",
-        "undo_request",
-        "undos",
-        "version",
-    )
+        "_acting", "_seats_json", "_settings", "_shown", "_views", "cids", "clock",
+        "created_at", "draw_offer", "game", "gone", "id", "last_at", "log", "n_seats",
+        "options", "outcome", "past", "pending", "policy", "position_version", "rematch",
+        "rematch_votes", "seats", "seed", "started", "state", "turns", "undo_floor",
+        "undo_request", "undos", "version"
+    )  # fmt: skip
 
     def __init__(
         self,

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import msgpack
+from websockets.exceptions import ConnectionClosed
 from websockets.typing import Subprotocol
 
 MSGPACK = "kibitz.msgpack"
@@ -181,8 +182,9 @@ class Room:
         if room != self.room:
             return  # that game is over
         self.waiting[version + 1] = (asyncio.get_running_loop().time(), len(self.members))
-        await self.ask(ws, {"type": "move", "room": room, "move": self.rng.choice(legal),
-                            "version": version})  # fmt: skip
+        with contextlib.suppress(ConnectionClosed):  # the run ended while it thought
+            await self.ask(ws, {"type": "move", "room": room, "move": self.rng.choice(legal),
+                                "version": version})  # fmt: skip
 
     async def play(self, until: float) -> None:
         loop = asyncio.get_running_loop()

@@ -27,6 +27,7 @@ Error tree (each carries a stable wire ``code``)::
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
@@ -285,6 +286,11 @@ class Game(Generic[S, M]):
     def legal_moves(self, state: S, seat: Seat) -> list[M]:
         """The legal moves of ``seat`` now (empty when it is not to act)."""
         raise NotImplementedError
+
+    def legal_texts(self, state: S, seat: Seat) -> list[str]:
+        """:meth:`legal_moves` as texts (what a seat to act is shown), interned: the same
+        texts recur in every room of a node. Games may cache them with the state."""
+        return [sys.intern(str(m)) for m in self.legal_moves(state, seat)]
 
     def is_legal(self, state: S, seat: Seat, move: M) -> bool:
         """Whether ``move`` (from :meth:`parse_move`) is legal for ``seat`` now. Games

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import io
 import random
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -18,6 +19,7 @@ import chess
 import chess.pgn
 
 from .base import Game, IllegalMove, InvalidMove, InvalidOptions, Json, Option, Outcome, Seat
+from .chess_san import san_of
 
 WHITE, BLACK = 0, 1
 
@@ -60,7 +62,17 @@ class ChessState:
     """
 
     __slots__ = (
-        "_fen", "_legal", "_outcome", "_san", "board", "hashes", "keys", "prev", "start_fen"
+        "_fen",
+        "_legal",
+        "_outcome",
+        "_san",
+        "_texts",
+        "board",
+        "hashes",
+        "keys",
+        "prev",
+        "prev_legal",
+        "start_fen"
     )  # fmt: skip
 
     def __init__(
@@ -70,6 +82,7 @@ class ChessState:
         keys: tuple[Any, ...] | None = None,
         prev: chess.Board | None = None,
         hashes: tuple[int, ...] | None = None,
+        prev_legal: list[chess.Move] | None = None,
     ) -> None:
         self.board = board
         self.start_fen = start_fen
@@ -78,7 +91,10 @@ class ChessState:
         self.hashes = tuple(map(hash, self.keys)) if hashes is None else hashes
         #: the board before the last move (for its SAN); dropped once the SAN is known
         self.prev = prev
+        #: the legal moves before the last move, when they were known (for its SAN)
+        self.prev_legal = prev_legal
         self._legal: list[chess.Move] | None = None
+        self._texts: list[str] | None = None
         self._outcome: Any = _UNSET
         self._fen: str | None = None
         self._san: Any = _UNSET
@@ -108,6 +124,15 @@ class ChessState:
             self._legal = list(self.board.generate_legal_moves())
         return self._legal
 
+    def legal_texts(self) -> list[str]:
+        """The legal moves' UCI texts, interned (each computed once per position)."""
+        if self._texts is None:
+            self._texts = [
+                _UCI[m.from_square << 6 | m.to_square] if not m.promotion else uci_text(m)
+                for m in self.legal()
+            ]
+        return self._texts
+
     def fen(self) -> str:
         if self._fen is None:
             self._fen = fen(self.board)
@@ -118,9 +143,12 @@ class ChessState:
             stack = self.board.move_stack
             if not stack or self.prev is None:
                 self._san = None
+            elif self.prev_legal is not None:  # no move generation but this state's own
+                check = self.board.is_check()
+                self._san = san_of(self.prev, stack[-1], self.prev_legal, check, bool(self.legal()))
             else:
                 self._san = self.prev.san(stack[-1])
-            self.prev = None
+            self.prev = self.prev_legal = None
         return self._san
 
     def __repr__(self) -> str:
@@ -132,6 +160,14 @@ def _lean(board: chess.Board) -> chess.Board:
     lean = board.copy(stack=False)
     lean.move_stack = list(board.move_stack)
     return lean
+
+
+#: the UCI text of every from-to pair (promotions aside), interned
+_UCI = [sys.intern(chess.SQUARE_NAMES[i >> 6] + chess.SQUARE_NAMES[i & 63]) for i in range(4096)]
+
+
+def uci_text(move: chess.Move) -> str:
+    return sys.intern(move.uci())
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -192,6 +228,11 @@ class Chess(Game[ChessState, chess.Move]):
         if seat not in self.to_act(state):
             return []
         return state.legal()
+
+    def legal_texts(self, state: ChessState, seat: Seat) -> list[str]:
+        if seat not in self.to_act(state):
+            return []
+        return state.legal_texts()
 
     def is_legal(self, state: ChessState, seat: Seat, move: chess.Move) -> bool:
         return seat in self.to_act(state) and state.board.is_legal(move)
@@ -384,10 +425,11 @@ def advance(state: ChessState, move: chess.Move) -> ChessState:
     board.push(move)
     board.move_stack = [*before.move_stack, move]
     key = board._transposition_key()
+    legal = state._legal
     if irreversible:
-        return ChessState(board, state.start_fen, (key,), before, (hash(key),))
+        return ChessState(board, state.start_fen, (key,), before, (hash(key),), legal)
     return ChessState(
-        board, state.start_fen, (*state.keys, key), before, (*state.hashes, hash(key))
+        board, state.start_fen, (*state.keys, key), before, (*state.hashes, hash(key)), legal
     )
 
 

@@ -12,7 +12,6 @@ Recipients are seats (``0..n_seats-1``) and ``None``, the spectators.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from sys import intern
 from typing import TYPE_CHECKING, Any
 
 from ..engine import turn_rng
@@ -177,8 +176,8 @@ class Rendering:
             if r in self.pending:
                 out["your_move"] = str(self.pending[r])
             if r in acting and r not in self.pending:
-                # interned: the same move texts recur in every room of a node
-                out["legal"] = [intern(str(m)) for m in self.game.legal_moves(self.state, r)]
+                # texts interned (they recur in every room) and cached with the state
+                out["legal"] = self.game.legal_texts(self.state, r)
         return out
 
     def _view(self, r: Recipient) -> Json:

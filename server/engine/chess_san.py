@@ -1,0 +1,62 @@
+"""SAN of a move already played, from what the rooms computed anyway.
+
+python-chess's ``Board.san`` generates legal moves twice: the moves of the position before
+(to disambiguate ``Nbd7``) and, after pushing the move on a copy, those of the position
+after (to tell ``+`` from ``#``). A room has both lists already — the position before was
+rendered with its legal moves, and the position after needs them for its outcome — so
+:func:`san_of` spells the move from them with python-chess's own rules (the same text:
+``tests/engine/test_chess_san.py`` compares the two over thousands of positions).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import chess
+
+_LETTER = {t: chess.piece_symbol(t).upper() for t in chess.PIECE_TYPES}
+
+
+def san_of(
+    before: chess.Board,
+    move: chess.Move,
+    legal_before: Sequence[chess.Move],
+    check_after: bool,
+    any_legal_after: bool,
+) -> str:
+    """``before.san(move)`` for a legal, non-null ``move`` of standard chess, given the
+    legal moves of ``before`` and whether the position after is check and has a legal move."""
+    if before.is_castling(move):
+        san = "O-O-O" if move.to_square & 7 < move.from_square & 7 else "O-O"
+    else:
+        frm, to = move.from_square, move.to_square
+        piece_type = before.piece_type_at(frm)
+        capture = before.is_capture(move)
+        if piece_type == chess.PAWN:
+            san = chess.FILE_NAMES[frm & 7] if capture else ""
+        else:
+            assert piece_type is not None, f"{move} is not legal in {before.fen()}"
+            san = _LETTER[piece_type]
+            others = 0
+            same = before.pieces_mask(piece_type, before.turn)
+            for other in legal_before:
+                o = other.from_square
+                if other.to_square == to and o != frm and same >> o & 1:
+                    others |= 1 << o
+            if others:
+                column = bool(others & chess.BB_RANKS[frm >> 3])
+                row = bool(others & chess.BB_FILES[frm & 7])
+                if not row:
+                    column = True
+                if column:
+                    san += chess.FILE_NAMES[frm & 7]
+                if row:
+                    san += chess.RANK_NAMES[frm >> 3]
+        if capture:
+            san += "x"
+        san += chess.SQUARE_NAMES[to]
+        if move.promotion:
+            san += "=" + _LETTER[move.promotion]
+    if check_after:
+        return san + ("+" if any_legal_after else "#")
+    return san

@@ -1,9 +1,9 @@
 """One client connection: codec, bounded pending output, message budget, session.
 
-Sending never blocks the room that sends, and costs no task: a frame is encoded into the
-connection's WebSocket protocol (as ``websockets.broadcast()`` does) from whatever callback
-produced it, and every frame a connection is sent in one loop iteration goes out in one
-write (a move's update and its reply to the mover: one system call). What the peer has not
+Sending never blocks the room that sends, and costs no task: a message is framed once
+(:func:`wire`: a room change going to many connections is one frame, shared) from whatever
+callback produced it, and every frame a connection is sent in one loop iteration goes out in
+one write (a move's update and its reply to the mover: one system call). What the peer has not
 read yet waits in the transport's write buffer; a client whose pending output would exceed
 ``Limits.send_buffer`` bytes does not read fast enough and is cut at once (its memory
 freed), so a slow reader costs at most that much and never slows anybody else down.
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import struct
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,6 +24,22 @@ from websockets.protocol import State
 from .codec import Codec
 
 log = logging.getLogger("kibitz.net")
+
+
+def wire(payload: str | bytes) -> bytes:
+    """``payload`` as one final, unmasked WebSocket frame (RFC 6455 5.2: a server's frames
+    are not masked; no extension is negotiated): text for ``str``, binary for ``bytes``. The
+    same bytes websockets' ``Frame.serialize`` writes, built once however many read them."""
+    if isinstance(payload, str):
+        data, first = payload.encode(), 0x81
+    else:
+        data, first = payload, 0x82
+    n = len(data)
+    if n < 126:
+        return bytes((first, n)) + data
+    if n < 65536:
+        return struct.pack("!BBH", first, 126, n) + data
+    return struct.pack("!BBQ", first, 127, n) + data
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +113,9 @@ class Client:
     dropped: int = 0
     close_code: tuple[int, str] = (1000, "")
     flush_due: bool = False
+    #: frames written this loop iteration, not flushed yet (see :meth:`send_wire`)
+    out: list[bytes] | None = None
+    out_bytes: int = 0
     #: the account this connection is logged in as (``hello`` with ``auth``), None: a guest
     user: str | None = None
     #: chat messages this connection may still send (``server/net/social.py``)
@@ -110,6 +130,8 @@ class Client:
 
     def __post_init__(self) -> None:
         self.bucket = TokenBucket(self.limits.rate, self.limits.burst)
+        if self.ws.protocol.extensions:  # wire() writes plain frames
+            raise RuntimeError("no WebSocket extension (compression) may be negotiated")
 
     @property
     def address(self) -> str:
@@ -124,41 +146,52 @@ class Client:
 
     def send(self, msg: dict[str, Any]) -> None:
         """Send ``msg`` (encoded with this client's codec)."""
-        self.send_frame(self.codec.encode(msg))
+        self.send_wire(wire(self.codec.encode(msg)))
 
     def send_frame(self, frame: str | bytes) -> None:
-        """Write an encoded frame now; a reader too slow for it is disconnected."""
+        """Send an encoded message (text or binary)."""
+        self.send_wire(wire(frame))
+
+    def send_wire(self, data: bytes) -> None:
+        """Write a framed message (:func:`wire`) now; a reader too slow for it is cut."""
         if self.closing:
             return
         ws = self.ws
         transport = ws.transport
         if ws.protocol.state is not State.OPEN or transport is None:
             return
-        data = frame.encode() if isinstance(frame, str) else frame
-        if transport.get_write_buffer_size() + len(data) > self.limits.send_buffer:
+        pending = transport.get_write_buffer_size() + self.out_bytes + len(data)
+        if pending > self.limits.send_buffer:
             self.dropped += 1
             log.warning("dropping %s: it does not read what it is sent", self.peer)
             self.abort()
             return
-        if isinstance(frame, str):
-            ws.protocol.send_text(data)
-        else:
-            ws.protocol.send_binary(data)
-        if not self.flush_due:  # every frame of this loop iteration in one write
-            self.flush_due = True
+        if self.out is None:
+            self.out = [data]
+            self.flush_due = True  # every frame of this loop iteration in one write
             asyncio.get_running_loop().call_soon(self._flush)
+        else:
+            self.out.append(data)
+        self.out_bytes += len(data)
 
     def _flush(self) -> None:
         self.flush_due = False
+        out, self.out, self.out_bytes = self.out, None, 0
         transport = self.ws.transport
-        chunks = self.ws.protocol.data_to_send()
-        if chunks and transport is not None and not transport.is_closing():
-            transport.write(b"".join(chunks))
+        if (
+            out
+            and transport is not None
+            and not transport.is_closing()
+            and self.ws.protocol.state is State.OPEN  # never a frame after a close frame
+        ):
+            transport.write(b"".join(out) if len(out) > 1 else out[0])
 
     def close(self, code: int, reason: str) -> None:
         """Close after what was sent (idempotent)."""
         if self.closing:
             return
+        if self.out:  # what was sent before goes out before the close frame
+            self._flush()
         self.closing = True
         self.close_code = (code, reason)
         self._closer = asyncio.get_running_loop().create_task(self.ws.close(code, reason))

@@ -37,7 +37,7 @@ from ..engine import REGISTRY, Registry
 from ..rooms.render import Change
 from ..rooms.room import Event, Recipient, Room
 from ..store import Fenced, NotHost, Store, StoreError, Unknown, Unreplicated
-from .connection import Client
+from .connection import Client, wire
 from .errors import ProtocolError
 from .hosting import Hosted, Hosting
 from .lobby import Lobby
@@ -449,7 +449,7 @@ class Hub(Hosting, Lobby, Sessions):
     def fan_out(self, room_id: str, outs: Outs) -> None:
         """Send each recipient's rendering to this node's listeners: the delta to those that
         take deltas, the full update to the others (and to all when there is no delta yet),
-        each encoded once per codec."""
+        each encoded and framed once per codec."""
         groups = self.listeners.get(room_id)
         if not groups:
             return
@@ -457,7 +457,7 @@ class Hub(Hosting, Lobby, Sessions):
             group = groups.get(recipient)
             if not group:
                 continue
-            frames: dict[tuple[str, bool], str | bytes] = {}
+            frames: dict[tuple[str, bool], bytes] = {}
             for client in list(group):
                 use_delta = step is not None and client.deltas
                 key = (client.codec.name, use_delta)
@@ -465,8 +465,8 @@ class Hub(Hosting, Lobby, Sessions):
                 if frame is None:
                     msg = step if use_delta else full
                     assert msg is not None
-                    frame = frames[key] = client.codec.encode(msg)
-                client.send_frame(frame)
+                    frame = frames[key] = wire(client.codec.encode(msg))
+                client.send_wire(frame)
 
     def disconnect(self, client: Client) -> None:
         self.clients.discard(client)

@@ -19,7 +19,7 @@ import chess
 import chess.pgn
 
 from .base import Game, IllegalMove, InvalidMove, InvalidOptions, Json, Option, Outcome, Seat
-from .chess_san import san_of
+from .chess_san import rivals, san_of
 
 WHITE, BLACK = 0, 1
 
@@ -62,17 +62,8 @@ class ChessState:
     """
 
     __slots__ = (
-        "_fen",
-        "_legal",
-        "_outcome",
-        "_san",
-        "_texts",
-        "board",
-        "hashes",
-        "keys",
-        "prev",
-        "prev_legal",
-        "start_fen"
+        "_fen", "_legal", "_outcome", "_san", "_texts", "board", "hashes", "keys", "prev",
+        "prev_rivals", "start_fen",
     )  # fmt: skip
 
     def __init__(
@@ -82,7 +73,7 @@ class ChessState:
         keys: tuple[Any, ...] | None = None,
         prev: chess.Board | None = None,
         hashes: tuple[int, ...] | None = None,
-        prev_legal: list[chess.Move] | None = None,
+        prev_rivals: int | None = None,
     ) -> None:
         self.board = board
         self.start_fen = start_fen
@@ -91,8 +82,8 @@ class ChessState:
         self.hashes = tuple(map(hash, self.keys)) if hashes is None else hashes
         #: the board before the last move (for its SAN); dropped once the SAN is known
         self.prev = prev
-        #: the legal moves before the last move, when they were known (for its SAN)
-        self.prev_legal = prev_legal
+        #: the last move's rivals (chess_san.rivals), when the moves before were known
+        self.prev_rivals = prev_rivals
         self._legal: list[chess.Move] | None = None
         self._texts: list[str] | None = None
         self._outcome: Any = _UNSET
@@ -143,12 +134,13 @@ class ChessState:
             stack = self.board.move_stack
             if not stack or self.prev is None:
                 self._san = None
-            elif self.prev_legal is not None:  # no move generation but this state's own
+            elif self.prev_rivals is not None:  # no move generation but this state's own
                 check = self.board.is_check()
-                self._san = san_of(self.prev, stack[-1], self.prev_legal, check, bool(self.legal()))
+                legal = bool(self.legal())
+                self._san = san_of(self.prev, stack[-1], self.prev_rivals, check, legal)
             else:
                 self._san = self.prev.san(stack[-1])
-            self.prev = self.prev_legal = None
+            self.prev = self.prev_rivals = None
         return self._san
 
     def __repr__(self) -> str:
@@ -425,11 +417,12 @@ def advance(state: ChessState, move: chess.Move) -> ChessState:
     board.push(move)
     board.move_stack = [*before.move_stack, move]
     key = board._transposition_key()
-    legal = state._legal
+    known = state._legal
+    others = None if known is None else rivals(before, move, known)
     if irreversible:
-        return ChessState(board, state.start_fen, (key,), before, (hash(key),), legal)
+        return ChessState(board, state.start_fen, (key,), before, (hash(key),), others)
     return ChessState(
-        board, state.start_fen, (*state.keys, key), before, (*state.hashes, hash(key)), legal
+        board, state.start_fen, (*state.keys, key), before, (*state.hashes, hash(key)), others
     )
 
 

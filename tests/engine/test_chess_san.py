@@ -8,7 +8,7 @@ import chess
 import pytest
 
 from server.engine import REGISTRY, turn_rng
-from server.engine.chess_san import san_of
+from server.engine.chess_san import rivals, san_of
 
 CHESS = REGISTRY.get("chess")
 
@@ -38,7 +38,7 @@ def played(fen: str, seed: int, plies: int) -> list[tuple[chess.Board, chess.Mov
         CHESS.outcome(state)
         state = CHESS.play(state, {seat: move}, turn_rng("s", ply))
         CHESS.outcome(state)  # as a room does: the new position's outcome, then its view
-        assert state.prev_legal is not None  # the SAN below is spelled by san_of
+        assert state.prev_rivals is not None  # the SAN below is spelled by san_of
         out.append((before, move, CHESS.view(state, None)["last_san"]))
     return out
 
@@ -69,9 +69,9 @@ def test_a_broken_spelling_is_caught() -> None:
     board = chess.Board("4k3/8/8/8/8/8/8/N3K2N w - - 0 1")
     move = chess.Move.from_uci("a1b3")
     legal = list(board.generate_legal_moves())
-    assert san_of(board, move, legal, False, True) == board.san(move) == "Nb3"
+    assert san_of(board, move, rivals(board, move, legal), False, True) == board.san(move) == "Nb3"
     board = chess.Board("4k3/8/8/8/8/8/8/N1N1K3 w - - 0 1")
     move = chess.Move.from_uci("a1b3")
     legal = list(board.generate_legal_moves())
-    assert san_of(board, move, legal, False, True) == board.san(move) == "Nab3"
-    assert san_of(board, move, [], False, True) == "Nb3" != board.san(move)
+    assert san_of(board, move, rivals(board, move, legal), False, True) == board.san(move) == "Nab3"
+    assert san_of(board, move, 0, False, True) == "Nb3" != board.san(move)

@@ -42,6 +42,34 @@ def wire(payload: str | bytes) -> bytes:
     return struct.pack("!BBQ", first, 127, n) + data
 
 
+class _Flusher:
+    """Writes out, once per loop iteration, every connection sent something in it: one
+    callback for all of them (a callback each costs a handle and a context copy)."""
+
+    __slots__ = ("clients", "loop")
+
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.clients: list[Client] = []
+
+    def add(self, client: Client) -> None:
+        loop = asyncio.get_running_loop()
+        if loop is not self.loop:  # a new loop (tests run many): a batch of its own
+            self.loop, self.clients = loop, []
+        if not self.clients:
+            loop.call_soon(self.flush, self.clients)
+        self.clients.append(client)
+
+    def flush(self, clients: list[Client]) -> None:
+        if clients is self.clients:
+            self.clients = []
+        for client in clients:
+            client._flush()
+
+
+_FLUSHER = _Flusher()
+
+
 @dataclass(frozen=True, slots=True)
 class Limits:
     """Per-connection limits.
@@ -169,7 +197,7 @@ class Client:
         if self.out is None:
             self.out = [data]
             self.flush_due = True  # every frame of this loop iteration in one write
-            asyncio.get_running_loop().call_soon(self._flush)
+            _FLUSHER.add(self)
         else:
             self.out.append(data)
         self.out_bytes += len(data)

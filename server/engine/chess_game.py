@@ -119,7 +119,7 @@ class ChessState:
         """The legal moves' UCI texts, interned (each computed once per position)."""
         if self._texts is None:
             self._texts = [
-                _UCI[m.from_square << 6 | m.to_square] if not m.promotion else uci_text(m)
+                _UCI[m.from_square << 6 | m.to_square] if not m.promotion else sys.intern(m.uci())
                 for m in self.legal()
             ]
         return self._texts
@@ -156,10 +156,6 @@ def _lean(board: chess.Board) -> chess.Board:
 
 #: the UCI text of every from-to pair (promotions aside), interned
 _UCI = [sys.intern(chess.SQUARE_NAMES[i >> 6] + chess.SQUARE_NAMES[i & 63]) for i in range(4096)]
-
-
-def uci_text(move: chess.Move) -> str:
-    return sys.intern(move.uci())
 
 
 @functools.lru_cache(maxsize=1 << 16)

@@ -140,7 +140,6 @@ class Client:
     refused_since: float = 0.0
     dropped: int = 0
     close_code: tuple[int, str] = (1000, "")
-    flush_due: bool = False
     #: frames written this loop iteration, not flushed yet (see :meth:`send_wire`)
     out: list[bytes] | None = None
     out_bytes: int = 0
@@ -176,10 +175,6 @@ class Client:
         """Send ``msg`` (encoded with this client's codec)."""
         self.send_wire(wire(self.codec.encode(msg)))
 
-    def send_frame(self, frame: str | bytes) -> None:
-        """Send an encoded message (text or binary)."""
-        self.send_wire(wire(frame))
-
     def send_wire(self, data: bytes) -> None:
         """Write a framed message (:func:`wire`) now; a reader too slow for it is cut."""
         if self.closing:
@@ -196,14 +191,12 @@ class Client:
             return
         if self.out is None:
             self.out = [data]
-            self.flush_due = True  # every frame of this loop iteration in one write
-            _FLUSHER.add(self)
+            _FLUSHER.add(self)  # every frame of this loop iteration in one write
         else:
             self.out.append(data)
         self.out_bytes += len(data)
 
     def _flush(self) -> None:
-        self.flush_due = False
         out, self.out, self.out_bytes = self.out, None, 0
         transport = self.ws.transport
         if (

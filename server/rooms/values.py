@@ -154,7 +154,7 @@ def check_name(name: Any) -> str:
 class PackedLog:
     """A room's log in memory: every event record packed (``marshal``) into one growing
     buffer with an array of offsets, instead of a bytes object per event (a live room of
-    40 moves keeps about 3.5 KB, not 5). ``log[v:]`` gives the records after version
+    40 moves keeps about 3.5 KB, not 5). ``records(v)`` gives the records after version
     ``v``; the bytes never leave this process."""
 
     __slots__ = ("_data", "_ends")

@@ -24,6 +24,8 @@ Evaluators are apart from the searches (:mod:`.evaluator`: the games' ``evaluate
 Dark Chess; :mod:`.apocalypse_eval`: horsemen first, seed 000's scores as priors). Worlds
 come from the games' ``determinize`` hooks (Dark Chess: ``server.engine.dark_chess.worlds``).
 
+"seed NNN" cites the article a design comes from (listed in docs/BOTS.md, Sources).
+
 Besides the named strengths, ``make_bot`` accepts an algorithm name that suits the game
 (``"greedy"``, ``"ismcts"``, ...) with its default think time, for the arena and tests.
 """

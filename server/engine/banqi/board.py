@@ -1,4 +1,4 @@
-"""BanQi: the board of 32 squares, the pieces and who may capture whom (GAMES.md 3.1)."""
+"""BanQi: the board of 32 squares, the pieces and who may capture whom (docs/GAMES.md 3.1)."""
 
 from __future__ import annotations
 

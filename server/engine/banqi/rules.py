@@ -1,4 +1,4 @@
-"""BanQi rules: the legal actions and their effect, with the end of the game (GAMES.md 3)."""
+"""BanQi rules: the legal actions and their effect, with the end of the game (docs/GAMES.md 3)."""
 
 from __future__ import annotations
 

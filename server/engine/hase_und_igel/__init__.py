@@ -76,8 +76,9 @@ turn), ``halve`` (lose half, the half lost rounded down: 15 -> lose 7, keep 8), 
 effect, carrots are open), ``shuffle`` (the whole deck is reshuffled with the turn's rng, then
 1 carrot from every other track runner that has one).
 
-Bot hooks: ``evaluate`` (seed 004's E = Ks*S + Kc*C + Kp*P per runner, see
-:func:`runner_score`), ``move_heuristic`` and ``determinize`` (only the deck order is hidden).
+Bot hooks: ``evaluate`` (seed 004's E = Ks*S + Kc*C + Kp*P per runner, see :func:`runner_score`;
+the article is listed in docs/BOTS.md, Sources), ``move_heuristic`` and ``determinize`` (only
+the deck order is hidden).
 Tests and analysis build positions with :func:`position`.
 
 The package, each module importing only those above it: :mod:`.board` (fields, deck),

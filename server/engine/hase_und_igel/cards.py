@@ -1,4 +1,4 @@
-"""Hase und Igel: the hare cards (GAMES.md 4.5), each a rule applied to the turn."""
+"""Hase und Igel: the hare cards (docs/GAMES.md 4.5), each a rule applied to the turn."""
 
 from __future__ import annotations
 

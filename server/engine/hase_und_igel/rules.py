@@ -1,4 +1,4 @@
-"""Hase und Igel: a turn from move to the next decision (GAMES.md 4.4), leaving the race,
+"""Hase und Igel: a turn from move to the next decision (docs/GAMES.md 4.4), leaving the race,
 and positions built for tests and analysis."""
 
 from __future__ import annotations

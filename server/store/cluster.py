@@ -140,13 +140,24 @@ class ClusterStore(Store):
                     commands.append(("WAIT", 1, self.wait_ms))
                 try:
                     await conn.send_packed_command(conn.pack_commands(commands), False)
+                except AttributeError as exc:
+                    # redis-py: the connection was torn down under us (a slot-map refresh
+                    # disconnects every connection of a node, in use or not) before a byte
+                    # was written (``_writer`` was None at ``writelines``): nothing ran
+                    await self._retry_later(deadline, exc)
+                    continue
+                except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+                    await conn.disconnect()
+                    raise Unknown(f"the append's reply was lost: {exc}") from None
+                try:
                     replies = []
                     for _ in commands:
                         try:
                             replies.append(await conn.read_response())
                         except ResponseError as exc:
                             replies.append(exc)
-                except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+                except (RedisConnectionError, RedisTimeoutError, OSError, AttributeError) as exc:
+                    # sent, then lost (AttributeError: torn down under the read, as above)
                     await conn.disconnect()
                     raise Unknown(f"the append's reply was lost: {exc}") from None
             finally:

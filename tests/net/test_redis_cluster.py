@@ -19,6 +19,7 @@ from server.engine import Registry
 from server.net.app import Config, KibitzServer
 from server.net.connection import Limits
 from server.sdk import KibitzClient, KibitzError
+from server.store import Unknown
 from server.store.cluster import ClusterStore
 from server.tools.cluster_failover import Player, acked_moves_kept
 from server.tools.redis_cluster import LocalCluster
@@ -155,3 +156,35 @@ async def test_a_killed_primary_fails_over_and_no_acknowledged_move_is_lost(
     assert failover < 30
     for p in players:
         await p.close()
+
+
+async def test_an_append_under_a_torn_down_connection_is_retried_or_unknown_never_internal(
+    redis_cluster: LocalCluster, prefix: str
+) -> None:
+    """A slot-map refresh (any task's, during a failover) disconnects every connection of a
+    node, also one an append holds between connect and send. Before a byte is sent that
+    append is simply tried again; after, its outcome is :class:`Unknown` and the log says.
+    Never an AttributeError out of redis-py (which the server would answer 'internal')."""
+    store = ClusterStore.from_cluster_url(redis_cluster.url, prefix=prefix)
+    room = "torn"
+    await store.append(room, 0, [{"n": 0}], status="live")
+    node = store.redis.get_node_from_key(store.rk("room", room))
+    version, acked, unknown, tears = 1, {0}, 0, []
+    for i in range(200):
+        # what NodesManager.initialize does to a node it replaces, at every phase of an append
+        tears.append(asyncio.create_task(node.disconnect()))
+        for _ in range(i % 5):
+            await asyncio.sleep(0)
+        try:
+            version = await store.append(room, version, [{"n": i + 1}])
+            acked.add(i + 1)
+        except Unknown:
+            unknown += 1
+            await asyncio.gather(*tears, return_exceptions=True)
+            version = await store.version(room)  # the log says what happened
+    await asyncio.gather(*tears, return_exceptions=True)
+    records = [r["n"] for r in await store.load(room)]
+    assert len(records) == version == await store.version(room)
+    assert records == sorted(set(records))  # none doubled
+    assert acked <= set(records) and len(acked) + unknown >= 200  # none acknowledged lost
+    await store.redis.aclose()

@@ -24,17 +24,49 @@ from collections.abc import Sequence
 from typing import Any
 
 Path = list[str | int]
+#: top-level parts already compared in this round of renderings: ``(key, id(old), id(new))``
+#: -> the sets and dels they gave (objects shared by several recipients' snapshots)
+Memo = dict[tuple[str, int, int], tuple[list[list[Any]], list[Path]]]
 
 #: shorter lists are set whole (an index-by-index patch of a short list saves nothing)
 MIN_LIST = 8
 
 
-def diff(old: Any, new: Any) -> tuple[list[list[Any]], list[Path]]:
-    """``(sets, dels)`` turning ``old`` into ``new`` (both JSON-like dicts)."""
+def diff(old: Any, new: Any, memo: Memo | None = None) -> tuple[list[list[Any]], list[Path]]:
+    """``(sets, dels)`` turning ``old`` into ``new`` (both JSON-like dicts).
+
+    With a ``memo`` (one per round of renderings, while every object compared lives), a
+    top-level part whose old and new values are the very objects another recipient's
+    snapshots held is not compared again: its result is reused (the paths are the same)."""
     sets: list[list[Any]] = []
     dels: list[Path] = []
-    if not _same(old, new):
+    if _same(old, new):
+        return sets, dels
+    if memo is None or type(old) is not dict or type(new) is not dict:
         _diff(old, new, [], sets, dels)
+        return sets, dels
+    for key, value in new.items():
+        if key not in old:
+            sets.append([[key], value])
+            continue
+        before = old[key]
+        if before is value or (type(before) is type(value) and before == value):
+            continue
+        if not _nested(before, value):
+            sets.append([[key], value])
+            continue
+        mark = (key, id(before), id(value))
+        known = memo.get(mark)
+        if known is None:
+            part_sets: list[list[Any]] = []
+            part_dels: list[Path] = []
+            _diff(before, value, [key], part_sets, part_dels)
+            known = memo[mark] = (part_sets, part_dels)
+        sets.extend(known[0])
+        dels.extend(known[1])
+    for key in old:
+        if key not in new:
+            dels.append([key])
     return sets, dels
 
 
@@ -97,4 +129,4 @@ def apply(state: dict[str, Any], sets: Sequence[Any], dels: Sequence[Any]) -> di
     return state
 
 
-__all__ = ["MIN_LIST", "apply", "diff"]
+__all__ = ["MIN_LIST", "Memo", "apply", "diff"]

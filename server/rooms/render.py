@@ -140,20 +140,40 @@ class Rendering:
             self._settings = self.policy.to_json()
         return self._settings
 
-    def snapshot(self, r: Recipient) -> Json:
-        """The whole room as ``r`` may see it now, built from ``game.view(state, r)``."""
+    def snapshot(self, r: Recipient, common: Json | None = None) -> Json:
+        """The whole room as ``r`` may see it now, built from ``game.view(state, r)``.
+
+        ``common`` is :meth:`common` of this very state, when the caller renders it for
+        several recipients at once."""
+        out = (self.common() if common is None else common).copy()
+        out["you"] = r
+        out["view"] = self.view_for(r)
+        if r is not None:
+            out["turn"] = len(self.turns)
+            if r in self.pending:
+                out["your_move"] = str(self.pending[r])
+            elif r in out["to_act"]:
+                # texts interned (they recur in every room) and cached with the state
+                out["legal"] = self.game.legal_texts(self.state, r)
+        else:
+            out["turn"] = self.public_turns()
+        return out
+
+    def common(self) -> Json:
+        """The part of a snapshot that is the same for every recipient (``you``, ``view``
+        and ``turn`` are placeholders, in their places, for :meth:`snapshot` to fill)."""
         acting = self.to_act()
-        out: Json = {
+        return {
             "room": self.id,
             "game": self.game.name,
             "version": self.version,
             "status": self.status,
-            "you": r,
+            "you": None,
             "seats": self.seats_json(),
             "to_act": sorted(acting),
             "sealed": sorted(self.pending),
-            "view": self.view_for(r),
-            "turn": len(self.turns) if r is not None else self.public_turns(),
+            "view": None,
+            "turn": None,
             "clock": self.clock.to_json(acting - set(self.pending)) if self.clock else None,
             "settings": self.settings_json(),
             "at": self.last_at,
@@ -172,13 +192,6 @@ class Rendering:
                 else None
             ),
         }
-        if r is not None:
-            if r in self.pending:
-                out["your_move"] = str(self.pending[r])
-            if r in acting and r not in self.pending:
-                # texts interned (they recur in every room) and cached with the state
-                out["legal"] = self.game.legal_texts(self.state, r)
-        return out
 
     def _view(self, r: Recipient) -> Json:
         """``game.view(state, r)``, computed once per state and recipient — and once for
@@ -259,14 +272,16 @@ class Rendering:
         """
         out: list[Change] = []
         shown = self._shown
+        common = self.common()
+        memo: delta.Memo = {}  # parts shared by several recipients are compared once
         for r in self.recipients():
-            snap = self.snapshot(r)
+            snap = self.snapshot(r, common)
             rendered = [self.render_event(e, r) for e in events]
             full = {"type": "update", "events": rendered, **snap}
             before = shown.get(r)
             step: Json | None = None
             if before is not None:
-                sets, dels = delta.diff(before, snap)
+                sets, dels = delta.diff(before, snap, memo)
                 step = {
                     "type": "delta",
                     "room": self.id,

@@ -94,3 +94,17 @@ def test_a_broken_diff_is_caught() -> None:
     new = {"version": 4}
     sets, _dels = delta.diff(old, new)
     assert delta.apply(copy.deepcopy(old), sets, []) != new
+
+
+def test_a_shared_part_is_compared_once_and_gives_every_recipient_its_delta() -> None:
+    """With a memo, a part whose old and new objects two recipients share is diffed once;
+    each recipient's other parts are still its own."""
+    view_old, view_new = {"board": list(range(10)), "ply": 1}, {"board": [*range(9), 7], "ply": 2}
+    a_old, a_new = {"view": view_old, "legal": ["x"]}, {"view": view_new}
+    b_old, b_new = {"view": view_old, "you": None}, {"view": view_new, "you": None, "n": 1}
+    memo: delta.Memo = {}
+    for old, new in ((a_old, a_new), (b_old, b_new)):
+        sets, dels = delta.diff(old, new, memo)
+        assert (sets, dels) == delta.diff(old, new)
+        assert delta.apply(copy.deepcopy(old), sets, dels) == new
+    assert list(memo) == [("view", id(view_old), id(view_new))]

@@ -132,6 +132,11 @@ def _parser() -> argparse.ArgumentParser:
         help="play bots against each other and rate them (kibitz arena --help)",
         add_help=False,
     )
+    sub.add_parser(
+        "ladder",
+        help="rate each level of the bots' difficulty ladder (kibitz ladder --help)",
+        add_help=False,
+    )
 
     from .tools import bench
 
@@ -163,6 +168,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .tools.arena import main as arena_main
 
         return arena_main(argv[1:])
+    if argv[:1] == ["ladder"]:  # its own parser too
+        from .tools.ladder import main as ladder_main
+
+        return ladder_main(argv[1:])
     args = _parser().parse_args(argv)
     try:
         if args.command == "serve":

@@ -12,7 +12,7 @@ import hashlib
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from ..bots import strengths
+from ..bots import ladder, strengths
 from ..rooms.errors import Forbidden, NotSeated
 from ..rooms.room import clamp_since
 from .accounts import authenticate
@@ -105,6 +105,8 @@ class Handlers:
         self.hub = hub
         self.server_name = server_name
         self.bots = bots
+        #: the ladder as ``kibitz ladder`` measured it (read once, at start)
+        self.ladder = ladder.load() if bots else {}
 
     def bot_strengths(self, game: str) -> list[str]:
         if not self.bots:
@@ -253,8 +255,15 @@ async def list_games(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[s
 
 
 def game_info(h: Handlers, game: Any) -> dict[str, Any]:
-    """The registry entry plus the bot strengths this server offers for the game."""
-    return {**game.info(), "bots": h.bot_strengths(game.name)}
+    """The registry entry plus the bot strengths this server offers for the game, and the
+    same strengths as ladder levels with their measured ratings (docs/BOTS.md)."""
+    offered = h.bot_strengths(game.name)
+    levels = (
+        [lv for lv in ladder.rated_levels(game.name, h.ladder) if lv["strength"] in offered]
+        if offered
+        else []
+    )
+    return {**game.info(), "bots": offered, "levels": levels}
 
 
 @handles("list_rooms")

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from server.bots import ladder
 from server.engine import get_game, turn_rng
 from server.net.app import KibitzServer
 from server.sdk import KibitzClient, KibitzError
@@ -59,6 +60,13 @@ async def test_a_bot_answers_a_person_and_accepts_take_backs(server: KibitzServe
     me = await KibitzClient.connect(server.ws_url)
     games = {g["name"]: g for g in (await me.request("list_games"))["games"]}
     assert games["chess"]["bots"] == ["random", "easy", "normal", "hard"]
+    # the same strengths as ladder levels, with the ratings the server read at start
+    levels = games["chess"]["levels"]
+    assert [(lv["level"], lv["strength"]) for lv in levels] == list(
+        enumerate(games["chess"]["bots"], 1)
+    )
+    assert server.handlers is not None
+    assert levels == ladder.rated_levels("chess", server.handlers.ladder)
     room = (await me.request("create_room", game="chess"))["room"]
     await me.request("take_seat", room=room, seat=0, name="Ada")
     await me.request("add_bot", room=room, seat=1, strength="easy")

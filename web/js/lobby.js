@@ -262,6 +262,13 @@ export class LobbyView {
       children.push(h("label", { class: "field", for: "seat-count" }, h("span", {}, "Players"), n));
     }
     const bots = Array.isArray(info.bots) ? info.bots : [];
+    const levels = new Map((Array.isArray(info.levels) ? info.levels : []).map((l) => [l.strength, l]));
+    const botLabel = (name) => {
+      const l = levels.get(name);
+      if (!l) return name;
+      const rating = l.elo == null ? "not rated yet" : `Elo ${l.elo >= 0 ? "+" : ""}${l.elo} over level 1`;
+      return `${name} — level ${l.level}, ${rating}`;
+    };
     const rows = [];
     for (let seat = 0; seat < count; seat++) {
       const id = `seat-${seat}`;
@@ -272,7 +279,7 @@ export class LobbyView {
           h("option", { value: "me", selected: seat === 0 }, "Me"),
           bots.map((b) => {
             const name = typeof b === "string" ? b : b.name;
-            const title = typeof b === "string" ? b : b.title || b.name;
+            const title = typeof b === "string" ? botLabel(b) : b.title || b.name;
             return h("option", { value: `bot:${name}` }, `Bot: ${title}`);
           }),
         )));

@@ -8,8 +8,11 @@ from .board import (
     PAYS,
     Layout,
     cost,
+    layout,
 )
-from .values import Runner
+from .race import CMAX, OVER, deck_cards, turns_table
+from .track import race_place
+from .values import HaseState, Runner
 
 #: piece-wise linear carrot value: (up to this many carrots, value per carrot) segments
 C0: tuple[tuple[float, float], ...] = ((30, 1.0), (60, 0.6), (100, 0.3), (160, 0.1))
@@ -26,6 +29,8 @@ KS, KC, KP = 1.0, 1.0, 1.0
 FINISH_BONUS = 50.0  # C when the runner can finish next move without excess carrots
 FINISHED_BASE = 400.0  # above any runner on the track; + 50 per place better than last
 HARE_PESSIMISM = 7  # move_heuristic: a hare field costs this many carrots more (seed 004)
+RACE_BASE = 500.0  # search_evaluate: this minus the turn the runner expects to finish on
+RACE_FINISHED = 1000.0  # search_evaluate of a finished runner: + 200 per place better than last
 
 
 def _piecewise(x: float, segments: Sequence[tuple[float, float]], beyond: float) -> float:
@@ -67,3 +72,49 @@ def runner_score(lay: Layout, r: Runner, place: int, n_finished: int) -> float:
     s = S_TABLE[min(salads, 3)][min(lay.salads_ahead[r.field], 4)]
     p = 3.0 * r.field - (8.0 if r.pending == "miss" else 0.0)
     return KS * s + KC * c + KP * p
+
+
+def turns_left(state: HaseState, seat: int) -> float:
+    """The expected turns ``seat``'s runner (on the track) needs to finish, alone on the
+    board (:func:`.race.turns_table`), counting what is already due: a position field's
+    payout and a salad to eat at the start of its next turn (10 x its race position now),
+    a missed turn, and the take-or-give choice it is making (the best of the three)."""
+    lay = layout(state.board)
+    table = turns_table(
+        state.board,
+        deck_cards(state.deck),
+        state.start_carrots,
+        len(state.finished),
+        len(state.runners),
+    )
+    r = state.runners[seat]
+    carrots, salads, extra = r.carrots, r.salads, 0.0
+    place = race_place(state.runners, seat)
+    if r.arrived and place in PAYS.get(lay.cells[r.field], ()):
+        carrots += 10 * place
+    if r.pending:
+        extra = 1.0
+        if r.pending == "eat" and salads > 0:
+            salads -= 1
+            carrots += 10 * place
+    row = table[r.field][min(salads, 3)]
+
+    def at(c: int) -> float:
+        return row[c] if c <= CMAX else row[CMAX] + OVER * (c - CMAX)
+
+    if state.decision == "take_give" and state.current == seat:
+        options = [at(carrots + 10), at(carrots)]
+        if carrots >= 10:
+            options.append(at(carrots - 10))
+        return extra + min(options)
+    return extra + at(max(carrots, 0))
+
+
+def finish_turn(state: HaseState, seat: int) -> float:
+    """The turn (the seat's own turn counter, forced turns included) on which ``seat``'s
+    runner expects to finish: the turns it has had plus :func:`turns_left`. Searches compare
+    positions after different forced turns (a salad eaten, a turn missed) by it."""
+    used = state.turns[seat] if state.turns else 0
+    if state.current == seat and not state.decision:
+        used -= 1  # the turn it is deciding now is counted in turns_left
+    return used + turns_left(state, seat)

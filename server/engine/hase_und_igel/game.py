@@ -20,7 +20,14 @@ from .board import (
     layout,
     parse_deck,
 )
-from .evaluation import FINISHED_BASE, HARE_PESSIMISM, runner_score
+from .evaluation import (
+    FINISHED_BASE,
+    HARE_PESSIMISM,
+    RACE_BASE,
+    RACE_FINISHED,
+    runner_score,
+    finish_turn,
+)
 from .rules import apply_move, leave_race, next_turn, position
 from .track import choices, generate, race_place, standings
 from .turn import Turn
@@ -190,6 +197,22 @@ class HaseUndIgel(Game[HaseState, Move]):
             else:
                 place = race_place(state.runners, s)
                 out.append(runner_score(lay, r, place, len(state.finished)))
+        return out
+
+    def search_evaluate(self, state: HaseState, seat: Seat) -> list[float]:
+        """The evaluation of deep searches (max^n): per seat, :data:`RACE_BASE` minus the
+        turn its runner expects to finish on (:func:`finish_turn`); a finished runner
+        scores above any runner on the track, the first most. ``evaluate`` stays the
+        one-ply evaluation (greedy's). Open information, so it does not depend on ``seat``."""
+        n = len(state.runners)
+        out = []
+        for s in range(n):
+            if s in state.finished:
+                out.append(RACE_FINISHED + 200.0 * (n - 1 - state.finished.index(s)))
+            elif s in state.out:
+                out.append(-RACE_FINISHED)
+            else:
+                out.append(RACE_BASE - finish_turn(state, s))
         return out
 
     def move_heuristic(self, state: HaseState, seat: Seat, move: Move) -> float:

@@ -19,6 +19,7 @@ import chess
 import chess.pgn
 
 from .base import Game, IllegalMove, InvalidMove, InvalidOptions, Json, Option, Outcome, Seat
+from .chess_moves import legal_codes, to_move
 from .chess_san import rivals, san_of
 
 WHITE, BLACK = 0, 1
@@ -62,7 +63,7 @@ class ChessState:
     """
 
     __slots__ = (
-        "_fen", "_legal", "_outcome", "_san", "_texts", "board", "hashes", "keys", "prev",
+        "_codes", "_fen", "_legal", "_outcome", "_san", "_texts", "board", "hashes", "keys", "prev",
         "prev_rivals", "start_fen",
     )  # fmt: skip
 
@@ -84,6 +85,7 @@ class ChessState:
         self.prev = prev
         #: the last move's rivals (chess_san.rivals), when the moves before were known
         self.prev_rivals = prev_rivals
+        self._codes: list[int] | None = None
         self._legal: list[chess.Move] | None = None
         self._texts: list[str] | None = None
         self._outcome: Any = _UNSET
@@ -110,17 +112,22 @@ class ChessState:
             prev = _lean(prev)
         return cls(lean, start_fen, tuple(keys), prev)
 
+    def codes(self) -> list[int]:
+        """The legal moves as :mod:`.chess_moves` codes (python-chess's order)."""
+        if self._codes is None:
+            self._codes = legal_codes(self.board)
+        return self._codes
+
     def legal(self) -> list[chess.Move]:
         if self._legal is None:
-            self._legal = list(self.board.generate_legal_moves())
+            self._legal = [to_move(c) for c in self.codes()]
         return self._legal
 
     def legal_texts(self) -> list[str]:
         """The legal moves' UCI texts, interned (each computed once per position)."""
         if self._texts is None:
             self._texts = [
-                _UCI[m.from_square << 6 | m.to_square] if not m.promotion else sys.intern(m.uci())
-                for m in self.legal()
+                _UCI[c] if c < 4096 else sys.intern(to_move(c).uci()) for c in self.codes()
             ]
         return self._texts
 
@@ -136,7 +143,7 @@ class ChessState:
                 self._san = None
             elif self.prev_rivals is not None:  # no move generation but this state's own
                 check = self.board.is_check()
-                legal = bool(self.legal())
+                legal = bool(self.codes())
                 self._san = san_of(self.prev, stack[-1], self.prev_rivals, check, legal)
             else:
                 self._san = self.prev.san(stack[-1])
@@ -413,7 +420,7 @@ def advance(state: ChessState, move: chess.Move) -> ChessState:
     board.push(move)
     board.move_stack = [*before.move_stack, move]
     key = board._transposition_key()
-    known = state._legal
+    known = state._codes
     others = None if known is None else rivals(before, move, known)
     if irreversible:
         return ChessState(board, state.start_fen, (key,), before, (hash(key),), others)
@@ -424,7 +431,7 @@ def advance(state: ChessState, move: chess.Move) -> ChessState:
 
 def _outcome(state: ChessState) -> Outcome | None:
     board = state.board
-    legal = state.legal()
+    legal = state.codes()
     if not legal and board.is_check():
         return Outcome.win(seat_of(not board.turn), 2, "checkmate")
     if board.is_insufficient_material():

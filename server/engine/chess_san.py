@@ -18,18 +18,19 @@ import chess
 _LETTER = {t: chess.piece_symbol(t).upper() for t in chess.PIECE_TYPES}
 
 
-def rivals(before: chess.Board, move: chess.Move, legal_before: Sequence[chess.Move]) -> int:
+def rivals(before: chess.Board, move: chess.Move, legal_before: Sequence[int]) -> int:
     """The squares of the other pieces of the mover's kind that could go where ``move``
-    goes (a bitboard; what SAN disambiguates against), from the legal moves of ``before``."""
+    goes (a bitboard; what SAN disambiguates against), from the legal moves of ``before``
+    (as :func:`server.engine.chess_moves.legal_codes` gives them)."""
     piece_type = before.piece_type_at(move.from_square)
     if piece_type == chess.PAWN or piece_type is None:
         return 0
     frm, to = move.from_square, move.to_square
-    same = before.pieces_mask(piece_type, before.turn)
+    same = before.pieces_mask(piece_type, before.turn) & ~(1 << frm)
     others = 0
-    for other in legal_before:
-        o = other.from_square
-        if other.to_square == to and o != frm and same >> o & 1:
+    for code in legal_before:
+        o = code >> 6 & 63
+        if code & 63 == to and same >> o & 1:
             others |= 1 << o
     return others
 

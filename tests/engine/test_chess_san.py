@@ -8,6 +8,7 @@ import chess
 import pytest
 
 from server.engine import REGISTRY, turn_rng
+from server.engine.chess_moves import legal_codes
 from server.engine.chess_san import rivals, san_of
 
 CHESS = REGISTRY.get("chess")
@@ -68,10 +69,10 @@ def test_a_broken_spelling_is_caught() -> None:
     """The check can fail: dropping the disambiguation gives a different text."""
     board = chess.Board("4k3/8/8/8/8/8/8/N3K2N w - - 0 1")
     move = chess.Move.from_uci("a1b3")
-    legal = list(board.generate_legal_moves())
+    legal = legal_codes(board)
     assert san_of(board, move, rivals(board, move, legal), False, True) == board.san(move) == "Nb3"
     board = chess.Board("4k3/8/8/8/8/8/8/N1N1K3 w - - 0 1")
     move = chess.Move.from_uci("a1b3")
-    legal = list(board.generate_legal_moves())
+    legal = legal_codes(board)
     assert san_of(board, move, rivals(board, move, legal), False, True) == board.san(move) == "Nab3"
     assert san_of(board, move, 0, False, True) == "Nb3" != board.san(move)

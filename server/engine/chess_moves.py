@@ -1,0 +1,213 @@
+"""Legal chess moves as small integers, in python-chess's own order, without Move objects.
+
+A room needs a position's legal moves as texts (the mover's ``legal`` list), a yes/no for
+its outcome and, once the next move is played, the rivals that SAN disambiguates against.
+python-chess builds them as a generator of ``Move`` objects, each checked for safety one by
+one; :func:`legal_codes` gives the same moves, in the same order, as ``code = promotion << 12
+| from << 6 | to``, with whole bitboards checked at once (pins by a ray mask, the king's
+squares one by one). ``tests/engine/test_chess_moves.py`` compares it with
+``Board.generate_legal_moves`` list for list over many thousands of positions.
+
+Standard chess only (no Chess960 castling, no variants): the game's boards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import chess
+from chess import (
+    BB_DIAG_ATTACKS,
+    BB_DIAG_MASKS,
+    BB_FILE_ATTACKS,
+    BB_FILE_MASKS,
+    BB_KING_ATTACKS,
+    BB_KNIGHT_ATTACKS,
+    BB_PAWN_ATTACKS,
+    BB_RANK_ATTACKS,
+    BB_RANK_MASKS,
+    BB_RAYS,
+    BB_SQUARES,
+)
+
+_BETWEEN = chess.between
+_BACK_RANKS = chess.BB_RANK_1 | chess.BB_RANK_8
+_PROMOTIONS = (chess.QUEEN << 12, chess.ROOK << 12, chess.BISHOP << 12, chess.KNIGHT << 12)
+
+
+def _squares(bb: int) -> list[int]:
+    """The squares of ``bb``, highest first (python-chess's ``scan_reversed`` order)."""
+    out = []
+    while bb:
+        sq = bb.bit_length() - 1
+        out.append(sq)
+        bb ^= 1 << sq
+    return out
+
+
+def legal_codes(board: chess.Board) -> list[int]:
+    """``[m.promotion << 12 | m.from_square << 6 | m.to_square for m in
+    board.generate_legal_moves()]`` (``promotion`` 0 for none), for a standard board."""
+    turn = board.turn
+    us = board.occupied_co[turn]
+    them = board.occupied_co[not turn]
+    occ = board.occupied
+    kings = board.kings & us
+    if not kings or board.chess960:
+        return [
+            (m.promotion or 0) << 12 | m.from_square << 6 | m.to_square
+            for m in board.generate_legal_moves()
+        ]
+    king = kings.bit_length() - 1
+    checkers = board.attackers_mask(not turn, king)
+    pinned = board._slider_blockers(king)
+    out: list[int] = []
+    attacked_by_them = board.is_attacked_by
+    enemy = not turn
+    if checkers:
+        sliders = checkers & (board.bishops | board.rooks | board.queens)
+        beyond = 0
+        for checker in _squares(sliders):
+            beyond |= BB_RAYS[king][checker] & ~BB_SQUARES[checker]
+        for to in _squares(BB_KING_ATTACKS[king] & ~us & ~beyond):
+            if not attacked_by_them(enemy, to):
+                out.append(king << 6 | to)
+        if checkers & (checkers - 1):
+            return out  # double check: the king moves
+        checker = checkers.bit_length() - 1
+        target = _BETWEEN(king, checker) | checkers
+        _pseudo(board, turn, us, them, occ, ~board.kings, target, king, pinned, out)
+        ep = board.ep_square
+        if ep is not None and not BB_SQUARES[ep] & target and ep + (-8 if turn else 8) == checker:
+            _en_passant(board, turn, us, occ, out)
+        return out
+    _pseudo(board, turn, us, them, occ, -1, -1, king, pinned, out)
+    return out
+
+
+def _pseudo(
+    board: chess.Board,
+    turn: bool,
+    us: int,
+    them: int,
+    occ: int,
+    from_mask: int,
+    to_mask: int,
+    king: int,
+    pinned: int,
+    out: list[int],
+) -> None:
+    """python-chess's ``generate_pseudo_legal_moves(from_mask, to_mask)``, legal ones only."""
+    append = out.append
+    knights, bishops, rooks, queens, kings = (
+        board.knights, board.bishops, board.rooks, board.queens, board.kings,
+    )  # fmt: skip
+    free = ~us & to_mask
+    pieces = us & ~board.pawns & from_mask
+    while pieces:
+        frm = pieces.bit_length() - 1
+        bb = 1 << frm
+        pieces ^= bb
+        if bb & knights:
+            targets = BB_KNIGHT_ATTACKS[frm] & free
+        elif bb & kings:
+            targets = BB_KING_ATTACKS[frm] & free
+            while targets:
+                to = targets.bit_length() - 1
+                targets ^= 1 << to
+                if not board.is_attacked_by(not turn, to):
+                    append(frm << 6 | to)
+            continue
+        else:
+            targets = 0
+            if bb & (rooks | queens):
+                targets = (
+                    BB_RANK_ATTACKS[frm][BB_RANK_MASKS[frm] & occ]
+                    | BB_FILE_ATTACKS[frm][BB_FILE_MASKS[frm] & occ]
+                )
+            if bb & (bishops | queens):
+                targets |= BB_DIAG_ATTACKS[frm][BB_DIAG_MASKS[frm] & occ]
+            targets &= free
+        if bb & pinned:
+            targets &= BB_RAYS[king][frm]
+        base = frm << 6
+        while targets:
+            to = targets.bit_length() - 1
+            targets ^= 1 << to
+            append(base | to)
+    if from_mask & kings and board.castling_rights & us:
+        for move in board.generate_castling_moves(from_mask, to_mask):
+            append(move.from_square << 6 | move.to_square)
+    pawns = board.pawns & us & from_mask
+    if not pawns:
+        return
+    attacks = BB_PAWN_ATTACKS[turn]
+    capturers = pawns
+    while capturers:
+        frm = capturers.bit_length() - 1
+        capturers ^= 1 << frm
+        targets = attacks[frm] & them & to_mask
+        if not targets:
+            continue
+        if (1 << frm) & pinned:
+            targets &= BB_RAYS[king][frm]
+        _pawn_moves(frm, targets, append)
+    if turn:
+        single = pawns << 8 & ~occ
+        double = single << 8 & ~occ & (chess.BB_RANK_3 | chess.BB_RANK_4)
+        back = -8
+    else:
+        single = pawns >> 8 & ~occ
+        double = single >> 8 & ~occ & (chess.BB_RANK_6 | chess.BB_RANK_5)
+        back = 8
+    single &= to_mask
+    while single:
+        to = single.bit_length() - 1
+        single ^= 1 << to
+        frm = to + back
+        if (1 << frm) & pinned and not BB_RAYS[king][frm] & (1 << to):
+            continue
+        if (1 << to) & _BACK_RANKS:
+            _pawn_moves(frm, 1 << to, append)
+        else:
+            append(frm << 6 | to)
+    double &= to_mask
+    while double:
+        to = double.bit_length() - 1
+        double ^= 1 << to
+        frm = to + 2 * back
+        if (1 << frm) & pinned and not BB_RAYS[king][frm] & (1 << to):
+            continue
+        append(frm << 6 | to)
+    if board.ep_square is not None and to_mask & BB_SQUARES[board.ep_square]:
+        _en_passant(board, turn, us, occ, out)
+
+
+def _pawn_moves(frm: int, targets: int, append: Callable[[int], None]) -> None:
+    base = frm << 6
+    for to in _squares(targets):
+        if (1 << to) & _BACK_RANKS:
+            for promotion in _PROMOTIONS:
+                append(promotion | base | to)
+        else:
+            append(base | to)
+
+
+def _en_passant(board: chess.Board, turn: bool, us: int, occ: int, out: list[int]) -> None:
+    """The legal en passant captures (rare: checked the slow, sure way)."""
+    ep = board.ep_square
+    assert ep is not None
+    if BB_SQUARES[ep] & occ:
+        return
+    capturers = board.pawns & us & BB_PAWN_ATTACKS[not turn][ep] & chess.BB_RANKS[4 if turn else 3]
+    for frm in _squares(capturers):
+        if board.is_legal(chess.Move(frm, ep)):
+            out.append(frm << 6 | ep)
+
+
+def to_move(code: int) -> chess.Move:
+    """The ``chess.Move`` of a code."""
+    return chess.Move(code >> 6 & 63, code & 63, code >> 12 or None)
+
+
+__all__ = ["legal_codes", "to_move"]

@@ -1,0 +1,78 @@
+"""legal_codes gives python-chess's legal moves, list for list (same order), as codes."""
+
+from __future__ import annotations
+
+import random
+
+import chess
+import pytest
+
+from server.engine.chess_moves import legal_codes, to_move
+
+# positions that exercise pins, en passant (also the horizontal skewer), castling through
+# and out of check, promotions with and without capture, double check
+TRICKY = [
+    chess.STARTING_FEN,
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",  # kiwipete
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    "8/8/8/KPp4r/8/8/8/6k1 w - c6 0 2",  # e.p. would expose the king along the rank
+    "8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1",  # e.p. out of check by the pushed pawn
+    "4k3/8/8/8/8/8/8/R3K2r w Q - 0 1",  # in check: no castling
+    "4k3/8/4r3/8/8/8/3PPP2/R3K2R w KQ - 0 1",  # castle through an attacked square? no
+    "3k4/8/8/8/8/8/5n2/4K2R w K - 0 1",  # knight check
+    "4k3/8/8/1b6/8/8/4r3/4K3 w - - 0 1",  # double-check-like lines
+    "1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1",  # promotion and capture-promotion
+    "4k3/8/8/8/8/8/6p1/4K2R b K - 0 1",
+]
+
+
+def codes_of(board: chess.Board) -> list[int]:
+    return [
+        (m.promotion or 0) << 12 | m.from_square << 6 | m.to_square
+        for m in board.generate_legal_moves()
+    ]
+
+
+@pytest.mark.parametrize("fen", TRICKY)
+def test_tricky_positions(fen: str) -> None:
+    board = chess.Board(fen)
+    assert legal_codes(board) == codes_of(board)
+    assert [to_move(c) for c in legal_codes(board)] == list(board.generate_legal_moves())
+
+
+def test_every_position_of_many_random_games() -> None:
+    """Random games (from the start and from the tricky positions), a bias to captures,
+    checks and promotions so that endgames, pins and under-promotions come up."""
+    rng = random.Random(2024)
+    seen = 0
+    for game in range(300):
+        board = chess.Board(TRICKY[game % len(TRICKY)])
+        for _ in range(160):
+            expected = codes_of(board)
+            assert legal_codes(board) == expected, board.fen()
+            seen += 1
+            if not expected:
+                break
+            moves = list(board.generate_legal_moves())
+            sharp = [m for m in moves if board.is_capture(m) or m.promotion or board.gives_check(m)]
+            board.push(rng.choice(sharp if sharp and rng.random() < 0.5 else moves))
+    assert seen > 20_000
+
+
+class _NoPins(chess.Board):
+    """A board whose pin finder is broken (finds none): a deliberately wrong generator."""
+
+    def _slider_blockers(self, king: chess.Square) -> int:
+        return 0
+
+
+def test_a_broken_generator_is_caught() -> None:
+    """The comparison can fail: without pins, legal_codes lets a pinned knight move."""
+    fen = "4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1"  # the knight on e2 is pinned
+    assert legal_codes(chess.Board(fen)) == codes_of(chess.Board(fen))
+    broken = legal_codes(_NoPins(fen))
+    assert broken != codes_of(chess.Board(fen))
+    assert any(c >> 6 & 63 == chess.E2 for c in broken)

@@ -45,7 +45,24 @@ def diff(old: Any, new: Any, memo: Memo | None = None) -> tuple[list[list[Any]],
     if memo is None or type(old) is not dict or type(new) is not dict:
         _diff(old, new, [], sets, dels)
         return sets, dels
-    for key, value in new.items():
+    sets, dels = diff_keys(old, new, list(new), memo)
+    dels.extend([key] for key in old if key not in new)
+    return sets, dels
+
+
+def diff_keys(
+    old: dict[str, Any], new: dict[str, Any], keys: Sequence[str], memo: Memo | None = None
+) -> tuple[list[list[Any]], list[Path]]:
+    """:func:`diff` of two dicts over ``keys`` only (a key in neither is skipped; one that
+    only ``old`` has is deleted), with the ``memo`` of :func:`diff`."""
+    sets: list[list[Any]] = []
+    dels: list[Path] = []
+    for key in keys:
+        if key not in new:
+            if key in old:
+                dels.append([key])
+            continue
+        value = new[key]
         if key not in old:
             sets.append([[key], value])
             continue
@@ -56,17 +73,16 @@ def diff(old: Any, new: Any, memo: Memo | None = None) -> tuple[list[list[Any]],
             sets.append([[key], value])
             continue
         mark = (key, id(before), id(value))
-        known = memo.get(mark)
+        known = memo.get(mark) if memo is not None else None
         if known is None:
             part_sets: list[list[Any]] = []
             part_dels: list[Path] = []
             _diff(before, value, [key], part_sets, part_dels)
-            known = memo[mark] = (part_sets, part_dels)
+            known = (part_sets, part_dels)
+            if memo is not None:
+                memo[mark] = known
         sets.extend(known[0])
         dels.extend(known[1])
-    for key in old:
-        if key not in new:
-            dels.append([key])
     return sets, dels
 
 
@@ -129,4 +145,4 @@ def apply(state: dict[str, Any], sets: Sequence[Any], dels: Sequence[Any]) -> di
     return state
 
 
-__all__ = ["MIN_LIST", "Memo", "apply", "diff"]
+__all__ = ["MIN_LIST", "Memo", "apply", "diff", "diff_keys"]

@@ -33,6 +33,10 @@ RESYNC_EVENT_LIMIT = 200
 #: one recipient's messages for one change: (recipient, delta or None, full update)
 Change = tuple[Recipient, Json | None, Json]
 
+#: the keys of a snapshot that differ between recipients (``Rendering.snapshot``); the
+#: others are ``Rendering.common``'s, the same for everybody
+_OWN = ("you", "view", "turn", "legal", "your_move")
+
 
 class Rendering:
     """Snapshots, deltas, resyncs, lobby summaries and records of a room."""
@@ -65,6 +69,8 @@ class Rendering:
     _views: tuple[Any, dict[Recipient | str, Json]]
     #: what each recipient was last shown (the base of its next delta)
     _shown: dict[Recipient, Json]
+    #: the :meth:`common` part those snapshots were all built from
+    _shown_common: Json | None
     _settings: Json | None
     _seats_json: list[Json] | None
 
@@ -274,6 +280,12 @@ class Rendering:
         shown = self._shown
         common = self.common()
         memo: delta.Memo = {}  # parts shared by several recipients are compared once
+        # every snapshot shown last was built from one common part (this method renders
+        # every recipient each time): the common part's difference is the same for all
+        was = self._shown_common
+        shared = None
+        if was is not None:
+            shared = delta.diff_keys(was, common, [k for k in common if k not in _OWN])
         for r in self.recipients():
             snap = self.snapshot(r, common)
             rendered = [self.render_event(e, r) for e in events]
@@ -281,7 +293,11 @@ class Rendering:
             before = shown.get(r)
             step: Json | None = None
             if before is not None:
-                sets, dels = delta.diff(before, snap, memo)
+                if shared is None:
+                    sets, dels = delta.diff(before, snap, memo)
+                else:
+                    sets, dels = delta.diff_keys(before, snap, _OWN, memo)
+                    sets, dels = shared[0] + sets, shared[1] + dels
                 step = {
                     "type": "delta",
                     "room": self.id,
@@ -294,6 +310,7 @@ class Rendering:
                 }
             shown[r] = snap
             out.append((r, step, full))
+        self._shown_common = common
         for event in events:  # a rematch is also announced on its own (protocol: rematch)
             if event.kind == "rematch":
                 for r in self.recipients():

@@ -69,7 +69,7 @@ class Room(Offers, TakeBacks, Timing, Rendering):
     # a node holds thousands of rooms: slots instead of a dict each (over 30 attributes
     # make an instance dict a full table, ~1.6 KB)
     __slots__ = (
-        "_acting", "_seats_json", "_settings", "_shown", "_views", "cids", "clock",
+        "_acting", "_seats_json", "_settings", "_shown", "_shown_common", "_views", "cids", "clock",
         "created_at", "draw_offer", "game", "gone", "id", "last_at", "log", "n_seats",
         "options", "outcome", "past", "pending", "policy", "position_version", "rematch",
         "rematch_votes", "seats", "seed", "started", "state", "turns", "undo_floor",
@@ -120,6 +120,7 @@ class Room(Offers, TakeBacks, Timing, Rendering):
         #: recent states, oldest first, for spectators who see everything N turns late
         self.past = Recent(self.state, policy.spectator_delay + 1)
         self._shown: dict[Recipient, Json] = {}
+        self._shown_common: Json | None = None
         #: outcomes of recent commands that carried a command id: a retry gets the same
         self.cids: dict[str, Json] = {}  # in insertion order: the oldest goes first
         self._settings: Json | None = None

@@ -108,3 +108,14 @@ def test_a_shared_part_is_compared_once_and_gives_every_recipient_its_delta() ->
         assert (sets, dels) == delta.diff(old, new)
         assert delta.apply(copy.deepcopy(old), sets, dels) == new
     assert list(memo) == [("view", id(view_old), id(view_new))]
+
+
+def test_a_diff_over_some_keys_is_that_part_of_the_whole_diff() -> None:
+    old = {"a": 1, "b": {"x": 1, "y": 2}, "gone": 0, "same": [1]}
+    new = {"a": 2, "b": {"x": 1, "y": 3}, "new": 5, "same": [1]}
+    whole = delta.diff(old, new)
+    part = delta.diff_keys(old, new, ["b", "gone", "nowhere"])
+    assert part == ([[["b", "y"], 3]], [["gone"]])
+    rest = delta.diff_keys(old, new, ["a", "new", "same"])
+    assert sorted(map(repr, part[0] + rest[0])) == sorted(map(repr, whole[0]))
+    assert part[1] + rest[1] == whole[1]

@@ -12,16 +12,21 @@ from typing import Any
 
 import msgpack
 
+from ..store.log import pack
 from .errors import ProtocolError
 
 MSGPACK = "kibitz.msgpack"
+
+#: ``json.dumps(msg, separators=(",", ":"), ensure_ascii=False)`` without building an
+#: encoder for every message
+_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
 
 class Codec:
     name = "json"
 
     def encode(self, msg: dict[str, Any]) -> str | bytes:
-        return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+        return _JSON(msg)
 
     def decode(self, frame: str | bytes) -> dict[str, Any]:
         if not isinstance(frame, str):
@@ -39,7 +44,7 @@ class MsgpackCodec(Codec):
     name = "msgpack"
 
     def encode(self, msg: dict[str, Any]) -> str | bytes:
-        return msgpack.packb(msg, use_bin_type=True)
+        return pack(msg)
 
     def decode(self, frame: str | bytes) -> dict[str, Any]:
         if not isinstance(frame, bytes):

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import threading
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, TypeVar
@@ -121,8 +122,17 @@ class Fenced(StoreError):
         self.actual = actual
 
 
+_PACKERS = threading.local()
+
+
 def pack(obj: Any) -> bytes:
-    return msgpack.packb(obj, use_bin_type=True)
+    """``msgpack.packb(obj, use_bin_type=True)``, with one packer per thread: a new packer
+    allocates its 256 KiB buffer, a quarter of the cost of packing a small message."""
+    try:
+        packer = _PACKERS.packer
+    except AttributeError:
+        packer = _PACKERS.packer = msgpack.Packer(use_bin_type=True)
+    return packer.pack(obj)
 
 
 def unpack(data: bytes) -> Any:

@@ -29,6 +29,8 @@ import msgpack
 from websockets.exceptions import ConnectionClosed
 from websockets.typing import Subprotocol
 
+from ..store.log import pack
+
 MSGPACK = "kibitz.msgpack"
 
 
@@ -40,10 +42,6 @@ def quiet_gc() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(50_000, 20, 20)
-
-
-def pack(msg: Any) -> bytes:
-    return msgpack.packb(msg, use_bin_type=True)
 
 
 def unpack(data: bytes) -> Any:

@@ -11,6 +11,8 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from websockets.exceptions import WebSocketException
+
 from server.sdk import KibitzClient, KibitzError
 
 from ..conftest import env_with_path, kibitz_cmd
@@ -37,16 +39,18 @@ async def retry(c_factory: Any, kind: str, timeout: float = 30.0, **fields: Any)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while True:
-        client = await c_factory()
-        try:
+        client = None
+        try:  # connecting may fail too while the dead worker's socket goes away
+            client = await c_factory()
             return await client.request(kind, cid=f"{kind}-{fields.get('move')}", **fields)
-        except (KibitzError, ConnectionError, TimeoutError) as exc:
+        except (KibitzError, OSError, TimeoutError, WebSocketException) as exc:
             code = getattr(exc, "code", "closed")
             if code not in ("unavailable", "outcome_unknown", "closed") or loop.time() > deadline:
                 raise
             await asyncio.sleep(0.3)
         finally:
-            await client.close()
+            if client is not None:
+                await client.close()
 
 
 async def test_a_killed_worker_hands_its_game_to_the_other(tmp_path: Path) -> None:

@@ -370,6 +370,19 @@ _PIECES = [
     for piece_type in chess.PIECE_TYPES
 ]
 _RUNS = [("1" * n, str(n)) for n in range(8, 1, -1)]
+#: a rank of eight cells ("1" empty, "?" unseen, else a piece letter) -> its FEN text
+_RANKS: dict[str, str] = {}
+
+
+def _rank_text(cells: str) -> str:
+    text = _RANKS.get(cells)
+    if text is None:
+        text = cells
+        for run, count in _RUNS:
+            text = text.replace(run, count)
+        if len(_RANKS) < 1 << 16:  # ranks recur across positions and games
+            _RANKS[cells] = text
+    return text
 
 
 def placement(board: chess.BaseBoard, seen: int = chess.BB_ALL) -> str:
@@ -390,9 +403,32 @@ def placement(board: chess.BaseBoard, seen: int = chess.BB_ALL) -> str:
             low = bb & -bb
             cells[low.bit_length() - 1] = symbol
             bb ^= low
-    text = "/".join("".join(cells[r * 8 : r * 8 + 8]) for r in range(7, -1, -1))
-    for run, count in _RUNS:
-        text = text.replace(run, count)
+    flat = "".join(cells)
+    rank = _rank_text
+    return (
+        f"{rank(flat[56:64])}/{rank(flat[48:56])}/{rank(flat[40:48])}/{rank(flat[32:40])}/"
+        f"{rank(flat[24:32])}/{rank(flat[16:24])}/{rank(flat[8:16])}/{rank(flat[0:8])}"
+    )
+
+
+#: what ``castling_xfen`` gives, by what it depends on (standard chess)
+_XFEN: dict[tuple[int, ...], str] = {}
+
+
+def castling_xfen(board: chess.Board) -> str:
+    """``board.castling_xfen()``: once per castling rights, kings and back-rank rooks."""
+    rights = board.castling_rights
+    if not rights:
+        return "-"
+    white, black = board.occupied_co
+    back = chess.BB_RANK_1 | chess.BB_RANK_8
+    key = (rights, board.kings & white, board.kings & black, board.rooks & back & white,
+           board.rooks & back & black, board.chess960)  # fmt: skip
+    text = _XFEN.get(key)
+    if text is None:
+        text = board.castling_xfen()
+        if len(_XFEN) < 1 << 16:
+            _XFEN[key] = text
     return text
 
 
@@ -406,7 +442,7 @@ def fen(board: chess.Board) -> str:
     ep = board.ep_square
     ep_name = chess.SQUARE_NAMES[ep] if ep is not None and board.has_legal_en_passant() else "-"
     return (
-        f"{board_fen(board)} {'w' if board.turn else 'b'} {board.castling_xfen()} {ep_name} "
+        f"{board_fen(board)} {'w' if board.turn else 'b'} {castling_xfen(board)} {ep_name} "
         f"{board.halfmove_clock} {board.fullmove_number}"
     )
 

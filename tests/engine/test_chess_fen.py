@@ -1,0 +1,56 @@
+"""The rooms' FEN (placement from bitboards, castling field memoised) is python-chess's."""
+
+from __future__ import annotations
+
+import random
+
+import chess
+
+from server.engine.chess_game import fen, placement
+
+from .test_chess_moves import TRICKY
+
+
+def reference_placement(board: chess.Board, seen: int) -> str:
+    """Square by square: a piece letter, ``1`` for an empty seen square, ``?`` unseen."""
+    ranks = []
+    for rank in range(7, -1, -1):
+        text, empty = "", 0
+        for file in range(8):
+            sq = chess.square(file, rank)
+            piece = board.piece_at(sq) if seen >> sq & 1 else None
+            if seen >> sq & 1 and piece is None:
+                empty += 1
+                continue
+            if empty:
+                text, empty = text + str(empty), 0
+            text += piece.symbol() if piece else "?"
+        ranks.append(text + (str(empty) if empty else ""))
+    return "/".join(ranks)
+
+
+def test_fen_and_fogged_placement_over_random_games() -> None:
+    rng = random.Random(11)
+    odd_rights = ["r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "4k2r/8/8/8/8/8/8/R3K3 w Qk - 0 1"]
+    checked = 0
+    for game in range(120):
+        board = chess.Board([*TRICKY, *odd_rights][game % (len(TRICKY) + 2)])
+        for _ in range(120):
+            assert fen(board) == board.fen(en_passant="legal")
+            seen = rng.getrandbits(64)
+            assert placement(board, seen) == reference_placement(board, seen)
+            assert placement(board) == board.board_fen()
+            checked += 1
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+    assert checked > 5000
+
+
+def test_a_wrong_placement_is_caught() -> None:
+    """The reference can tell: a board with a piece moved gives another text."""
+    board = chess.Board()
+    other = chess.Board()
+    other.push_uci("e2e4")
+    assert reference_placement(other, chess.BB_ALL) != placement(board)

@@ -370,6 +370,8 @@ _PIECES = [
     for piece_type in chess.PIECE_TYPES
 ]
 _RUNS = [("1" * n, str(n)) for n in range(8, 1, -1)]
+#: the eight cells of a rank by its seen squares (a byte): "1" seen, "?" not
+_FOG = ["".join("1" if byte >> f & 1 else "?" for f in range(8)) for byte in range(256)]
 #: a rank of eight cells ("1" empty, "?" unseen, else a piece letter) -> its FEN text
 _RANKS: dict[str, str] = {}
 
@@ -390,13 +392,8 @@ def placement(board: chess.BaseBoard, seen: int = chess.BB_ALL) -> str:
     slower), with ``?`` on the squares outside ``seen`` (dark chess's fog)."""
     if seen == chess.BB_ALL:
         cells = ["1"] * 64
-    else:
-        cells = ["?"] * 64
-        bb = seen
-        while bb:
-            low = bb & -bb
-            cells[low.bit_length() - 1] = "1"
-            bb ^= low
+    else:  # a rank at a time: "1" on the seen squares, "?" on the others
+        cells = list("".join([_FOG[seen >> shift & 255] for shift in range(0, 64, 8)]))
     for color, piece_type, symbol in _PIECES:
         bb = board.pieces_mask(piece_type, color) & seen
         while bb:

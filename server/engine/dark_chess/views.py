@@ -18,6 +18,28 @@ from .rules import (
 
 # -- fog --------------------------------------------------------------------------------------
 
+#: the names of the squares of a rank's byte, a1 first: ``_NAMES[rank][byte]``
+_NAMES = [
+    [
+        [chess.square_name(chess.square(f, rank)) for f in range(8) if byte >> f & 1]
+        for byte in range(256)
+    ]
+    for rank in range(8)
+]
+
+
+def square_names(bb: int) -> list[str]:
+    """``[chess.square_name(s) for s in chess.scan_forward(bb)]``, a rank at a time."""
+    out: list[str] = []
+    rank = 0
+    while bb:
+        byte = bb & 255
+        if byte:
+            out += _NAMES[rank][byte]
+        bb >>= 8
+        rank += 1
+    return out
+
 
 def visible_squares(board: chess.Board, color: chess.Color, visibility: str = "openspiel") -> int:
     """The squares ``color`` sees, as a bitboard (docs/GAMES.md 2.2, or 2.1 for ``"dagaz"``)."""
@@ -81,8 +103,7 @@ def dark_fen(board: chess.Board, color: chess.Color | None, seen: int) -> str:
                         break
     turn = "w" if board.turn == chess.WHITE else "b"
     return (
-        f"{board_part} {turn} {castling or '-'} {ep} "
-        f"{board.halfmove_clock} {board.fullmove_number}"
+        f"{board_part} {turn} {castling or '-'} {ep} {board.halfmove_clock} {board.fullmove_number}"
     )
 
 
@@ -107,7 +128,7 @@ def seat_view(state: DarkChessState, seat: Seat | None) -> Json:
         captured["white" if side == chess.WHITE else "black"][chess.piece_symbol(piece_type)] += 1
     return {
         "fen": dark_fen(board, color, seen),
-        "visible": [chess.square_name(s) for s in chess.scan_forward(seen)],
+        "visible": square_names(seen),
         "turn": "white" if board.turn == chess.WHITE else "black",
         "ply": len(board.move_stack),
         "last_move": last.uci() if own_last and last is not None else None,

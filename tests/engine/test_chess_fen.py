@@ -7,6 +7,7 @@ import random
 import chess
 
 from server.engine.chess_game import fen, placement
+from server.engine.dark_chess.views import square_names
 
 from .test_chess_moves import TRICKY
 
@@ -54,3 +55,11 @@ def test_a_wrong_placement_is_caught() -> None:
     other = chess.Board()
     other.push_uci("e2e4")
     assert reference_placement(other, chess.BB_ALL) != placement(board)
+
+
+def test_square_names_a_rank_at_a_time() -> None:
+    rng = random.Random(3)
+    for _ in range(5000):
+        bb = rng.getrandbits(64) & rng.getrandbits(64)
+        assert square_names(bb) == [chess.square_name(s) for s in chess.scan_forward(bb)]
+    assert square_names(0) == [] and square_names(chess.BB_ALL)[-1] == "h8"

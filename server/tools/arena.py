@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote
 
+from server.bots.ladder import elo
 from server.engine import Game, Outcome, get_game, turn_rng
 
 #: default turn cap per game (for games without a draw rule of their own)
@@ -207,12 +208,6 @@ def seating(index: int, n_seats: int, n_bots: int) -> list[int]:
 
 
 # -- statistics ----------------------------------------------------------------------------------
-
-
-def elo(score: float) -> float:
-    """The Elo difference that makes ``score`` the expected score (clamped to +-1200)."""
-    score = min(max(score, 1e-6), 1 - 1e-6)
-    return max(-1200.0, min(1200.0, -400.0 * math.log10(1.0 / score - 1.0)))
 
 
 def interval(scores: Sequence[float], z: float = 1.96) -> tuple[float, float]:

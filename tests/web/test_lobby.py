@@ -51,6 +51,12 @@ async def test_lobby_options_live_rooms_and_keyboard(
         # a bot seat is offered only where the server lists bots for the game
         bots = await page.locator("#seat-0 option[value^='bot:']").count()
         assert bots == len(game.get("bots") or [])
+        # each with its ladder level and its measured rating (or that it has none yet)
+        labels = await page.locator("#seat-0 option[value^='bot:']").all_inner_texts()
+        for label, level in zip(labels, game.get("levels") or [], strict=True):
+            assert f"level {level['level']}" in label, label
+            rating = "not rated yet" if level["elo"] is None else f"{level['elo']} over level 1"
+            assert rating in label, label
         assert await page.is_checked("#opt-undo") == (not game["hidden_information"])
         await assert_accessible_names(page)
     await page.select_option("#game", "hase_und_igel")

@@ -38,7 +38,7 @@ MARK_START, MARK_END = "<!-- ladder -->", "<!-- /ladder -->"
 def match(
     game_name: str,
     specs: Sequence[str],
-    budgets: Sequence[float],
+    budgets: Sequence[float | None],
     n: int,
     seed: str,
     label: str,
@@ -46,13 +46,15 @@ def match(
     """``n`` games of ``specs[0]`` against ``specs[1]`` (which fills every other seat):
     bot 0's points, games and score interval (the arena's summary)."""
     game = get_game(game_name)
-    bots = [make(spec, game_name, b)[0] for spec, b in zip(specs, budgets, strict=True)]
+    made = [make(spec, game_name, b) for spec, b in zip(specs, budgets, strict=True)]
+    bots = [bot for bot, _ in made]
+    seconds = [budget for _, budget in made]  # a UCI engine's own limit when given None
     n_seats = game.min_seats
     records: list[GameRecord] = []
     try:
         for i in range(n):
             records.append(
-                play_game(game, bots, budgets, seating(i, n_seats, 2), f"{seed}/{label}/{i}")
+                play_game(game, bots, seconds, seating(i, n_seats, 2), f"{seed}/{label}/{i}")
             )
             _progress(label, i + 1, n)
     finally:
@@ -94,9 +96,10 @@ def rate(game_name: str, n: int, seed: str, scale: float, anchor: str | None) ->
     }  # fmt: skip
     if anchor is not None:
         top = levels[-1]
-        budgets = [top.think_time * scale, make(anchor, game_name, None)[1]]
         label = f"{game_name} level {top.number} vs anchor"
-        out["anchor"] = match(game_name, [top.strength, anchor], budgets, n, seed, label)
+        out["anchor"] = match(
+            game_name, [top.strength, anchor], [top.think_time * scale, None], n, seed, label
+        )
     return out
 
 

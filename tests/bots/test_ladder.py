@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from pathlib import Path
 
 from server.bots import STRENGTHS, ladder
@@ -94,3 +95,27 @@ def test_the_ladder_command_plays_and_writes(tmp_path: Path) -> None:
 
 def test_the_ladder_command_refuses_an_unknown_game() -> None:
     assert ladder_tool.main(["go"]) == 2
+
+
+def stockfish_processes() -> int:
+    """Live Stockfish processes started by this one."""
+    count = 0
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                status = (entry / "status").read_text()
+                ours = f"\nPPid:\t{os.getpid()}\n" in status and "\nState:\tZ" not in status
+                count += ours and b"stockfish" in (entry / "cmdline").read_bytes()
+            except OSError:
+                pass
+    return count
+
+
+def test_the_anchor_match_plays_the_top_level_and_leaves_no_engine_behind(
+    tmp_path: Path,
+) -> None:
+    before = stockfish_processes()
+    anchor = "uci:/usr/games/stockfish?Skill Level=0&time=0.01"
+    argv = ["chess", "-n", "1", "--time-scale", "0.01", "--anchor", anchor, "--json"]
+    assert ladder_tool.main(argv) == 0
+    assert stockfish_processes() == before

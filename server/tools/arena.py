@@ -41,6 +41,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote
 
+import chess
+
 from server.bots.ladder import elo
 from server.engine import Game, Outcome, get_game, turn_rng
 
@@ -68,6 +70,16 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
         key, _, value = item.partition("=")
         options[unquote(key)] = unquote(value)
     return name, options
+
+
+def engine_board(state: Any) -> chess.Board:
+    """A chess state's position with its whole stack, for an engine: python-chess sends the
+    root position and the moves, and a state's board keeps its move list but no stack (its
+    ``root()`` is the current position, from which the moves would be replayed again)."""
+    board = chess.Board(state.start_fen)
+    for move in state.board.move_stack:
+        board.push(move)
+    return board
 
 
 class UciBot:
@@ -101,7 +113,7 @@ class UciBot:
         if game.name != "chess":
             raise ValueError("UCI engines play chess only")
         state = game.determinize(views, seat, rng)  # type: ignore[attr-defined]
-        result = self.engine.play(state.board, self.limit)
+        result = self.engine.play(engine_board(state), self.limit)
         assert result.move is not None
         return result.move.uci()
 

@@ -70,7 +70,7 @@ def match(
     }  # fmt: skip
 
 
-def rate(game_name: str, n: int, seed: str, scale: float, anchor: str | None) -> dict[str, Any]:
+def rate(game_name: str, n: int, seed: str, scale: float) -> dict[str, Any]:
     """The ladder of one game, measured (see the module docstring)."""
     levels = ladder.levels(game_name)
     steps = []
@@ -94,13 +94,14 @@ def rate(game_name: str, n: int, seed: str, scale: float, anchor: str | None) ->
         "measured": datetime.date.today().isoformat(),
         "not_monotone": ladder.not_monotone(ratings),
     }  # fmt: skip
-    if anchor is not None:
-        top = levels[-1]
-        label = f"{game_name} level {top.number} vs anchor"
-        out["anchor"] = match(
-            game_name, [top.strength, anchor], [top.think_time * scale, None], n, seed, label
-        )
     return out
+
+
+def anchor_match(game_name: str, n: int, seed: str, scale: float, anchor: str) -> dict[str, Any]:
+    """The top level of ``game_name`` against the ``anchor`` bot, ``n`` games."""
+    top = ladder.levels(game_name)[-1]
+    label = f"{game_name} level {top.number} vs anchor"
+    return match(game_name, [top.strength, anchor], [top.think_time * scale, None], n, seed, label)
 
 
 def table(measured: dict[str, Any]) -> str:
@@ -192,19 +193,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.games_per_match < 1:
         print("-n must be at least 1", file=sys.stderr)
         return 2
-    results = {
-        g: rate(g, args.games_per_match, args.seed, args.time_scale, args.anchor)
-        for g in args.games
-    }
+    results: dict[str, Any] = {}
+    n, seed, scale = args.games_per_match, args.seed, args.time_scale
+    for game in args.games:  # each result is stored as soon as it is known
+        results[game] = rate(game, n, seed, scale)
+        if args.write:
+            save(results, args.ratings, args.docs)
+        if args.anchor is not None:
+            results[game]["anchor"] = anchor_match(game, n, seed, scale, args.anchor)
+            if args.write:
+                save(results, args.ratings, args.docs)
     if sys.stderr.isatty():
         sys.stderr.write("\n")
-    if args.write:
-        measured = ladder.load(args.ratings)
-        measured.update(results)
-        args.ratings.write_text(json.dumps(measured, indent=1, sort_keys=True) + "\n")
-        write_docs(table(measured), args.docs)
     print(json.dumps(results, indent=1) if args.json else table(results))
     return 0
+
+
+def save(results: dict[str, Any], ratings: Path, docs: Path) -> None:
+    """Merge ``results`` into the ratings file and rewrite the docs' table."""
+    measured = ladder.load(ratings)
+    measured.update(results)
+    ratings.write_text(json.dumps(measured, indent=1, sort_keys=True) + "\n")
+    write_docs(table(measured), docs)
 
 
 def _progress(label: str, done: int, total: int) -> None:

@@ -131,7 +131,7 @@ ALGORITHMS: dict[str, dict[str, tuple[Factory, dict[str, Any]]]] = {
         "careful": (_careful, {}),
         "greedy": (_greedy, {"worlds": 4}),
         "mcts": (_mcts, {}),
-        "maxn": (_maxn, {}),
+        "maxn": (_maxn, {"max_depth": 1}),  # deeper plies measured worse (docs/BOTS.md)
     },
 }
 

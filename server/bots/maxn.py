@@ -201,7 +201,9 @@ class MaxNBot(SearchBot):
         max_depth: int = 12,
         relative: int = 0,
         opponent_n: int = 0,
+        chance_plies: int = 2,
     ) -> None:
+        self.chance_plies = chance_plies
         self.opponent_n = opponent_n
         self.better = _better_relative if relative else _better
         self.relative = relative
@@ -232,6 +234,7 @@ class MaxNBot(SearchBot):
                         deadline if depth > 1 else None,
                         random.Random(s),
                         self.better if self.relative > 1 else _better,
+                        chance_plies=self.chance_plies,
                         opponent_n=self.opponent_n,
                         root_seat=seat,
                     )

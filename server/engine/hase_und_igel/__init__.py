@@ -77,15 +77,17 @@ effect, carrots are open), ``shuffle`` (the whole deck is reshuffled with the tu
 1 carrot from every other track runner that has one).
 
 Bot hooks: ``evaluate`` (seed 004's E = Ks*S + Kc*C + Kp*P per runner, see :func:`runner_score`;
-the article is listed in docs/BOTS.md, Sources), ``move_heuristic`` and ``determinize`` (only
-the deck order is hidden).
+the article is listed in docs/BOTS.md, Sources), ``search_evaluate`` (the turn each runner
+expects to finish on, from a lone runner's table of expected turns: :mod:`.race`; what max^n
+scores its leaves by), ``move_heuristic`` and ``determinize`` (only the deck order is hidden).
 Tests and analysis build positions with :func:`position`.
 
 The package, each module importing only those above it: :mod:`.board` (fields, deck),
 :mod:`.values` (runners, state, events, moves), :mod:`.track` (race positions, legal moves),
 :mod:`.turn` (a turn being worked out), :mod:`.cards` (the hare cards), :mod:`.rules` (a turn
-from move to next decision, leaving the race, :func:`position`), :mod:`.evaluation` (the bots'
-E) and :mod:`.game` (the :class:`~server.engine.base.Game`).
+from move to next decision, leaving the race, :func:`position`), :mod:`.race` (a lone runner's
+expected turns to finish), :mod:`.evaluation` (the bots' E and turns left) and :mod:`.game`
+(the :class:`~server.engine.base.Game`).
 """
 
 from __future__ import annotations

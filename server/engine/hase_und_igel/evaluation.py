@@ -80,6 +80,9 @@ def turns_left(state: HaseState, seat: int) -> float:
     payout and a salad to eat at the start of its next turn (10 x its race position now),
     a missed turn, and the take-or-give choice it is making (the best of the three)."""
     lay = layout(state.board)
+    r = state.runners[seat]
+    carrots, salads, extra = r.carrots, r.salads, 0.0
+    place = race_place(state.runners, seat)
     table = turns_table(
         state.board,
         deck_cards(state.deck),
@@ -87,10 +90,8 @@ def turns_left(state: HaseState, seat: int) -> float:
         len(state.finished),
         len(state.runners),
     )
-    r = state.runners[seat]
-    carrots, salads, extra = r.carrots, r.salads, 0.0
-    place = race_place(state.runners, seat)
-    if r.arrived and place in PAYS.get(lay.cells[r.field], ()):
+    pays = [p for p in PAYS.get(lay.cells[r.field], ()) if p <= len(state.runners)]
+    if r.arrived and place in pays:
         carrots += 10 * place
     if r.pending:
         extra = 1.0
@@ -100,14 +101,15 @@ def turns_left(state: HaseState, seat: int) -> float:
     row = table[r.field][min(salads, 3)]
 
     def at(c: int) -> float:
+        c = max(c, 0)
         return row[c] if c <= CMAX else row[CMAX] + OVER * (c - CMAX)
 
-    if state.decision == "take_give" and state.current == seat:
-        options = [at(carrots + 10), at(carrots)]
-        if carrots >= 10:
-            options.append(at(carrots - 10))
-        return extra + min(options)
-    return extra + at(max(carrots, 0))
+    def best(c: int) -> float:
+        if state.decision == "take_give" and state.current == seat:
+            return min([at(c + 10), at(c)] + ([at(c - 10)] if c >= 10 else []))
+        return at(c)
+
+    return extra + best(carrots)
 
 
 def finish_turn(state: HaseState, seat: int) -> float:

@@ -25,8 +25,8 @@ from .evaluation import (
     HARE_PESSIMISM,
     RACE_BASE,
     RACE_FINISHED,
-    runner_score,
     finish_turn,
+    runner_score,
 )
 from .rules import apply_move, leave_race, next_turn, position
 from .track import choices, generate, race_place, standings

@@ -31,6 +31,10 @@ FINISHED_BASE = 400.0  # above any runner on the track; + 50 per place better th
 HARE_PESSIMISM = 7  # move_heuristic: a hare field costs this many carrots more (seed 004)
 RACE_BASE = 500.0  # search_evaluate: this minus the turn the runner expects to finish on
 RACE_FINISHED = 1000.0  # search_evaluate of a finished runner: + 200 per place better than last
+#: turns_left: the chance that a position field's payout due now (the runner holds the
+#: position it pays for) is still paid when its next turn starts (the others move first);
+#: tuned against the greedy bot: 1.0 gave 59 % firsts, 0.3 66 % (1,200 dev races each)
+PAYOUT_KEPT = 0.3
 
 
 def _piecewise(x: float, segments: Sequence[tuple[float, float]], beyond: float) -> float:
@@ -77,8 +81,9 @@ def runner_score(lay: Layout, r: Runner, place: int, n_finished: int) -> float:
 def turns_left(state: HaseState, seat: int) -> float:
     """The expected turns ``seat``'s runner (on the track) needs to finish, alone on the
     board (:func:`.race.turns_table`), counting what is already due: a position field's
-    payout and a salad to eat at the start of its next turn (10 x its race position now),
-    a missed turn, and the take-or-give choice it is making (the best of the three)."""
+    payout (with the chance :data:`PAYOUT_KEPT`) and a salad to eat at the start of its next
+    turn (10 x its race position now), a missed turn, and the take-or-give choice it is
+    making (the best of the three)."""
     lay = layout(state.board)
     r = state.runners[seat]
     carrots, salads, extra = r.carrots, r.salads, 0.0
@@ -91,8 +96,10 @@ def turns_left(state: HaseState, seat: int) -> float:
         len(state.runners),
     )
     pays = [p for p in PAYS.get(lay.cells[r.field], ()) if p <= len(state.runners)]
+    payout = 0
     if r.arrived and place in pays:
         carrots += 10 * place
+        payout = 10 * place
     if r.pending:
         extra = 1.0
         if r.pending == "eat" and salads > 0:
@@ -109,6 +116,8 @@ def turns_left(state: HaseState, seat: int) -> float:
             return min([at(c + 10), at(c)] + ([at(c - 10)] if c >= 10 else []))
         return at(c)
 
+    if payout:  # the payout due, with the chance it is still due when its turn starts
+        return extra + PAYOUT_KEPT * best(carrots) + (1.0 - PAYOUT_KEPT) * best(carrots - payout)
     return extra + best(carrots)
 
 

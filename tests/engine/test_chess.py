@@ -203,7 +203,7 @@ def test_pgn_export_parses_back() -> None:
 def test_fast_fen_matches_python_chess_on_random_games() -> None:
     """The view's FEN is built from bitboards; python-chess is the oracle (castling rights,
     legal-only en passant squares, promotions, clocks)."""
-    from server.engine.chess_game import fen
+    from server.engine.chess_fen import fen
 
     rng = random.Random(7)
     checked = 0

@@ -6,7 +6,7 @@ import random
 
 import chess
 
-from server.engine.chess_game import fen, placement
+from server.engine.chess_fen import fen, placement
 from server.engine.dark_chess.views import square_names
 
 from .test_chess_moves import TRICKY

@@ -14,6 +14,11 @@ from pathlib import Path
 import pytest
 from playwright.async_api import Browser, async_playwright
 
+from server.engine import Registry
+from server.net.app import Config, KibitzServer
+
+from ..conftest import ROOT
+
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
     "--no-sandbox",
@@ -25,6 +30,23 @@ ARGS = [
 ]
 
 _SHOTS: list[Path] = []
+
+
+@pytest.fixture
+async def server(redis_url: str, prefix: str, registry: Registry) -> AsyncIterator[KibitzServer]:
+    """The server of the browser tests: the same as everywhere, but it sheds load only past
+    5 s of loop lag, not 0.5 s. It shares its loop with the test (and the machine with
+    Chromium), and a screenshot or a busy CI box must not turn a tab's connection into a
+    503: shedding is tested in ``tests/net/test_limits.py``."""
+    srv = KibitzServer(
+        Config(port=0, redis_url=redis_url, prefix=prefix, registry=registry,
+               web_dir=ROOT / "web", lag_limit=5.0)
+    )  # fmt: skip
+    await srv.start()
+    try:
+        yield srv
+    finally:
+        await srv.stop()
 
 
 @pytest.fixture(scope="session")

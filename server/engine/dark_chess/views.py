@@ -5,7 +5,7 @@ from __future__ import annotations
 import chess
 
 from ..base import Json, Seat
-from ..chess_game import placement
+from ..chess_fen import placement
 from .rules import (
     BLACK,
     PIECE_LETTERS,

@@ -1,0 +1,95 @@
+"""FEN texts from a python-chess board's bitboards, for the rooms' views.
+
+python-chess builds ``board_fen()`` by asking every square for its piece (about 5x slower)
+and its ``castling_xfen()`` costs as much again; a room renders a FEN for every position,
+so here the placement is drawn from the bitboards a rank at a time, each rank's text
+memoised, and the castling field memoised by what it depends on. The texts are
+python-chess's own (``tests/engine/test_chess_fen.py``). :func:`placement` also draws
+Dark Chess's fog (``?`` on the squares a seat does not see).
+"""
+
+from __future__ import annotations
+
+import chess
+
+_PIECES = [
+    (color, piece_type, chess.Piece(piece_type, color).symbol())
+    for color in (chess.WHITE, chess.BLACK)
+    for piece_type in chess.PIECE_TYPES
+]
+_RUNS = [("1" * n, str(n)) for n in range(8, 1, -1)]
+#: the eight cells of a rank by its seen squares (a byte): "1" seen, "?" not
+_FOG = ["".join("1" if byte >> f & 1 else "?" for f in range(8)) for byte in range(256)]
+#: a rank of eight cells ("1" empty, "?" unseen, else a piece letter) -> its FEN text
+_RANKS: dict[str, str] = {}
+
+
+def _rank_text(cells: str) -> str:
+    text = _RANKS.get(cells)
+    if text is None:
+        text = cells
+        for run, count in _RUNS:
+            text = text.replace(run, count)
+        if len(_RANKS) < 1 << 16:  # ranks recur across positions and games
+            _RANKS[cells] = text
+    return text
+
+
+def placement(board: chess.BaseBoard, seen: int = chess.BB_ALL) -> str:
+    """The placement field of a FEN from the bitboards (python-chess asks every square: 5x
+    slower), with ``?`` on the squares outside ``seen`` (dark chess's fog)."""
+    if seen == chess.BB_ALL:
+        cells = ["1"] * 64
+    else:  # a rank at a time: "1" on the seen squares, "?" on the others
+        cells = list("".join([_FOG[seen >> shift & 255] for shift in range(0, 64, 8)]))
+    for color, piece_type, symbol in _PIECES:
+        bb = board.pieces_mask(piece_type, color) & seen
+        while bb:
+            low = bb & -bb
+            cells[low.bit_length() - 1] = symbol
+            bb ^= low
+    flat = "".join(cells)
+    rank = _rank_text
+    return (
+        f"{rank(flat[56:64])}/{rank(flat[48:56])}/{rank(flat[40:48])}/{rank(flat[32:40])}/"
+        f"{rank(flat[24:32])}/{rank(flat[16:24])}/{rank(flat[8:16])}/{rank(flat[0:8])}"
+    )
+
+
+#: what ``castling_xfen`` gives, by what it depends on (standard chess)
+_XFEN: dict[tuple[int, ...], str] = {}
+
+
+def castling_xfen(board: chess.Board) -> str:
+    """``board.castling_xfen()``: once per castling rights, kings and back-rank rooks."""
+    rights = board.castling_rights
+    if not rights:
+        return "-"
+    white, black = board.occupied_co
+    back = chess.BB_RANK_1 | chess.BB_RANK_8
+    key = (rights, board.kings & white, board.kings & black, board.rooks & back & white,
+           board.rooks & back & black, board.chess960)  # fmt: skip
+    text = _XFEN.get(key)
+    if text is None:
+        text = board.castling_xfen()
+        if len(_XFEN) < 1 << 16:
+            _XFEN[key] = text
+    return text
+
+
+def board_fen(board: chess.BaseBoard) -> str:
+    """``board.board_fen()``, from the bitboards."""
+    return placement(board)
+
+
+def fen(board: chess.Board) -> str:
+    """``board.fen()`` (the en passant square only when a legal capture there exists)."""
+    ep = board.ep_square
+    ep_name = chess.SQUARE_NAMES[ep] if ep is not None and board.has_legal_en_passant() else "-"
+    return (
+        f"{board_fen(board)} {'w' if board.turn else 'b'} {castling_xfen(board)} {ep_name} "
+        f"{board.halfmove_clock} {board.fullmove_number}"
+    )
+
+
+__all__ = ["board_fen", "castling_xfen", "fen", "placement"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -11,6 +12,7 @@ import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -73,16 +75,26 @@ def registry() -> Registry:
     return reg
 
 
-@pytest.fixture
-async def server(redis_url: str, prefix: str, registry: Registry) -> AsyncIterator[KibitzServer]:
+@contextlib.asynccontextmanager
+async def serving(
+    redis_url: str, prefix: str, registry: Registry, **config: Any
+) -> AsyncIterator[KibitzServer]:
+    """A started test server (``config``: more :class:`Config` fields), stopped after."""
     srv = KibitzServer(
-        Config(port=0, redis_url=redis_url, prefix=prefix, registry=registry, web_dir=ROOT / "web")
-    )
+        Config(port=0, redis_url=redis_url, prefix=prefix, registry=registry,
+               web_dir=ROOT / "web", **config)
+    )  # fmt: skip
     await srv.start()
     try:
         yield srv
     finally:
         await srv.stop()
+
+
+@pytest.fixture
+async def server(redis_url: str, prefix: str, registry: Registry) -> AsyncIterator[KibitzServer]:
+    async with serving(redis_url, prefix, registry) as srv:
+        yield srv
 
 
 def kibitz_cmd(*args: str) -> list[str]:

@@ -48,6 +48,7 @@ class HookEvaluator:
         self.prior_scale = prior_scale
         self._evaluate = getattr(game, "evaluate", None)
         self._heuristic = getattr(game, "move_heuristic", None)
+        self._search_evaluate = getattr(game, "search_evaluate", None)
         if moves is not None:
             self.moves = moves
 
@@ -65,6 +66,13 @@ class HookEvaluator:
         if self._evaluate is None:
             return [0.0] * self.game.min_seats
         return list(self._evaluate(state, seat))
+
+    def leaf(self, state: Any, seat: int) -> list[float]:
+        """The vector a deep search scores its leaves by: the game's ``search_evaluate``
+        hook when it has one (Hase und Igel: turns to finish), else :meth:`raw`."""
+        if self._search_evaluate is None:
+            return self.raw(state, seat)
+        return list(self._search_evaluate(state, seat))
 
     def heuristic(self, state: Any, seat: int, move: Any) -> float:
         if self._heuristic is None:

@@ -67,12 +67,6 @@ class MaxN:
         self.deadline = deadline
         self.rng = rng
         self.nodes = 0
-        search_evaluate = getattr(game, "search_evaluate", None)
-        self.leaf = (
-            (lambda state: list(search_evaluate(state, 0)))
-            if search_evaluate is not None
-            else (lambda state: evaluator.raw(state, 0))
-        )
 
     def root(
         self, state: Any, seat: int, moves: dict[str, Any], depth: int
@@ -139,7 +133,7 @@ class MaxN:
             n = len(outcome.ranks)
             return [FINISH * (n - r) for r in outcome.ranks]
         if depth <= 0:
-            return self.leaf(state)
+            return self.evaluator.leaf(state, 0)
         seat = min(game.to_act(state))
         moves = game.legal_moves(state, seat)
         items = self.sorted(state, seat, ((str(m), m) for m in moves))

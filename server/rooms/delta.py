@@ -32,21 +32,12 @@ Memo = dict[tuple[str, int, int], tuple[list[list[Any]], list[Path]]]
 MIN_LIST = 8
 
 
-def diff(old: Any, new: Any, memo: Memo | None = None) -> tuple[list[list[Any]], list[Path]]:
-    """``(sets, dels)`` turning ``old`` into ``new`` (both JSON-like dicts).
-
-    With a ``memo`` (one per round of renderings, while every object compared lives), a
-    top-level part whose old and new values are the very objects another recipient's
-    snapshots held is not compared again: its result is reused (the paths are the same)."""
+def diff(old: Any, new: Any) -> tuple[list[list[Any]], list[Path]]:
+    """``(sets, dels)`` turning ``old`` into ``new`` (both JSON-like dicts)."""
     sets: list[list[Any]] = []
     dels: list[Path] = []
-    if _same(old, new):
-        return sets, dels
-    if memo is None or type(old) is not dict or type(new) is not dict:
+    if not _same(old, new):
         _diff(old, new, [], sets, dels)
-        return sets, dels
-    sets, dels = diff_keys(old, new, list(new), memo)
-    dels.extend([key] for key in old if key not in new)
     return sets, dels
 
 
@@ -54,36 +45,51 @@ def diff_keys(
     old: dict[str, Any], new: dict[str, Any], keys: Sequence[str], memo: Memo | None = None
 ) -> tuple[list[list[Any]], list[Path]]:
     """:func:`diff` of two dicts over ``keys`` only (a key in neither is skipped; one that
-    only ``old`` has is deleted), with the ``memo`` of :func:`diff`."""
+    only ``old`` has is deleted).
+
+    With a ``memo`` (one per round of renderings, while every object compared lives), a
+    part whose old and new values are the very objects another recipient's snapshots held
+    is not compared again: its result is reused (the paths are the same)."""
     sets: list[list[Any]] = []
     dels: list[Path] = []
+    _diff_keys(old, new, keys, [], sets, dels, memo)
+    return sets, dels
+
+
+def _diff_keys(
+    old: dict[str, Any],
+    new: dict[str, Any],
+    keys: Any,
+    path: Path,
+    sets: list[list[Any]],
+    dels: list[Path],
+    memo: Memo | None,
+) -> None:
+    """The changes of two dicts over ``keys``, under ``path`` (``memo``: top level only)."""
     for key in keys:
         if key not in new:
             if key in old:
-                dels.append([key])
+                dels.append([*path, key])
             continue
         value = new[key]
         if key not in old:
-            sets.append([[key], value])
+            sets.append([[*path, key], value])
             continue
         before = old[key]
         if before is value or (type(before) is type(value) and before == value):
             continue
         if not _nested(before, value):
-            sets.append([[key], value])
-            continue
-        mark = (key, id(before), id(value))
-        known = memo.get(mark) if memo is not None else None
-        if known is None:
-            part_sets: list[list[Any]] = []
-            part_dels: list[Path] = []
-            _diff(before, value, [key], part_sets, part_dels)
-            known = (part_sets, part_dels)
-            if memo is not None:
-                memo[mark] = known
-        sets.extend(known[0])
-        dels.extend(known[1])
-    return sets, dels
+            sets.append([[*path, key], value])
+        elif memo is None:
+            _diff(before, value, [*path, key], sets, dels)
+        else:
+            mark = (key, id(before), id(value))
+            known = memo.get(mark)
+            if known is None:
+                known = memo[mark] = ([], [])
+                _diff(before, value, [key], *known)
+            sets.extend(known[0])
+            dels.extend(known[1])
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -101,17 +107,7 @@ def _nested(a: Any, b: Any) -> bool:
 
 def _diff(old: Any, new: Any, path: Path, sets: list[list[Any]], dels: list[Path]) -> None:
     if type(old) is dict and type(new) is dict:
-        for key, value in new.items():
-            if key not in old:
-                sets.append([[*path, key], value])
-                continue
-            before = old[key]
-            if before is value or (type(before) is type(value) and before == value):
-                continue
-            if _nested(before, value):
-                _diff(before, value, [*path, key], sets, dels)
-            else:
-                sets.append([[*path, key], value])
+        _diff_keys(old, new, new, path, sets, dels, None)
         for key in old:
             if key not in new:
                 dels.append([*path, key])

@@ -279,11 +279,11 @@ class Rendering:
         out: list[Change] = []
         shown = self._shown
         common = self.common()
-        memo: delta.Memo = {}  # parts shared by several recipients are compared once
+        memo: delta.Memo = {}  # views shared by several recipients are compared once
         # every snapshot shown last was built from one common part (this method renders
         # every recipient each time): the common part's difference is the same for all
         was = self._shown_common
-        shared = None
+        shared: tuple[list[list[Any]], list[delta.Path]] = ([], [])
         if was is not None:
             shared = delta.diff_keys(was, common, [k for k in common if k not in _OWN])
         for r in self.recipients():
@@ -292,12 +292,9 @@ class Rendering:
             full = {"type": "update", "events": rendered, **snap}
             before = shown.get(r)
             step: Json | None = None
-            if before is not None:
-                if shared is None:
-                    sets, dels = delta.diff(before, snap, memo)
-                else:
-                    sets, dels = delta.diff_keys(before, snap, _OWN, memo)
-                    sets, dels = shared[0] + sets, shared[1] + dels
+            if before is not None:  # set with _shown_common, by this method only
+                sets, dels = delta.diff_keys(before, snap, _OWN, memo)
+                sets, dels = shared[0] + sets, shared[1] + dels
                 step = {
                     "type": "delta",
                     "room": self.id,

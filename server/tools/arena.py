@@ -407,16 +407,22 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _progress(records: Sequence[GameRecord], total: int, labels: Sequence[str]) -> None:
     if not sys.stderr.isatty():
         return
-    done = len(records)
-    width = 30
-    bar = "#" * (width * done // total) + "." * (width - width * done // total)
     s = summary(records, labels)
     tail = (
         f"+{s['wins']} ={s['draws']} -{s['losses']}"
         if s["seats"] == 2
         else f"score {s['score']:.2f}"
     )
-    sys.stderr.write(f"\r[{bar}] {done}/{total} {labels[0]}: {tail}   ")
+    progress_line(len(records), total, f"{labels[0]}: {tail}")
+
+
+def progress_line(done: int, total: int, text: str) -> None:
+    """``[####......] done/total text`` on stderr, in place (a terminal only)."""
+    if not sys.stderr.isatty():
+        return
+    width = 30
+    bar = "#" * (width * done // total) + "." * (width - width * done // total)
+    sys.stderr.write(f"\r[{bar}] {done}/{total} {text}   ")
     sys.stderr.flush()
 
 

@@ -29,7 +29,7 @@ from typing import Any
 from server.bots import ladder
 from server.engine import get_game
 
-from .arena import GameRecord, make, play_game, seating, summary
+from .arena import GameRecord, make, play_game, progress_line, seating, summary
 
 DOCS_FILE = Path(__file__).resolve().parents[2] / "docs" / "BOTS.md"
 MARK_START, MARK_END = "<!-- ladder -->", "<!-- /ladder -->"
@@ -56,7 +56,7 @@ def match(
             records.append(
                 play_game(game, bots, seconds, seating(i, n_seats, 2), f"{seed}/{label}/{i}")
             )
-            _progress(label, i + 1, n)
+            progress_line(i + 1, n, label)
     finally:
         for bot in bots:
             close = getattr(bot, "close", None)
@@ -215,15 +215,6 @@ def save(results: dict[str, Any], ratings: Path, docs: Path) -> None:
     measured.update(results)
     ratings.write_text(json.dumps(measured, indent=1, sort_keys=True) + "\n")
     write_docs(table(measured), docs)
-
-
-def _progress(label: str, done: int, total: int) -> None:
-    if not sys.stderr.isatty():
-        return
-    width = 30
-    bar = "#" * (width * done // total) + "." * (width - width * done // total)
-    sys.stderr.write(f"\r[{bar}] {done}/{total} {label}   ")
-    sys.stderr.flush()
 
 
 if __name__ == "__main__":

@@ -104,7 +104,8 @@ def test_a_shared_part_is_compared_once_and_gives_every_recipient_its_delta() ->
     b_old, b_new = {"view": view_old, "you": None}, {"view": view_new, "you": None, "n": 1}
     memo: delta.Memo = {}
     for old, new in ((a_old, a_new), (b_old, b_new)):
-        sets, dels = delta.diff(old, new, memo)
+        keys = [*new, *(k for k in old if k not in new)]
+        sets, dels = delta.diff_keys(old, new, keys, memo)
         assert (sets, dels) == delta.diff(old, new)
         assert delta.apply(copy.deepcopy(old), sets, dels) == new
     assert list(memo) == [("view", id(view_old), id(view_new))]

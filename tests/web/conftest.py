@@ -15,9 +15,9 @@ import pytest
 from playwright.async_api import Browser, async_playwright
 
 from server.engine import Registry
-from server.net.app import Config, KibitzServer
+from server.net.app import KibitzServer
 
-from ..conftest import ROOT
+from ..conftest import serving
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
@@ -38,15 +38,8 @@ async def server(redis_url: str, prefix: str, registry: Registry) -> AsyncIterat
     5 s of loop lag, not 0.5 s. It shares its loop with the test (and the machine with
     Chromium), and a screenshot or a busy CI box must not turn a tab's connection into a
     503: shedding is tested in ``tests/net/test_limits.py``."""
-    srv = KibitzServer(
-        Config(port=0, redis_url=redis_url, prefix=prefix, registry=registry,
-               web_dir=ROOT / "web", lag_limit=5.0)
-    )  # fmt: skip
-    await srv.start()
-    try:
+    async with serving(redis_url, prefix, registry, lag_limit=5.0) as srv:
         yield srv
-    finally:
-        await srv.stop()
 
 
 @pytest.fixture(scope="session")

@@ -79,6 +79,8 @@ async def test_draw_chat_replay_pgn_and_rematch(
     assert await chat_texts(bob.page) == ["<b>good</b> luck & have fun"]
     assert await bob.page.locator("#chat-list b").count() == 0
     assert await bob.page.inner_text("#chat-list .chat-channel") == "players"
+    # Ada's box empties when her reply comes, which may be after Bob has the message
+    await ada.page.wait_for_function("() => document.querySelector('#chat-input').value === ''")
     assert await ada.page.input_value("#chat-input") == ""
 
     for i in range(2, len(GAME)):

@@ -231,7 +231,13 @@ class Chess(Game[ChessState, chess.Move]):
         return state.legal_texts()
 
     def is_legal(self, state: ChessState, seat: Seat, move: chess.Move) -> bool:
-        return seat in self.to_act(state) and state.board.is_legal(move)
+        if seat not in self.to_act(state):
+            return False
+        codes = state._codes  # the position's legal moves, when a view has asked already
+        code = (move.promotion or 0) << 12 | move.from_square << 6 | move.to_square
+        if codes is not None and not move.drop and code in codes:
+            return True
+        return state.board.is_legal(move)
 
     def parse_move(self, state: ChessState, seat: Seat, text: str) -> chess.Move:
         return parse_uci_or_san(state.board, text)

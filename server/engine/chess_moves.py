@@ -45,6 +45,39 @@ def _squares(bb: int) -> list[int]:
     return out
 
 
+def _safe_squares(board: chess.Board, enemy: bool, targets: int) -> list[int]:
+    """The squares of ``targets`` (highest first) that no piece of ``enemy`` attacks on the
+    board as it stands: ``board.is_attacked_by`` with the piece sets read once, for the
+    king's steps (the board's own occupancy is right for them: see :func:`legal_codes`)."""
+    out: list[int] = []
+    if not targets:
+        return out
+    occ = board.occupied
+    them = board.occupied_co[enemy]
+    knights = board.knights & them
+    kings = board.kings & them
+    pawns = board.pawns & them
+    pawn_attacks = BB_PAWN_ATTACKS[not enemy]
+    straight = (board.rooks | board.queens) & them
+    diagonal = (board.bishops | board.queens) & them
+    while targets:
+        sq = targets.bit_length() - 1
+        targets ^= 1 << sq
+        if BB_KNIGHT_ATTACKS[sq] & knights or BB_KING_ATTACKS[sq] & kings:
+            continue
+        if pawn_attacks[sq] & pawns:
+            continue
+        if straight and straight & (
+            BB_RANK_ATTACKS[sq][BB_RANK_MASKS[sq] & occ]
+            | BB_FILE_ATTACKS[sq][BB_FILE_MASKS[sq] & occ]
+        ):
+            continue
+        if diagonal and diagonal & BB_DIAG_ATTACKS[sq][BB_DIAG_MASKS[sq] & occ]:
+            continue
+        out.append(sq)
+    return out
+
+
 def legal_codes(board: chess.Board) -> list[int]:
     """``[m.promotion << 12 | m.from_square << 6 | m.to_square for m in
     board.generate_legal_moves()]`` (``promotion`` 0 for none), for a standard board."""
@@ -62,16 +95,16 @@ def legal_codes(board: chess.Board) -> list[int]:
     checkers = board.attackers_mask(not turn, king)
     pinned = board._slider_blockers(king)
     out: list[int] = []
-    attacked_by_them = board.is_attacked_by
     enemy = not turn
     if checkers:
         sliders = checkers & (board.bishops | board.rooks | board.queens)
         beyond = 0
         for checker in _squares(sliders):
             beyond |= BB_RAYS[king][checker] & ~BB_SQUARES[checker]
-        for to in _squares(BB_KING_ATTACKS[king] & ~us & ~beyond):
-            if not attacked_by_them(enemy, to):
-                out.append(king << 6 | to)
+        # the king still stands on its square here: a slider's squares beyond it are in
+        # ``beyond``; every other square sees the same attackers without it
+        for to in _safe_squares(board, enemy, BB_KING_ATTACKS[king] & ~us & ~beyond):
+            out.append(king << 6 | to)
         if checkers & (checkers - 1):
             return out  # double check: the king moves
         checker = checkers.bit_length() - 1
@@ -111,12 +144,8 @@ def _pseudo(
         if bb & knights:
             targets = BB_KNIGHT_ATTACKS[frm] & free
         elif bb & kings:
-            targets = BB_KING_ATTACKS[frm] & free
-            while targets:
-                to = targets.bit_length() - 1
-                targets ^= 1 << to
-                if not board.is_attacked_by(not turn, to):
-                    append(frm << 6 | to)
+            for to in _safe_squares(board, not turn, BB_KING_ATTACKS[frm] & free):
+                append(frm << 6 | to)
             continue
         else:
             targets = 0

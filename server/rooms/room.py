@@ -379,7 +379,7 @@ class Room(Offers, TakeBacks, Timing, Rendering):
         moves = {int(s): self.game.parse_move(self.state, int(s), t) for s, t in d["moves"].items()}
         rng = turn_rng(self.seed, len(self.turns) + 1)
         self.state = self.game.play(self.state, moves, rng, check=False)
-        self.turns.append(Turn.of(d["moves"], at))
+        self.turns.add(d["moves"].items(), at)
         self.lapse_draw_offer({int(s) for s in d["moves"]})
         self.past.append(self.state)
         self.pending.clear()

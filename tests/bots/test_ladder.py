@@ -75,6 +75,20 @@ def test_rated_levels_show_only_what_was_measured_at_the_levels_own_think_time()
     assert [r["elo"] for r in ladder.rated_levels("banqi", {})] == [None] * len(levels)
 
 
+def test_the_stored_ladder_rates_the_levels_as_they_are() -> None:
+    """``ladder.json`` (what the lobby shows) rates every level of every game it lists at
+    the level's current algorithm and think time, and names the levels that break the
+    promise: changing a strength means measuring its game again (``kibitz ladder GAME
+    --write``)."""
+    measured = ladder.load()
+    assert measured, "nothing measured"
+    for game, data in measured.items():
+        shown = ladder.rated_levels(game, measured)
+        assert all(r["elo"] is not None for r in shown), f"{game}: stale ratings"
+        assert data["time_scale"] == 1
+        assert data["not_monotone"] == ladder.not_monotone(data["levels"]), game
+
+
 def test_the_ladder_command_plays_and_writes(tmp_path: Path) -> None:
     ratings, docs = tmp_path / "ladder.json", tmp_path / "BOTS.md"
     docs.write_text(f"before\n{ladder_tool.MARK_START}\nold\n{ladder_tool.MARK_END}\nafter\n")

@@ -47,6 +47,12 @@ def test_bench_saturating_mode_reports_cpu_against_the_ceiling() -> None:
     assert report["echo"]["server_cpu_us_per_delivered"] > 0  # type: ignore[index]
     assert report["cpu_ratio_to_ceiling"] > 0  # type: ignore[operator]
     assert report["every_acked_move_persisted"] is True
+    # how busy each side was, so a reader can tell a saturated generator's delay from the
+    # server's: the busy node ran, the generator ticked its probe
+    assert report["node_cpu_share"][0] > 0  # type: ignore[index]
+    for run in (report, report["echo"]):
+        generator = run["generator"]  # type: ignore[index]
+        assert generator["cpu_share"] > 0 and generator["loop_lag_max_ms"] >= 0
 
 
 def test_bench_restart_memory_and_engine_modes() -> None:

@@ -136,6 +136,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             ceiling_rss = rss_mb(ceiling.pid)
             baseline = fut.result()
         server_cpu = sum(result["cpu_seconds"].values())
+        window = result["window_s"] or 1e-9
+        result["node_cpu_share"] = [
+            round(result["cpu_seconds"][str(pid)] / window, 2) for pid in node_pids
+        ]
+        result["redis_cpu_share"] = round(result["cpu_seconds"][str(redis_pid)] / window, 2)
+        baseline["server_cpu_share"] = round(
+            baseline["cpu_seconds"] / (baseline["window_s"] or 1e-9), 2
+        )
         us_kibitz = server_cpu / result["delivered"] * 1e6 if result["delivered"] else None
         us_ceiling = (
             baseline["cpu_seconds"] / baseline["delivered"] * 1e6 if baseline["delivered"] else None
@@ -248,6 +256,7 @@ def main(args: argparse.Namespace) -> int:
         print(json.dumps(report, indent=2))
         return 0 if report["every_acked_move_persisted"] else 1
     r, e = report, report["echo"]
+    g, eg = r["generator"], e["generator"]
     lines = [
         f"nodes {r['nodes']}  connections {r['connections_held']}/{r['connections']}"
         f"  rooms {r['rooms']}  think {r['think_ms']:.0f} ms  measured {r['window_s']} s",
@@ -262,6 +271,11 @@ def main(args: argparse.Namespace) -> int:
         f" {r['cpu_ratio_to_ceiling']}x",
         f"ceiling (plain websockets 1->N fan-out, {e['connections']} connections):"
         f" {e['messages_per_s']} msgs/s, p99 {e['latency_p99_ms']} ms",
+        f"busy: nodes {r['node_cpu_share']} of a core each, redis-server"
+        f" {r['redis_cpu_share']}; load generator {g['cpu_share']} of a core, its loop late"
+        f" p99 {g['loop_lag_p99_ms']} ms, max {g['loop_lag_max_ms']} ms"
+        f" (ceiling run: server {e['server_cpu_share']}, generator {eg['cpu_share']},"
+        f" late p99 {eg['loop_lag_p99_ms']} ms)",
     ]
     print("\n".join(lines))
     return 0 if report["every_acked_move_persisted"] else 1

@@ -66,6 +66,41 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+class Probe:
+    """The generator's own load over the measured window: its CPU (a share of one core) and
+    how late its event loop runs a 20 ms timer (p99, max). A generator near a full core, or
+    late by tens of ms, adds its own delay to the latencies it reports: the report says so."""
+
+    def __init__(self) -> None:
+        import os
+
+        self.pid = os.getpid()
+        self.lags: list[float] = []
+        self.cpu0 = self.t0 = 0.0
+        self.task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self.cpu0, self.t0 = cpu_seconds(self.pid), time.monotonic()
+        self.task = asyncio.get_running_loop().create_task(self._tick())
+
+    async def _tick(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            due = loop.time() + 0.02
+            await asyncio.sleep(0.02)
+            self.lags.append(max(0.0, loop.time() - due))
+
+    def stop(self) -> dict[str, Any]:
+        if self.task is not None:
+            self.task.cancel()
+        window = max(1e-9, time.monotonic() - self.t0)
+        return {
+            "cpu_share": round((cpu_seconds(self.pid) - self.cpu0) / window, 2),
+            "loop_lag_p99_ms": round(pct(self.lags, 0.99) * 1000, 1),
+            "loop_lag_max_ms": round(max(self.lags, default=0.0) * 1000, 1),
+        }
+
+
 @dataclass
 class Stats:
     moves: int = 0
@@ -246,9 +281,12 @@ async def kibitz_load(p: dict[str, Any]) -> dict[str, Any]:
     def mark(which: str) -> None:
         cpu[which] = {pid: cpu_seconds(pid) for pid in pids}
 
+    probe = Probe()
     loop.call_later(p["warmup"], mark, "start")
+    loop.call_later(p["warmup"], probe.start)
     await asyncio.gather(*(Room(g, stats, p["think"], i).play(until) for i, g in enumerate(groups)))
     mark("end")
+    generator = probe.stop()
     window = max(1e-9, time.monotonic() - window0)
     held = sum(1 for ws in conns if ws.state.name == "OPEN")
     for ws in conns:
@@ -273,6 +311,7 @@ async def kibitz_load(p: dict[str, Any]) -> dict[str, Any]:
             str(pid): round(cpu["end"].get(pid, 0) - cpu["start"].get(pid, 0), 3) for pid in pids
         },
         "window_s": round(window, 2),
+        "generator": generator,
     }
 
 
@@ -326,6 +365,8 @@ async def ceiling_load(p: dict[str, Any]) -> dict[str, Any]:
     pid = p["pid"]
     cpu: dict[str, float] = {}
     loop.call_later(p["warmup"], lambda: cpu.__setitem__("start", cpu_seconds(pid)))
+    probe = Probe()
+    loop.call_later(p["warmup"], probe.start)
     move = pack({"type": "move", "room": "xxxxxxxx", "move": "e2e4", "version": 12, "id": 7})
     update = pack({"pad": "x" * 200})
 
@@ -371,6 +412,7 @@ async def ceiling_load(p: dict[str, Any]) -> dict[str, Any]:
 
     await asyncio.gather(*(table(g, i) for i, g in enumerate(groups)))
     end = cpu_seconds(pid)
+    generator = probe.stop()
     window = max(1e-9, time.monotonic() - window0)
     for ws in conns:
         with contextlib.suppress(Exception):
@@ -383,6 +425,8 @@ async def ceiling_load(p: dict[str, Any]) -> dict[str, Any]:
         "latency_p50_ms": round(pct(stats.latencies, 0.5) * 1000, 2),
         "latency_p99_ms": round(pct(stats.latencies, 0.99) * 1000, 2),
         "cpu_seconds": round(end - cpu.get("start", end), 3),
+        "window_s": round(window, 2),
+        "generator": generator,
     }
 
 

@@ -215,6 +215,7 @@ class Store:
         self._renew = client.register_script(_RENEW)
         self._release = client.register_script(_RELEASE)
         self._append_sha = hashlib.sha1(_APPEND.encode()).hexdigest()
+        self._acquire_sha = hashlib.sha1(_ACQUIRE.encode()).hexdigest()
 
     @classmethod
     def from_url(
@@ -304,6 +305,24 @@ class Store:
         # the script cache is empty (a restarted or flushed Redis): it did not run; load it
         return await self.pipe.call("EVAL", script, len(keys), *keys, *args)
 
+    async def _piped(self, *args: Any, read: bool) -> Any:
+        """One command on the pipelined connection: no pool to wait for (a burst of new
+        connections, seats and rooms is one write a loop iteration, like the appends), and
+        its failures as :class:`StoreError`. A ``read`` is tried once more when the
+        connection broke (it changes nothing); a write whose reply was lost is not — the
+        caller answers ``unavailable`` and the client tries again (every write here is
+        idempotent: a session, a lobby entry, a lease that is ours)."""
+        assert self.pipe is not None
+        for attempt in (1, 2):
+            try:
+                return await self.pipe.call(*args)
+            except hiredis.ReplyError as exc:
+                raise StoreError(f"{args[0]}: {exc}") from None
+            except (Unsent, LostReply) as exc:
+                if not read or attempt == 2:
+                    raise StoreError(f"{args[0]}: {exc}") from None
+        raise AssertionError("unreachable")
+
     def publish_nowait(self, channel: str, data: bytes) -> None:
         """PUBLISH on the pipelined connection, with the next batch; nobody waits for it."""
         if self.pipe is None:
@@ -334,6 +353,8 @@ class Store:
 
     @idempotent_read
     async def exists(self, room_id: str) -> bool:
+        if self.pipe is not None:
+            return bool(await self._piped("EXISTS", self.rk("room", room_id), read=True))
         return bool(await self.redis.exists(self.rk("room", room_id)))
 
     @idempotent_read
@@ -345,6 +366,15 @@ class Store:
 
     async def acquire(self, room_id: str, node: str, ttl_ms: int) -> bool:
         """Take the room's lease if it is free (or already ours, then extend it)."""
+        if self.pipe is not None:
+            keys = [self.rk("lease", room_id)]
+            try:
+                got = await self._pipe_script(_ACQUIRE, self._acquire_sha, keys, [node, ttl_ms])
+            except hiredis.ReplyError as exc:
+                raise StoreError(f"acquire {room_id}: {exc}") from None
+            except (Unsent, LostReply) as exc:  # if it took the lease, the lease lapses
+                raise StoreError(f"acquire {room_id}: {exc}") from None
+            return bool(got)
         return bool(await self._acquire(keys=[self.rk("lease", room_id)], args=[node, ttl_ms]))
 
     async def acquire_many(self, room_ids: Sequence[str], node: str, ttl_ms: int) -> list[str]:
@@ -385,7 +415,11 @@ class Store:
     async def holders(self, room_ids: Sequence[str]) -> list[str | None]:
         if not room_ids:
             return []
-        raw = await self.redis.mget([self.rk("lease", r) for r in room_ids])
+        keys = [self.rk("lease", r) for r in room_ids]
+        if self.pipe is not None:
+            raw = await self._piped("MGET", *keys, read=True)
+        else:
+            raw = await self.redis.mget(keys)
         return [None if v is None else v.decode() for v in raw]
 
     # -- pub/sub ------------------------------------------------------------------------------
@@ -407,6 +441,9 @@ class Store:
     # -- lobby ------------------------------------------------------------------------------
 
     async def set_summary(self, room_id: str, summary: Mapping[str, Any]) -> None:
+        if self.pipe is not None:
+            await self._piped("HSET", self._k("lobby"), room_id, pack(dict(summary)), read=False)
+            return
         await self.redis.hset(self._k("lobby"), room_id, pack(dict(summary)))
 
     async def delete_room(self, room_id: str, node: str) -> None:
@@ -422,6 +459,10 @@ class Store:
 
     async def set_summaries(self, summaries: Mapping[str, Mapping[str, Any]]) -> None:
         """Several lobby entries in one command."""
+        if self.pipe is not None and summaries:
+            flat = [x for r, v in summaries.items() for x in (r, pack(dict(v)))]
+            await self._piped("HSET", self._k("lobby"), *flat, read=False)
+            return
         await self.redis.hset(
             self._k("lobby"), mapping={r: pack(dict(s)) for r, s in summaries.items()}
         )
@@ -447,6 +488,9 @@ class Store:
         return [bool(n) for n in await pipe.execute()]
 
     async def drop_summary(self, room_id: str) -> None:
+        if self.pipe is not None:
+            await self._piped("HDEL", self._k("lobby"), room_id, read=False)
+            return
         await self.redis.hdel(self._k("lobby"), room_id)
 
     @idempotent_read
@@ -461,13 +505,21 @@ class Store:
         return hashlib.sha256(secret.encode()).hexdigest()
 
     async def save_session(self, secret: str, data: Mapping[str, Any], ttl: int) -> None:
+        if self.pipe is not None:
+            key = self._k("session", self._session_key(secret))
+            await self._piped("SET", key, pack(dict(data)), "EX", ttl, read=False)
+            return
         await self.redis.set(
             self._k("session", self._session_key(secret)), pack(dict(data)), ex=ttl
         )
 
     @idempotent_read
     async def load_session(self, secret: str) -> Record | None:
-        raw = await self.redis.get(self._k("session", self._session_key(secret)))
+        key = self._k("session", self._session_key(secret))
+        if self.pipe is not None:
+            raw = await self._piped("GET", key, read=True)
+        else:
+            raw = await self.redis.get(key)
         return None if raw is None else unpack(raw)
 
     # -- health -----------------------------------------------------------------------------

@@ -43,6 +43,7 @@ from .bench_common import (
     _start_redis,
     _wait_port,
     free_port,
+    log_warnings,
     raise_nofile,
     rss_mb,
     stop_all,
@@ -82,14 +83,15 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         node_pids, urls = [], []
         if args.workers > 1:  # one `kibitz serve --workers N` (its workers share the port)
             proc, port = _start_node(
-                redis_url, "bench", procs, "--workers", str(args.workers), stdout=True
-            )
+                redis_url, "bench", procs, "--workers", str(args.workers), stdout=True,
+                log=tmp / "node-bench.log",
+            )  # fmt: skip
             assert proc.stdout is not None
             info = json.loads(proc.stdout.readline())
             node_pids.extend(info["workers"])
             urls.append(f"ws://{HOST}:{port}/ws")
         for i in range(args.nodes if args.workers <= 1 else 0):
-            proc, port = _start_node(redis_url, f"bench{i}", procs)
+            proc, port = _start_node(redis_url, f"bench{i}", procs, log=tmp / f"node-bench{i}.log")
             _wait_port(port)
             node_pids.append(proc.pid)
             urls.append(f"ws://{HOST}:{port}/ws")
@@ -108,6 +110,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             peak_rss = [rss_mb(pid) for pid in node_pids]
             result = fut.result()
         persisted = _check_persisted(redis_url, result.pop("acked_versions"))
+        result["node_warnings"] = log_warnings(tmp)
         for proc in procs:
             proc.terminate()
         for proc in procs:
@@ -264,7 +267,8 @@ def main(args: argparse.Namespace) -> int:
         f"  ({100 * (r['ratio_delivered_to_echo'] or 0):.0f} % of the ceiling's)",
         f"move-to-all-recipients p50 {r['latency_p50_ms']} ms  p99 {r['latency_p99_ms']} ms"
         f"  ({r['latency_samples']} moves)",
-        f"refused moves {r['refused'] or 'none'}  server RSS {r['server_rss_mb']} MB",
+        f"refused moves {r['refused'] or 'none'}  new rooms shed (asked again)"
+        f" {r['rooms_shed'] or 'none'}  server RSS {r['server_rss_mb']} MB",
         f"every acknowledged move persisted: {r['every_acked_move_persisted']}",
         f"server CPU per delivered message: {r['server_cpu_us_per_delivered']} us"
         f" (nodes + redis-server) vs ceiling {e['server_cpu_us_per_delivered']} us:"
@@ -277,6 +281,9 @@ def main(args: argparse.Namespace) -> int:
         f" (ceiling run: server {e['server_cpu_share']}, generator {eg['cpu_share']},"
         f" late p99 {eg['loop_lag_p99_ms']} ms)",
     ]
+    if r["node_warnings"]:
+        lines.append("the nodes warned (distinct messages, how often):")
+        lines.extend(f"  {w}" for w in r["node_warnings"])
     print("\n".join(lines))
     return 0 if report["every_acked_move_persisted"] else 1
 

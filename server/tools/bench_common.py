@@ -73,17 +73,36 @@ def _start_node(
     procs: list[subprocess.Popen[bytes]],
     *extra: str,
     stdout: bool = False,
+    log: Path | None = None,
 ) -> tuple[subprocess.Popen[bytes], int]:
+    """Start a node; its log (stderr) goes to ``log`` when given."""
     port = free_port()
+    err = open(log, "ab") if log is not None else subprocess.DEVNULL  # noqa: SIM115
     proc = subprocess.Popen(
         [sys.executable, "-m", "server", "serve", "--port", str(port), "--redis", redis_url,
          "--node-id", node, "--bot-workers", "0", "--max-per-ip", "20000",
          "--rooms-per-minute", "100000", "--msg-rate", "100000", "--msg-burst", "100000",
          *extra],
-        stdout=subprocess.PIPE if stdout else subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        stdout=subprocess.PIPE if stdout else subprocess.DEVNULL, stderr=err,
     )  # fmt: skip
+    if log is not None:
+        err.close()  # type: ignore[union-attr]  # the child has its own copy
     procs.append(proc)
     return proc, port
+
+
+def log_warnings(tmp: Path, limit: int = 8) -> list[str]:
+    """The distinct warnings and errors in the node logs under ``tmp`` (first ``limit``),
+    their times and room ids left out so that repeats count once."""
+    import re
+
+    seen: dict[str, int] = {}
+    for path in sorted(tmp.glob("node-*.log")):
+        for line in path.read_text(errors="replace").splitlines():
+            if " WARNING " in line or " ERROR " in line:
+                key = re.sub(r"\b[0-9a-f]{6,}\b|\d+(\.\d+)?", "#", line.split(" ", 2)[-1])
+                seen[key] = seen.get(key, 0) + 1
+    return [f"{n}x {text}" for text, n in list(seen.items())[:limit]]
 
 
 def stop_all(procs: list[subprocess.Popen[bytes]], tmp: Path | str) -> None:

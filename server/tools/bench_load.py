@@ -107,6 +107,8 @@ class Stats:
     delivered: int = 0
     latencies: list[float] = field(default_factory=list)
     errors: dict[str, int] = field(default_factory=dict)
+    #: new rooms the node shed (overloaded), by error code; asked for again
+    shed: dict[str, int] = field(default_factory=dict)
     games: int = 0
     acked: dict[str, int] = field(default_factory=dict)
     measuring: bool = False
@@ -154,6 +156,9 @@ class Room:
         self.acted: dict[int, int] = {}  # seat -> the version it last moved at
         self.over = asyncio.Event()
         self.ids = 0
+        self.creating: int | None = None  # the id of the create_room awaiting its answer
+        self.created = asyncio.Event()
+        self.create_refused = asyncio.Event()
 
     async def ask(self, ws: Any, msg: dict[str, Any]) -> None:
         self.ids += 1
@@ -199,6 +204,11 @@ class Room:
                 stats.moves += 1
                 stats.acked[msg["room"]] = msg["version"]
             elif kind == "error":
+                if msg.get("id") is not None and msg.get("id") == self.creating:
+                    # the node shed the new room (busy): the group asks again, as clients do
+                    stats.shed[msg.get("code", "?")] = stats.shed.get(msg.get("code", "?"), 0) + 1
+                    self.create_refused.set()
+                    continue
                 stats.error(msg.get("code", "?"))
                 if msg.get("code") not in ("stale_version",):
                     await asyncio.sleep(0.1)
@@ -219,9 +229,30 @@ class Room:
             await self.ask(ws, {"type": "move", "room": room, "move": self.rng.choice(legal),
                                 "version": version})  # fmt: skip
 
+    async def create(self, until: float) -> bool:
+        """Create the group's next room; a room the node sheds (``busy``: it is overloaded)
+        is asked for again after a pause (0.5-1.5 s). False: the run ended first."""
+        loop = asyncio.get_running_loop()
+        while loop.time() < until:
+            self.create_refused.clear()
+            self.creating = self.ids + 1  # before sending: the answer may come at once
+            await self.ask(self.members[0], {"type": "create_room", "game": "chess"})
+            refused = loop.create_task(self.create_refused.wait())
+            created = loop.create_task(self.created.wait())
+            await asyncio.wait((refused, created), timeout=30,
+                               return_when=asyncio.FIRST_COMPLETED)  # fmt: skip
+            refused.cancel()
+            created.cancel()
+            self.creating = None
+            if self.created.is_set():
+                return True
+            if not self.create_refused.is_set():
+                raise TimeoutError("no answer to create_room in 30 s")
+            await asyncio.sleep(0.5 + self.rng.random())
+        return False
+
     async def play(self, until: float) -> None:
         loop = asyncio.get_running_loop()
-        self.created = asyncio.Event()
         readers = [
             loop.create_task(self.read(ws, seat if seat < 2 else None))
             for seat, ws in enumerate(self.members)
@@ -232,8 +263,8 @@ class Room:
                 self.created.clear()
                 self.waiting.clear()
                 self.acted.clear()
-                await self.ask(self.members[0], {"type": "create_room", "game": "chess"})
-                await asyncio.wait_for(self.created.wait(), 30)
+                if not await self.create(until):
+                    break
                 for ws in self.members[2:]:
                     await self.ask(ws, {"type": "watch", "room": self.room})
                 for seat in (0, 1):
@@ -306,6 +337,7 @@ async def kibitz_load(p: dict[str, Any]) -> dict[str, Any]:
         "latency_p99_ms": round(pct(stats.latencies, 0.99) * 1000, 2),
         "latency_samples": len(stats.latencies),
         "refused": stats.errors,
+        "rooms_shed": stats.shed,
         "acked_versions": stats.acked,
         "cpu_seconds": {
             str(pid): round(cpu["end"].get(pid, 0) - cpu["start"].get(pid, 0), 3) for pid in pids

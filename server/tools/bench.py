@@ -8,10 +8,13 @@ Modes (one per run):
   (``--think`` ms, mean; ``--think 0`` or ``--saturate``: at once, the saturating mode).
   In the same run, a plain ``websockets`` server doing the same 1→N fan-out for the same
   groups gives the ceiling. Reported: moves/s, deliveries/s, move→every-recipient latency
-  p50/p99, refused moves by code, whether every acknowledged move is in the log, and **server
-  CPU µs per delivered message** (every Kibitz node + its redis-server, from ``/proc``, over
-  the measured window) next to the ceiling's, their ratio and deliveries/s as % of the
-  ceiling's.
+  p50/p99, refused requests by code (moves; seats and rooms as ``create_room:CODE``), new
+  rooms shed as ``busy`` (asked for again after a pause), whether every acknowledged move is
+  in the log, and **server CPU µs per delivered message** (every Kibitz node + its
+  redis-server, from ``/proc``, over the measured window) next to the ceiling's, their
+  ratio and deliveries/s as % of the ceiling's; how busy each process was (the nodes',
+  redis-server's and the load generator's share of a core, the generator's loop lag), and
+  the nodes' distinct log warnings.
 * ``--restart`` — ``--rooms`` rooms with ``--moves`` moves each are written to Redis as a node
   would, then a node starts with that node id: seconds until its port opens and until every
   room has played a first move; refused first moves.
@@ -267,7 +270,7 @@ def main(args: argparse.Namespace) -> int:
         f"  ({100 * (r['ratio_delivered_to_echo'] or 0):.0f} % of the ceiling's)",
         f"move-to-all-recipients p50 {r['latency_p50_ms']} ms  p99 {r['latency_p99_ms']} ms"
         f"  ({r['latency_samples']} moves)",
-        f"refused moves {r['refused'] or 'none'}  new rooms shed (asked again)"
+        f"refused {r['refused'] or 'none'}  new rooms shed (busy, asked again)"
         f" {r['rooms_shed'] or 'none'}  server RSS {r['server_rss_mb']} MB",
         f"every acknowledged move persisted: {r['every_acked_move_persisted']}",
         f"server CPU per delivered message: {r['server_cpu_us_per_delivered']} us"

@@ -107,7 +107,7 @@ class Stats:
     delivered: int = 0
     latencies: list[float] = field(default_factory=list)
     errors: dict[str, int] = field(default_factory=dict)
-    #: new rooms the node shed (overloaded), by error code; asked for again
+    #: new rooms the node shed (``busy``: overloaded); asked for again
     shed: dict[str, int] = field(default_factory=dict)
     games: int = 0
     acked: dict[str, int] = field(default_factory=dict)
@@ -205,8 +205,13 @@ class Room:
                 stats.acked[msg["room"]] = msg["version"]
             elif kind == "error":
                 if msg.get("id") is not None and msg.get("id") == self.creating:
-                    # the node shed the new room (busy): the group asks again, as clients do
-                    stats.shed[msg.get("code", "?")] = stats.shed.get(msg.get("code", "?"), 0) + 1
+                    # no new room: shed (busy: the node is overloaded) or refused (counted
+                    # with the refusals); the group asks again, as clients do
+                    code = msg.get("code", "?")
+                    if code == "busy":
+                        stats.shed[code] = stats.shed.get(code, 0) + 1
+                    else:
+                        stats.error(f"create_room:{code}")
                     self.create_refused.set()
                     continue
                 stats.error(msg.get("code", "?"))

@@ -4,6 +4,7 @@
 #   scripts/bench-bots.sh [N]          N games per run (default 10); results in docs/results/
 #   N=20 scripts/bench-bots.sh         the same
 #   ONLY="chess_ab_vs_sf0 banqi_ismcts_vs_greedy" scripts/bench-bots.sh   a subset
+#   LADDER=1 scripts/bench-bots.sh     also rate every game's ladder (hours)
 #
 # Runs one after the other (the machine is shared: never two heavy runs at once). Every run
 # is seeded, so a rerun plays the same games (up to timing: searches stop on the clock).
@@ -25,6 +26,8 @@ run() {  # run NAME ARGS...   (ONLY="name ..." runs just those)
 
 SF='uci:/usr/games/stockfish?Skill Level=0&time=0.05'
 
+# chess: the top level (alpha-beta, 2 s) vs Stockfish skill 5 at the same 2 s (target 0.5)
+run chess_hard_vs_sf5 chess 'alphabeta?time=2' 'uci:/usr/games/stockfish?Skill Level=5&time=2' -n "$N" --seed bench-chess-sf5
 # chess: alpha-beta at 1 s/move vs Stockfish skill 0 at 0.05 s/move, and vs random
 run chess_ab_vs_sf0   chess 'alphabeta?time=1' "$SF" -n "$N" --seed bench-chess
 run chess_ab_vs_random chess 'alphabeta?time=1' random -n "$N" --seed bench-chess-r
@@ -41,3 +44,13 @@ run banqi_ismcts_vs_greedy banqi ismcts greedy -n "$N" --time 0.5 --seed bench-b
 N3=$(( (N + 2) / 3 * 3 ))  # a multiple of 3: max^n sits in every seat equally often
 run hui_maxn_vs_2greedy hase_und_igel maxn greedy --seats 3 -n "$N3" --time 0.5 --seed bench-hui
 run hui_maxn_vs_2random hase_und_igel maxn random --seats 3 -n "$N3" --time 0.5 --seed bench-hui-r
+
+# The difficulty ladder of every game (LADDER=1; rewrites server/bots/ladder.json and the
+# table in docs/BOTS.md): each level against the one below, chess anchored to Stockfish.
+if [ -n "${LADDER:-}" ]; then
+    python -m server ladder chess -n "$N" --anchor 'uci:/usr/games/stockfish?Skill Level=5&time=2' --write
+    python -m server ladder dark_chess -n "$N" --write
+    python -m server ladder banqi -n "$N" --write
+    python -m server ladder apocalypse -n "$N" --write
+    python -m server ladder hase_und_igel -n 1000 --write
+fi

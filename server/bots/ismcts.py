@@ -12,6 +12,13 @@ Worlds are drawn into a pool at the start of the search (up to ``pool`` of them,
 ``determinize`` accepts ``hint=`` (Dark Chess) is handed the worlds the bot sampled on its
 previous turn *of the same view history* — found by a digest of every view, so only the same
 room and seat can supply them — which makes extending them to the new views cheap.
+
+Dark Chess goes further (:mod:`server.bots.particles`, a particle filter): each remembered
+world is advanced by the moves since it — the seat's own, named by its view, and every
+opponent move whose view is the one the seat received — and kept when one fits. Only the
+worlds still missing are drawn by the game's sampler, handed the dropped ones as hints (it
+replays the whole game for every world: tens of milliseconds a world late in a game, against
+about a millisecond to advance one); the other fitting children fill the pool at the end.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from typing import Any
 
 from server.engine import Game
 
+from . import particles
 from .bot import Ask, Json, world
 from .mcts import UCT, TreeSearchBot, best_child
 
@@ -38,11 +46,16 @@ class ISMCTSBot(TreeSearchBot):
 
     name = "ismcts"
 
-    def __init__(self, *, pool: int = 32, pool_share: float = 0.3, **options: Any) -> None:
+    def __init__(
+        self, *, pool: int = 32, pool_share: float = 0.3, particles: bool = True, **options: Any
+    ) -> None:
         super().__init__(**options)
         self.pool = pool
         self.pool_share = pool_share
+        self.particles = particles
         self.worlds_used = 0
+        self.worlds_kept = 0  # of them, remembered worlds advanced (Dark Chess)
+        self.worlds_sampled = 0  # of them, drawn by the game's sampler
         # the worlds sampled for a view history, by (game, seat, digest of every view of it):
         # a later turn of the same history (the same room and seat, nothing else can have
         # it) is handed them as hints, to extend them cheaply
@@ -89,7 +102,25 @@ class ISMCTSBot(TreeSearchBot):
                 break
         share = deadline.fraction(self.pool_share)
         worlds: list[Any] = []
-        for i in range(self.pool):
+        spare: list[list[Any]] = []
+        # (a subclass with its own worlds, such as the cheating twin, keeps to them)
+        own_worlds = type(self).determinize is ISMCTSBot.determinize
+        if hints and self.particles and own_worlds and game.name == particles.GAME:
+            # the remembered worlds advanced by the moves since (a particle filter): the
+            # first child of each that fits the new views; those that fit none are handed
+            # to the sampler to repair, and the other children fill what is left at the end
+            dead: list[Any] = []
+            for parent, children in zip(
+                hints, particles.advance_worlds(hints, views, seat, ask.rng), strict=True
+            ):
+                if children and len(worlds) < self.pool:
+                    worlds.append(children[0])
+                    spare.append(children[1:])
+                elif not children:
+                    dead.append(parent)
+            hints = dead
+        self.worlds_kept = len(worlds)
+        for i in range(self.pool - len(worlds)):
             if worlds and (share.expired() if self.max_iterations is None else False):
                 break
             hint = hints[i] if i < len(hints) else None
@@ -97,6 +128,11 @@ class ISMCTSBot(TreeSearchBot):
             if seconds is not None and not worlds:
                 seconds = max(seconds, 0.5 * deadline.left())
             worlds.append(self.determinize(game, views, seat, ask.rng, hint, seconds))
+        self.worlds_sampled = len(worlds) - self.worlds_kept
+        for depth in range(max((len(c) for c in spare), default=0)):
+            for children in spare:
+                if len(worlds) < self.pool and depth < len(children):
+                    worlds.append(children[depth])
         key = (game.name, seat, digests[-1])
         self._memory[key] = worlds
         self._memory.move_to_end(key)

@@ -74,6 +74,8 @@ def test_remembers_its_worlds_for_the_same_history_only() -> None:
     bot.hints.clear()
     bot.choose(p.game, seat, p.views[seat], p.legal(seat), 5.0, random.Random(0))
     assert bot.hints == first
+    # a subclass with its own worlds (the cheating twin) is not given the particle filter
+    assert bot.worlds_kept == 0
 
 
 def test_memory_is_bounded() -> None:

@@ -23,6 +23,8 @@ class _Replay:
         self.key_marks: list[list[Hashable]] = []
         self.captured: list[tuple[bool, int]] = []
         self.capture_marks: list[int] = []
+        #: ``captured_counts(self.captured)`` after each push (kept, not recounted)
+        self.counts: list[tuple[tuple[int, ...], ...]] = [captured_counts([])]
 
     @property
     def captured_last(self) -> bool:
@@ -32,12 +34,19 @@ class _Replay:
     def push(self, move: chess.Move) -> None:
         board = self.board
         self.capture_marks.append(len(self.captured))
+        victim = None
         if board.is_en_passant(move):
-            self.captured.append((not board.turn, chess.PAWN))
+            victim = chess.PAWN
         elif not board.is_castling(move):
             victim = board.piece_type_at(move.to_square)
-            if victim is not None:
-                self.captured.append((not board.turn, victim))
+        counts = self.counts[-1]
+        if victim is not None:
+            side = not board.turn
+            self.captured.append((side, victim))
+            row = list(counts[int(side)])
+            row[victim - 1] += 1
+            counts = (tuple(row), counts[1]) if side == chess.BLACK else (counts[0], tuple(row))
+        self.counts.append(counts)
         zeroing = board.is_zeroing(move)
         board.push(move)
         self.key_marks.append(self.keys)
@@ -48,6 +57,7 @@ class _Replay:
         self.board.pop()
         self.keys = self.key_marks.pop()
         del self.captured[self.capture_marks.pop() :]
+        self.counts.pop()
 
     def lost(self, color: chess.Color) -> int:
         """How many pieces ``color`` has lost so far."""
@@ -179,11 +189,13 @@ class _HistorySearch:
         replay, board, color = self.replay, self.replay.board, self.color
         after = self.obs.get(ply + 1)
         self.nodes += 1
+        if after is not None and not _may_match(replay, move, after):
+            return None  # without playing it: the pieces on the squares seen next differ
         replay.push(move)
-        try:
-            if not replay.ongoing():
-                return None
+        try:  # the view after it first: it refuses most moves, and costs less
             if after is not None and not _consistent(replay, after, color, self.visibility):
+                return None
+            if not replay.ongoing():
                 return None
             if board.turn != color:  # our own move: known, nothing to prune or order
                 return 0.0
@@ -228,5 +240,43 @@ def _menace(board: chess.Board, move: chess.Move, color: chess.Color, took: bool
     return score
 
 
+def _may_match(replay: _Replay, move: chess.Move, o: Observation) -> bool:
+    """False if the board after the pseudo-legal ``move`` (not played) certainly differs
+    from ``o``: other pieces on the squares ``o`` saw, or other capture counts. A plain move
+    or capture is worked out on the bitboards (far cheaper than playing it); castling, en
+    passant and promotions say True and are checked by playing them (:func:`_consistent`,
+    which decides in every case: this is only a filter in front of it)."""
+    board = replay.board
+    if move.promotion or board.is_castling(move) or board.is_en_passant(move):
+        return True
+    frm, to = chess.BB_SQUARES[move.from_square], chess.BB_SQUARES[move.to_square]
+    piece = board.piece_type_at(move.from_square)
+    victim = board.piece_type_at(move.to_square)
+    mover = board.turn
+    counts = replay.counts[-1]
+    if victim is not None:
+        row = list(counts[int(not mover)])
+        row[victim - 1] += 1
+        counts = (tuple(row), counts[1]) if mover == chess.WHITE else (counts[0], tuple(row))
+    if counts != o.captured:
+        return False
+    kinds = [0, board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings]
+    if victim is not None:
+        kinds[victim] &= ~to
+    if piece is not None:
+        kinds[piece] = (kinds[piece] & ~frm) | to
+    occupied = [board.occupied_co[0], board.occupied_co[1]]
+    occupied[int(mover)] = (occupied[int(mover)] & ~frm) | to
+    occupied[int(not mover)] &= ~to
+    seen = o.seen
+    for side in (0, 1):
+        mine = occupied[side] & seen
+        masks = o.masks[side]
+        for kind in (1, 2, 3, 4, 5, 6):
+            if kinds[kind] & mine != masks[kind]:
+                return False
+    return True
+
+
 def _consistent(replay: _Replay, o: Observation, color: chess.Color, visibility: str) -> bool:
-    return o.matches(replay.board, color, visibility, captured_counts(replay.captured))
+    return o.matches(replay.board, color, visibility, replay.counts[-1])

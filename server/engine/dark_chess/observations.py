@@ -10,7 +10,7 @@ from typing import Any
 
 import chess
 
-from .views import dark_fen, visible_squares
+from .views import dark_fen_tail, visible_squares
 
 PIECE_TYPES = (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING)
 _SYMBOLS = {t: chess.piece_symbol(t) for t in PIECE_TYPES}
@@ -35,6 +35,8 @@ class Observation:
     last_move: chess.Move | None
     captured: tuple[tuple[int, ...], tuple[int, ...]]  # [color][type index]: count
     turn: chess.Color
+    #: the FEN after its placement (:func:`.views.dark_fen_tail`)
+    fen_tail: str
 
     @classmethod
     def parse(cls, view: Mapping[str, Any]) -> Observation:
@@ -71,24 +73,39 @@ class Observation:
             last_move=None if last is None else chess.Move.from_uci(str(last)),
             captured=(caps[0], caps[1]),
             turn=view["turn"] == "white",
+            fen_tail=str(view["fen"]).split(" ", 1)[1],
         )
 
     def matches(
         self, board: chess.Board, color: chess.Color, visibility: str, captured: Any
     ) -> bool:
-        """Whether ``color``'s view of ``board`` (with ``captured`` counts) is this one."""
-        seen = visible_squares(board, color, visibility)
-        if seen != self.seen:
-            return False
-        for side in (chess.WHITE, chess.BLACK):
-            occupied = board.occupied_co[side] & seen
-            masks = self.masks[int(side)]
-            for t in PIECE_TYPES:
-                if board.pieces_mask(t, side) & occupied != masks[t]:
-                    return False
+        """Whether ``color``'s view of ``board`` (with ``captured`` counts) is this one.
+
+        The cheap tests first: the counts, then the pieces on the squares this view saw
+        (a board that would see other squares fails the visibility test after them all the
+        same), then what the board sees, then the FEN."""
         if captured != self.captured:
             return False
-        return dark_fen(board, color, seen) == self.fen
+        seen = self.seen
+        pawns, knights, bishops = board.pawns, board.knights, board.bishops
+        rooks, queens, kings = board.rooks, board.queens, board.kings
+        for side in (0, 1):
+            occupied = board.occupied_co[side] & seen
+            m = self.masks[side]
+            if (
+                pawns & occupied != m[1]
+                or knights & occupied != m[2]
+                or bishops & occupied != m[3]
+                or rooks & occupied != m[4]
+                or queens & occupied != m[5]
+                or kings & occupied != m[6]
+            ):
+                return False
+        if visible_squares(board, color, visibility) != seen:
+            return False
+        # the same squares seen, the same pieces on them: the same FEN placement (it is
+        # drawn from nothing else), so the rest of the FEN decides
+        return dark_fen_tail(board, color) == self.fen_tail
 
 
 def captured_counts(captured: Sequence[tuple[bool, int]]) -> tuple[tuple[int, ...], ...]:
@@ -170,6 +187,11 @@ class Sightings:
         self.start_rank = 1 if enemy == chess.WHITE else 6
         self.plies: list[int] = []
         self.seen: list[list[tuple[int, list[int]]]] = []
+        #: memos of :meth:`reachable`'s parts (a world differs from its neighbours in the
+        #: search by one moved piece): the piece moves view ``i`` needs of one kind, by
+        #: ``(i, kind, squares of that kind, castling)``; and :meth:`_pawns` by its arguments
+        self._kind_need: dict[tuple[int, int, int, bool], int | None] = {}
+        self._pawn_need: dict[tuple[int, int, int, int], int | None] = {}
         self.lost: list[int] = []
         for ply in sorted(obs):
             o = obs[ply]
@@ -199,10 +221,16 @@ class Sightings:
 
     def reachable(self, board: chess.Board, ply: int, lost_now: int) -> bool:
         enemy = self.enemy
-        mine: dict[int, list[int]] = {
-            t: list(chess.scan_forward(board.pieces_mask(t, enemy))) for t in PIECE_TYPES
-        }
+        occupied = board.occupied_co[enemy]
+        masks = (
+            0, board.pawns & occupied, board.knights & occupied, board.bishops & occupied,
+            board.rooks & occupied, board.queens & occupied, board.kings & occupied,
+        )  # fmt: skip
         castle = board.has_castling_rights(enemy)
+        if len(self._kind_need) > 200_000 or len(self._pawn_need) > 200_000:
+            self._kind_need.clear()
+            self._pawn_need.clear()
+        kind_need, pawn_need = self._kind_need, self._pawn_need
         for i, t_ply in enumerate(self.plies):
             if t_ply <= ply:
                 continue
@@ -210,26 +238,48 @@ class Sightings:
             k_piece = self.cum_piece[t_ply] - self.cum_piece[ply]
             total_pawn = total_piece = 0
             for kind, squares in self.seen[i]:
-                have = mine[kind]
+                mask = masks[kind]
                 if kind == chess.PAWN:
-                    need = self._pawns(have, squares, k_pawn, self.lost[i] - lost_now)
+                    captures = self.lost[i] - lost_now
+                    pkey = (i, mask, k_pawn, captures)
+                    if pkey in pawn_need:
+                        need = pawn_need[pkey]
+                    else:
+                        have = list(chess.scan_forward(mask))
+                        need = pawn_need[pkey] = self._pawns(have, squares, k_pawn, captures)
                     if need is None:
                         return False
                     total_pawn += need
                     continue
-                if len(squares) > len(have):
-                    continue
-                table = DIST[kind]
-                for s in squares:
-                    best = min(table[w][s] for w in have)
-                    if kind == chess.KING and best == 2 and castle:
-                        best = 1
-                    total_piece += best
-                if total_piece > k_piece:
-                    return False
+                key = (i, kind, mask, castle and kind == chess.KING)
+                if key in kind_need:
+                    steps = kind_need[key]
+                else:
+                    steps = kind_need[key] = self._steps(kind, mask, squares, castle)
+                if steps is not None:
+                    total_piece += steps
+                    if total_piece > k_piece:
+                        return False
             if total_pawn > k_pawn:
                 return False
         return True
+
+    @staticmethod
+    def _steps(kind: int, mask: int, squares: list[int], castle: bool) -> int | None:
+        """The fewest moves that bring pieces of ``kind`` on ``mask`` to every square of
+        ``squares`` (on an empty board, each square by its nearest piece); None: the world
+        holds fewer such pieces than were seen (a promotion may explain it: not counted)."""
+        have = list(chess.scan_forward(mask))
+        if len(squares) > len(have):
+            return None
+        table = DIST[kind]
+        total = 0
+        for s in squares:
+            best = min(table[w][s] for w in have)
+            if kind == chess.KING and best == 2 and castle:
+                best = 1
+            total += best
+        return total
 
     def need(self, board: chess.Board, ply: int, horizon: int = 8) -> float:
         """How far the world's enemy pieces are from where the next ``horizon`` views will

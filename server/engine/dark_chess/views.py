@@ -82,7 +82,12 @@ def dark_fen(board: chess.Board, color: chess.Color | None, seen: int) -> str:
     One known difference: OpenSpiel looks for the observer's pawn beside an a- or h-file e.p.
     square without a bounds check and reads the other edge of the next rank (so Black may be
     shown White's e.p. square a6 because of a black pawn on h6); we stay on the board."""
-    board_part = placement(board, seen)
+    return f"{placement(board, seen)} {dark_fen_tail(board, color)}"
+
+
+def dark_fen_tail(board: chess.Board, color: chess.Color | None) -> str:
+    """:func:`dark_fen` after its placement: turn, the observer's castling rights, the e.p.
+    square it may take on, the clocks."""
     castling = ""
     ep = "-"
     if color is not None:
@@ -102,9 +107,7 @@ def dark_fen(board: chess.Board, color: chess.Color | None, seen: int) -> str:
                         ep = chess.square_name(target)
                         break
     turn = "w" if board.turn == chess.WHITE else "b"
-    return (
-        f"{board_part} {turn} {castling or '-'} {ep} {board.halfmove_clock} {board.fullmove_number}"
-    )
+    return f"{turn} {castling or '-'} {ep} {board.halfmove_clock} {board.fullmove_number}"
 
 
 def seat_view(state: DarkChessState, seat: Seat | None) -> Json:

@@ -129,8 +129,10 @@ def _pseudo(
     king: int,
     pinned: int,
     out: list[int],
+    legal: bool = True,
 ) -> None:
-    """python-chess's ``generate_pseudo_legal_moves(from_mask, to_mask)``, legal ones only."""
+    """python-chess's ``generate_pseudo_legal_moves(from_mask, to_mask)``, legal ones only
+    (``pinned``, the king's steps, en passant); with ``legal=False`` and no pins, all."""
     append = out.append
     knights, bishops, rooks, queens, kings = (
         board.knights, board.bishops, board.rooks, board.queens, board.kings,
@@ -144,9 +146,12 @@ def _pseudo(
         if bb & knights:
             targets = BB_KNIGHT_ATTACKS[frm] & free
         elif bb & kings:
-            for to in _safe_squares(board, not turn, BB_KING_ATTACKS[frm] & free):
-                append(frm << 6 | to)
-            continue
+            if not legal:
+                targets = BB_KING_ATTACKS[frm] & free
+            else:
+                for to in _safe_squares(board, not turn, BB_KING_ATTACKS[frm] & free):
+                    append(frm << 6 | to)
+                continue
         else:
             targets = 0
             if bb & (rooks | queens):
@@ -209,7 +214,19 @@ def _pseudo(
             continue
         append(frm << 6 | to)
     if board.ep_square is not None and to_mask & BB_SQUARES[board.ep_square]:
-        _en_passant(board, turn, us, occ, out)
+        _en_passant(board, turn, us, occ, out, legal)
+
+
+def pseudo_codes(board: chess.Board) -> list[int]:
+    """``board.generate_pseudo_legal_moves()`` as codes, in its order (the king may step
+    onto an attacked square; castling and en passant as ``board`` has them: Dark Chess's
+    ``DarkBoard`` castles OpenSpiel's way)."""
+    turn = board.turn
+    out: list[int] = []
+    us = board.occupied_co[turn]
+    _pseudo(board, turn, us, board.occupied_co[not turn], board.occupied, -1, -1, 0, 0, out,
+            legal=False)  # fmt: skip
+    return out
 
 
 def _pawn_moves(frm: int, targets: int, append: Callable[[int], None]) -> None:
@@ -222,15 +239,18 @@ def _pawn_moves(frm: int, targets: int, append: Callable[[int], None]) -> None:
             append(base | to)
 
 
-def _en_passant(board: chess.Board, turn: bool, us: int, occ: int, out: list[int]) -> None:
-    """The legal en passant captures (rare: checked the slow, sure way)."""
+def _en_passant(
+    board: chess.Board, turn: bool, us: int, occ: int, out: list[int], legal: bool = True
+) -> None:
+    """The legal en passant captures (rare: checked the slow, sure way); all of them
+    (pseudo-legal) with ``legal=False``."""
     ep = board.ep_square
     assert ep is not None
     if BB_SQUARES[ep] & occ:
         return
     capturers = board.pawns & us & BB_PAWN_ATTACKS[not turn][ep] & chess.BB_RANKS[4 if turn else 3]
     for frm in _squares(capturers):
-        if board.is_legal(chess.Move(frm, ep)):
+        if not legal or board.is_legal(chess.Move(frm, ep)):
             out.append(frm << 6 | ep)
 
 
@@ -239,4 +259,4 @@ def to_move(code: int) -> chess.Move:
     return chess.Move(code >> 6 & 63, code & 63, code >> 12 or None)
 
 
-__all__ = ["legal_codes", "to_move"]
+__all__ = ["legal_codes", "pseudo_codes", "to_move"]

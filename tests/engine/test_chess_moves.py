@@ -7,7 +7,7 @@ import random
 import chess
 import pytest
 
-from server.engine.chess_moves import legal_codes, to_move
+from server.engine.chess_moves import legal_codes, pseudo_codes, to_move
 
 # positions that exercise pins, en passant (also the horizontal skewer), castling through
 # and out of check, promotions with and without capture, double check
@@ -96,3 +96,38 @@ def test_is_legal_from_the_codes_agrees_with_python_chess(fen: str) -> None:
                     move = chess.Move(frm, to, promotion)
                     assert game.is_legal(state, seat, move) == board.is_legal(move), move
         assert not game.is_legal(state, 1 - seat, next(iter(board.legal_moves)))
+
+
+def pseudo_of(board: chess.Board) -> list[int]:
+    return [
+        (m.promotion or 0) << 12 | m.from_square << 6 | m.to_square
+        for m in board.generate_pseudo_legal_moves()
+    ]
+
+
+def test_pseudo_codes_are_python_chess_pseudo_legal_moves_in_order() -> None:
+    """On the standard board and on Dark Chess's (kings step into attack, castling through
+    attacked squares, OpenSpiel's way): random games, the tricky positions, both boards."""
+    from server.engine.dark_chess.rules import DarkBoard
+
+    rng = random.Random(7)
+    seen = 0
+    for game in range(400):
+        board_cls = DarkBoard if game % 2 else chess.Board
+        board = board_cls(TRICKY[game % len(TRICKY)])
+        for _ in range(120):
+            expected = pseudo_of(board)
+            assert pseudo_codes(board) == expected, (board_cls.__name__, board.fen())
+            seen += 1
+            if not expected or not board.king(chess.WHITE) or not board.king(chess.BLACK):
+                break
+            captures = [m for m in board.generate_pseudo_legal_moves() if board.is_capture(m)]
+            moves = list(board.generate_pseudo_legal_moves())
+            move = rng.choice(captures if captures and rng.random() < 0.5 else moves)
+            board.push(move)
+    assert seen > 8_000
+    # and it can fail: with the king's steps filtered it misses a step into attack
+    board = DarkBoard("4k3/8/8/8/8/8/3r4/4K3 w - - 0 1")
+    assert chess.Move(chess.E1, chess.D1) in list(board.generate_pseudo_legal_moves())
+    assert pseudo_codes(board) == pseudo_of(board)
+    assert legal_codes(chess.Board(board.fen())) != pseudo_of(board)

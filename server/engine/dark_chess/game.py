@@ -67,6 +67,11 @@ class DarkChess(Game[DarkChessState, chess.Move]):
             return []
         return list(state.board.generate_legal_moves())
 
+    def legal_texts(self, state: DarkChessState, seat: Seat) -> list[str]:
+        if seat not in self.to_act(state):
+            return []
+        return state.legal_texts()
+
     def is_legal(self, state: DarkChessState, seat: Seat, move: chess.Move) -> bool:
         return seat in self.to_act(state) and state.board.is_legal(move)
 

@@ -4,14 +4,15 @@ history, the end of the game and perft. See the package docstring for the rules.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 import chess
 from chess import BB_ALL, Bitboard
 
 from ..base import InvalidOptions, Outcome
-from ..chess_game import seat_of
+from ..chess_game import _UCI, seat_of
+from ..chess_moves import pseudo_codes, to_move
 
 WHITE, BLACK = 0, 1
 
@@ -166,6 +167,7 @@ class DarkChessState:
         keys: the position keys since the last capture or pawn move, the current one last.
         captured: ``(color, piece_type)`` of every piece taken so far, in order.
         result: the outcome, once the game is over.
+        texts: the legal moves' UCI texts, once a view asked for them (a cache).
     """
 
     board: DarkBoard
@@ -174,6 +176,18 @@ class DarkChessState:
     keys: tuple[Hashable, ...]
     captured: tuple[tuple[bool, int], ...]
     result: Outcome | None
+    texts: list[str] | None = field(default=None, compare=False, repr=False)
+
+    def legal_texts(self) -> list[str]:
+        """The legal moves as interned UCI texts, in python-chess's order (computed once)."""
+        if self.texts is None:
+            uci = _UCI
+            board = self.board
+            codes = [] if board.is_variant_end() else pseudo_codes(board)
+            texts = [uci[c] if c < 4096 else to_move(c).uci() for c in codes]
+            object.__setattr__(self, "texts", texts)  # a cache on a frozen state
+            return texts
+        return self.texts
 
     def __repr__(self) -> str:
         return f"DarkChessState({self.board.fen()!r}, ply={len(self.board.move_stack)})"

@@ -32,9 +32,10 @@ from typing import Any
 
 from server.engine import Game
 
-from . import particles
 from .bot import Ask, Json, world
 from .mcts import UCT, TreeSearchBot, best_child
+from .particles import GAME as PARTICLES_GAME
+from .particles import advance_worlds
 
 #: view histories whose worlds a bot remembers (one per room and seat it plays, at most)
 MEMORY = 64
@@ -105,13 +106,13 @@ class ISMCTSBot(TreeSearchBot):
         spare: list[list[Any]] = []
         # (a subclass with its own worlds, such as the cheating twin, keeps to them)
         own_worlds = type(self).determinize is ISMCTSBot.determinize
-        if hints and self.particles and own_worlds and game.name == particles.GAME:
+        if hints and self.particles and own_worlds and game.name == PARTICLES_GAME:
             # the remembered worlds advanced by the moves since (a particle filter): the
             # first child of each that fits the new views; those that fit none are handed
             # to the sampler to repair, and the other children fill what is left at the end
             dead: list[Any] = []
             for parent, children in zip(
-                hints, particles.advance_worlds(hints, views, seat, ask.rng), strict=True
+                hints, advance_worlds(hints, views, seat, ask.rng), strict=True
             ):
                 if children and len(worlds) < self.pool:
                     worlds.append(children[0])

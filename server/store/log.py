@@ -37,72 +37,14 @@ from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .pipe import LostReply, Pipe, Unsent
+from .scripts import ACQUIRE as _ACQUIRE
+from .scripts import ACQUIRE_MANY as _ACQUIRE_MANY
+from .scripts import APPEND as _APPEND
+from .scripts import RELEASE as _RELEASE
+from .scripts import RENEW as _RENEW
 
 Record = dict[str, Any]
 T = TypeVar("T")
-
-_APPEND = """
-if ARGV[4] ~= '' and redis.call('GET', KEYS[3]) ~= ARGV[4] then
-  return redis.error_reply('NOTHOST')
-end
-local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
-local v = 0
-if #last > 0 then v = tonumber(string.match(last[1][1], '^(%d+)')) end
-if v ~= tonumber(ARGV[1]) then return redis.error_reply('FENCED ' .. v) end
-for i = 5, #ARGV do
-  v = v + 1
-  redis.call('XADD', KEYS[1], v .. '-0', 'e', ARGV[i])
-end
-if ARGV[2] == 'live' then redis.call('SADD', KEYS[2], ARGV[3])
-elseif ARGV[2] == 'over' then redis.call('SREM', KEYS[2], ARGV[3]) end
-return v
-"""
-
-
-_ACQUIRE = """
-local cur = redis.call('GET', KEYS[1])
-if cur == false then
-  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-  return 1
-elseif cur == ARGV[1] then
-  redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  return 1
-end
-return 0
-"""
-
-_ACQUIRE_MANY = """
-local out = {}
-for i, key in ipairs(KEYS) do
-  local cur = redis.call('GET', key)
-  if cur == false or cur == ARGV[1] then
-    redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
-    out[i] = 1
-  else
-    out[i] = 0
-  end
-end
-return out
-"""
-
-_RENEW = """
-local out = {}
-for i, key in ipairs(KEYS) do
-  if redis.call('GET', key) == ARGV[1] then
-    redis.call('PEXPIRE', key, ARGV[2])
-    out[i] = 1
-  else
-    out[i] = 0
-  end
-end
-return out
-"""
-
-_RELEASE = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
-return 0
-"""
-
 
 class StoreError(Exception):
     """Base of store failures."""

@@ -22,7 +22,8 @@ from typing import Any
 
 import chess
 
-from server.engine.dark_chess.observations import DIST, Observation, captured_counts
+from server.engine.dark_chess.history import menace
+from server.engine.dark_chess.observations import Observation, captured_counts
 from server.engine.dark_chess.rules import DarkChessState, advance
 from server.engine.dark_chess.views import visible_squares
 
@@ -121,22 +122,6 @@ def _children(
         if o.matches(child.board, color, visibility, captured_counts(child.captured)):
             took = len(child.captured) > len(state.captured)
             out.append(
-                (child, 0.0 if board.turn == color else _menace(child.board, move, color, took))
+                (child, 0.0 if board.turn == color else menace(child.board, move, color, took))
             )
     return out
-
-
-def _menace(board: chess.Board, move: chess.Move, color: chess.Color, took: bool) -> float:
-    """How dangerous the opponent's ``move`` (just pushed) is for ``color``: the history
-    sampler's ordering (``server.engine.dark_chess.history``): a capture 1, an attack on our
-    king 3, else a line up on it through the fog 1.5."""
-    king = board.king(color)
-    if king is None:
-        return 0.0
-    score = 1.0 if took else 0.0
-    piece = board.piece_type_at(move.to_square)
-    if board.attacks_mask(move.to_square) & chess.BB_SQUARES[king]:
-        score += 3.0
-    elif piece in DIST and piece != chess.KING and DIST[piece][move.to_square][king] == 1:
-        score += 1.5
-    return score

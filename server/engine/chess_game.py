@@ -127,9 +127,7 @@ class ChessState:
     def legal_texts(self) -> list[str]:
         """The legal moves' UCI texts, interned (each computed once per position)."""
         if self._texts is None:
-            self._texts = [
-                _UCI[c] if c < 4096 else sys.intern(to_move(c).uci()) for c in self.codes()
-            ]
+            self._texts = uci_texts(self.codes())
         return self._texts
 
     def fen(self) -> str:
@@ -164,6 +162,11 @@ def _lean(board: chess.Board) -> chess.Board:
 
 #: the UCI text of every from-to pair (promotions aside), interned
 _UCI = [sys.intern(chess.SQUARE_NAMES[i >> 6] + chess.SQUARE_NAMES[i & 63]) for i in range(4096)]
+
+
+def uci_texts(codes: Sequence[int]) -> list[str]:
+    """The UCI texts of :mod:`.chess_moves` codes, interned."""
+    return [_UCI[c] if c < 4096 else sys.intern(to_move(c).uci()) for c in codes]
 
 
 @functools.lru_cache(maxsize=1 << 16)

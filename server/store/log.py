@@ -312,9 +312,7 @@ class Store:
             keys = [self.rk("lease", room_id)]
             try:
                 got = await self._pipe_script(_ACQUIRE, self._acquire_sha, keys, [node, ttl_ms])
-            except hiredis.ReplyError as exc:
-                raise StoreError(f"acquire {room_id}: {exc}") from None
-            except (Unsent, LostReply) as exc:  # if it took the lease, the lease lapses
+            except (hiredis.ReplyError, Unsent, LostReply) as exc:  # a lease taken lapses
                 raise StoreError(f"acquire {room_id}: {exc}") from None
             return bool(got)
         return bool(await self._acquire(keys=[self.rk("lease", room_id)], args=[node, ttl_ms]))

@@ -13,6 +13,8 @@ import chess
 from .observations import DIST, NoWorld, Observation, Sightings, captured_counts, observations
 from .rules import DarkBoard, DarkChessState, advance, position_key, start
 
+Counts = tuple[tuple[int, ...], ...]
+
 
 class _Replay:
     """A board replayed from the start with the bookkeeping of :class:`DarkChessState`."""
@@ -24,7 +26,7 @@ class _Replay:
         self.captured: list[tuple[bool, int]] = []
         self.capture_marks: list[int] = []
         #: ``captured_counts(self.captured)`` after each push (kept, not recounted)
-        self.counts: list[tuple[tuple[int, ...], ...]] = [captured_counts([])]
+        self.counts: list[Counts] = [captured_counts([])]
 
     @property
     def captured_last(self) -> bool:
@@ -41,11 +43,8 @@ class _Replay:
             victim = board.piece_type_at(move.to_square)
         counts = self.counts[-1]
         if victim is not None:
-            side = not board.turn
-            self.captured.append((side, victim))
-            row = list(counts[int(side)])
-            row[victim - 1] += 1
-            counts = (tuple(row), counts[1]) if side == chess.BLACK else (counts[0], tuple(row))
+            self.captured.append((not board.turn, victim))
+            counts = _taken(counts, not board.turn, victim)
         self.counts.append(counts)
         zeroing = board.is_zeroing(move)
         board.push(move)
@@ -71,6 +70,14 @@ class _Replay:
         if board.halfmove_clock >= 100:
             return False
         return any(board.generate_legal_moves())
+
+
+def _taken(counts: Counts, side: chess.Color, piece_type: int) -> Counts:
+    """``counts`` (as :func:`.observations.captured_counts` gives them) with one more piece
+    of ``side`` taken."""
+    row = list(counts[int(side)])
+    row[piece_type - 1] += 1
+    return (tuple(row), counts[1]) if side == chess.BLACK else (counts[0], tuple(row))
 
 
 def sample_history(
@@ -202,7 +209,7 @@ class _HistorySearch:
             if not self.sightings.reachable(board, ply + 1, replay.lost(color)):
                 return None
             score = self.sightings.need(board, ply + 1) + 1.5 * self.rng.random()
-            return score - _menace(board, move, color, replay.captured_last)
+            return score - menace(board, move, color, replay.captured_last)
         finally:
             replay.pop()
 
@@ -223,7 +230,7 @@ class _HistorySearch:
         return [move for _, _, move in scored]
 
 
-def _menace(board: chess.Board, move: chess.Move, color: chess.Color, took: bool) -> float:
+def menace(board: chess.Board, move: chess.Move, color: chess.Color, took: bool) -> float:
     """How dangerous the opponent's ``move`` (just pushed) is for ``color``: worlds where
     the opponent attacked are sampled first. A move that attacks our king, lines up on it
     (an empty-board line: a pin or a discovered threat in the fog) or takes a piece is what
@@ -255,9 +262,7 @@ def _may_match(replay: _Replay, move: chess.Move, o: Observation) -> bool:
     mover = board.turn
     counts = replay.counts[-1]
     if victim is not None:
-        row = list(counts[int(not mover)])
-        row[victim - 1] += 1
-        counts = (tuple(row), counts[1]) if mover == chess.WHITE else (counts[0], tuple(row))
+        counts = _taken(counts, not mover, victim)
     if counts != o.captured:
         return False
     kinds = [0, board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings]

@@ -11,8 +11,8 @@ import chess
 from chess import BB_ALL, Bitboard
 
 from ..base import InvalidOptions, Outcome
-from ..chess_game import _UCI, seat_of
-from ..chess_moves import pseudo_codes, to_move
+from ..chess_game import seat_of, uci_texts
+from ..chess_moves import pseudo_codes
 
 WHITE, BLACK = 0, 1
 
@@ -181,10 +181,8 @@ class DarkChessState:
     def legal_texts(self) -> list[str]:
         """The legal moves as interned UCI texts, in python-chess's order (computed once)."""
         if self.texts is None:
-            uci = _UCI
             board = self.board
-            codes = [] if board.is_variant_end() else pseudo_codes(board)
-            texts = [uci[c] if c < 4096 else to_move(c).uci() for c in codes]
+            texts = [] if board.is_variant_end() else uci_texts(pseudo_codes(board))
             object.__setattr__(self, "texts", texts)  # a cache on a frozen state
             return texts
         return self.texts

@@ -33,8 +33,6 @@ from typing import Any
 from server.engine import Game
 
 from .bot import Ask, Json, world
-from .dark_eval import DarkChessEvaluator
-from .evaluator import Evaluator
 from .mcts import UCT, TreeSearchBot, best_child
 from .particles import GAME as PARTICLES_GAME
 from .particles import advance_worlds
@@ -50,16 +48,9 @@ class ISMCTSBot(TreeSearchBot):
     name = "ismcts"
 
     def __init__(
-        self,
-        *,
-        pool: int = 32,
-        pool_share: float = 0.3,
-        particles: bool = True,
-        fog: float = 0.0,
-        **options: Any,
+        self, *, pool: int = 32, pool_share: float = 0.3, particles: bool = True, **options: Any
     ) -> None:
         super().__init__(**options)
-        self.fog = fog
         self.pool = pool
         self.pool_share = pool_share
         self.particles = particles
@@ -70,12 +61,6 @@ class ISMCTSBot(TreeSearchBot):
         # a later turn of the same history (the same room and seat, nothing else can have
         # it) is handed them as hints, to extend them cheaply
         self._memory: OrderedDict[tuple[str, int, str], list[Any]] = OrderedDict()
-
-    def evaluator_for(self, game: Game[Any, Any]) -> Evaluator:
-        """Dark Chess with ``fog``: the leaf values that price a king's blind approaches."""
-        if self.evaluator is None and self.fog and game.name == "dark_chess":
-            return DarkChessEvaluator(game, fog=self.fog)
-        return super().evaluator_for(game)
 
     def determinize(
         self,

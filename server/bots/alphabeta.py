@@ -392,18 +392,22 @@ class AlphaBetaBot(SearchBot):
     Args:
         think_time: the strength's usual budget in seconds.
         max_depth: a depth cap (weaker strengths, deterministic tests).
+        safety: a king-safety term in the chess evaluation (pieces striking a king's zone).
     """
 
     name = "alphabeta"
 
-    def __init__(self, *, think_time: float = 1.0, max_depth: int = 64) -> None:
+    def __init__(
+        self, *, think_time: float = 1.0, max_depth: int = 64, safety: bool = False
+    ) -> None:
         self.think_time = think_time
         self.max_depth = max_depth
+        self.safety = safety
         self.last: SearchResult | None = None
 
     def answer(self, ask: Ask) -> str:
         state = ask.world()
-        position, null_move = self.position(ask.game, state, ask.rng)
+        position, null_move = self.position(ask.game, state, ask.rng, safety=self.safety)
         root = list(ask.moves(state).values())
         ask.rng.shuffle(root)  # ties between equal moves go to chance, not to list order
         result = AlphaBeta(position, null_move=null_move).search(
@@ -413,7 +417,9 @@ class AlphaBetaBot(SearchBot):
         return str(result.move)
 
     @staticmethod
-    def position(game: Game[Any, Any], state: Any, rng: random.Random) -> tuple[Position, bool]:
+    def position(
+        game: Game[Any, Any], state: Any, rng: random.Random, *, safety: bool = False
+    ) -> tuple[Position, bool]:
         if game.name == "chess":
             from .chess_eval import ChessPosition, position_key
 
@@ -423,5 +429,5 @@ class AlphaBetaBot(SearchBot):
             for move in state.board.move_stack:
                 history.append(position_key(replay))
                 replay.push(move)
-            return ChessPosition(board, history=history), True
+            return ChessPosition(board, history=history, safety=safety), True
         return GamePosition(game, state, rng), False

@@ -147,6 +147,42 @@ def king_terms(board: chess.Board, phase: int) -> int:
     return out
 
 
+#: attack units a piece brings when it strikes a square of the enemy king's zone
+_ATTACK_UNITS = {chess.KNIGHT: 2, chess.BISHOP: 2, chess.ROOK: 3, chess.QUEEN: 5}
+
+
+def king_danger(board: chess.Board, color: chess.Color) -> int:
+    """Centipawns of danger to ``color``'s king from the enemy pieces striking its zone (the
+    king's square and its neighbours): every attacking piece brings units per square it
+    strikes (knight and bishop 2, rook 3, queen 5); with at least two attackers the danger
+    grows with the square of the units (one lone piece rarely mates), capped at 500."""
+    king = board.king(color)
+    if king is None:
+        return 0
+    zone = chess.BB_KING_ATTACKS[king] | chess.BB_SQUARES[king]
+    enemy = board.occupied_co[not color]
+    units = attackers = 0
+    for piece_type, weight in _ATTACK_UNITS.items():
+        for sq in chess.scan_forward(board.pieces_mask(piece_type, not color) & enemy):
+            hits = board.attacks_mask(sq) & zone
+            if hits:
+                attackers += 1
+                units += weight * chess.popcount(hits)
+    if attackers < 2:
+        return 0
+    return min(500, 2 * units * units)
+
+
+def king_safety(board: chess.Board, phase: int) -> int:
+    """White's king danger minus Black's, negated (White's side), weighted by the material
+    left (``phase``): a middle-game term that fades as pieces come off."""
+    p = min(phase, FULL_PHASE)
+    return (
+        king_danger(board, chess.BLACK) * p // FULL_PHASE
+        - king_danger(board, chess.WHITE) * p // FULL_PHASE
+    )
+
+
 def evaluate_board(board: chess.Board) -> int:
     """Centipawns from White's side."""
     score, phase = material_pst(board)
@@ -202,6 +238,7 @@ class ChessPosition:
         board: the board to search (mutated during the search, restored afterwards).
         king_capture: Dark Chess rules: moves are pseudo-legal, taking the king wins.
         history: position keys before the current one (repetitions count as draws).
+        safety: add :func:`king_safety` to the evaluation (pieces striking a king's zone).
     """
 
     def __init__(
@@ -210,9 +247,11 @@ class ChessPosition:
         *,
         king_capture: bool = False,
         history: list[Hashable] | None = None,
+        safety: bool = False,
     ) -> None:
         self.board = board
         self.king_capture = king_capture
+        self.safety = safety
         score, phase = material_pst(board)
         self.scores = [score]
         self.phases = [phase]
@@ -253,7 +292,10 @@ class ChessPosition:
 
     def evaluate(self) -> int:
         """Centipawns for the side to move."""
-        score = self.scores[-1] + king_terms(self.board, self.phases[-1])
+        phase = self.phases[-1]
+        score = self.scores[-1] + king_terms(self.board, phase)
+        if self.safety:
+            score += king_safety(self.board, phase)
         return score if self.board.turn == chess.WHITE else -score
 
     def terminal(self, ply: int) -> int | None:

@@ -273,14 +273,7 @@ def _may_match(replay: _Replay, move: chess.Move, o: Observation) -> bool:
     occupied = [board.occupied_co[0], board.occupied_co[1]]
     occupied[int(mover)] = (occupied[int(mover)] & ~frm) | to
     occupied[int(not mover)] &= ~to
-    seen = o.seen
-    for side in (0, 1):
-        mine = occupied[side] & seen
-        masks = o.masks[side]
-        for kind in (1, 2, 3, 4, 5, 6):
-            if kinds[kind] & mine != masks[kind]:
-                return False
-    return True
+    return o.shows(kinds, occupied)
 
 
 def _consistent(replay: _Replay, o: Observation, color: chess.Color, visibility: str) -> bool:

@@ -86,26 +86,34 @@ class Observation:
         same), then what the board sees, then the FEN."""
         if captured != self.captured:
             return False
-        seen = self.seen
-        pawns, knights, bishops = board.pawns, board.knights, board.bishops
-        rooks, queens, kings = board.rooks, board.queens, board.kings
-        for side in (0, 1):
-            occupied = board.occupied_co[side] & seen
-            m = self.masks[side]
-            if (
-                pawns & occupied != m[1]
-                or knights & occupied != m[2]
-                or bishops & occupied != m[3]
-                or rooks & occupied != m[4]
-                or queens & occupied != m[5]
-                or kings & occupied != m[6]
-            ):
-                return False
-        if visible_squares(board, color, visibility) != seen:
+        kinds = (0, board.pawns, board.knights, board.bishops, board.rooks, board.queens,
+                 board.kings)  # fmt: skip
+        if not self.shows(kinds, board.occupied_co):
+            return False
+        if visible_squares(board, color, visibility) != self.seen:
             return False
         # the same squares seen, the same pieces on them: the same FEN placement (it is
         # drawn from nothing else), so the rest of the FEN decides
         return dark_fen_tail(board, color) == self.fen_tail
+
+    def shows(self, kinds: Sequence[int], occupied: Sequence[int]) -> bool:
+        """Whether pieces placed as ``kinds`` (bitboards by piece type: ``kinds[1]`` pawns
+        ... ``kinds[6]`` kings) and ``occupied`` (by colour) put on the squares this view
+        saw the very pieces it saw there."""
+        seen = self.seen
+        for side in (0, 1):
+            occupied_seen = occupied[side] & seen
+            m = self.masks[side]
+            if (
+                kinds[1] & occupied_seen != m[1]
+                or kinds[2] & occupied_seen != m[2]
+                or kinds[3] & occupied_seen != m[3]
+                or kinds[4] & occupied_seen != m[4]
+                or kinds[5] & occupied_seen != m[5]
+                or kinds[6] & occupied_seen != m[6]
+            ):
+                return False
+        return True
 
 
 def captured_counts(captured: Sequence[tuple[bool, int]]) -> tuple[tuple[int, ...], ...]:

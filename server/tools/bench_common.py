@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import re
 import resource
 import shutil
 import socket
@@ -94,8 +95,6 @@ def _start_node(
 def log_warnings(tmp: Path, limit: int = 8) -> list[str]:
     """The distinct warnings and errors in the node logs under ``tmp`` (first ``limit``),
     their times and room ids left out so that repeats count once."""
-    import re
-
     seen: dict[str, int] = {}
     for path in sorted(tmp.glob("node-*.log")):
         for line in path.read_text(errors="replace").splitlines():

@@ -37,6 +37,9 @@ from .chess_eval import MATE
 INF = 10 * MATE
 EXACT, LOWER, UPPER = 0, 1, 2
 _TIME_CHECK = 256  # nodes between clock reads
+_RFP_MARGIN = 120  # centipawns a ply: reverse futility pruning's margin
+_FUTILITY = (0, 200, 400)  # frontier and pre-frontier futility margins, by depth
+_LATE_MOVES = (0, 8, 12, 18)  # late move pruning: moves tried in full at depth 1, 2, 3
 
 
 class Position(Protocol):
@@ -53,6 +56,7 @@ class Position(Protocol):
     def is_capture(self, move: Any) -> bool: ...
     def capture_order(self, move: Any) -> int: ...
     def gain(self, move: Any) -> int: ...
+    def losing(self, move: Any) -> bool: ...
     def in_check(self) -> bool: ...
 
 
@@ -71,11 +75,29 @@ class SearchResult:
 
 class AlphaBeta:
     """One search. ``null_move``: allow null-move pruning (the position must accept ``None``
-    as a pass in push)."""
+    as a pass in push). ``prune``: quiescence skips the captures the position calls losing,
+    and the search tries them after the killer moves.
+    ``next_depth``: no new depth starts after this share of the budget. ``futility``: at
+    depth 3 or less off the principal variation, stop when the static score is far above
+    beta, and at depth 1 or 2 skip quiet moves when it is far below alpha. ``lmp``: at depth 3 or
+    less off the principal variation, skip the quiet moves ordered late."""
 
-    def __init__(self, position: Position, *, null_move: bool = False) -> None:
+    def __init__(
+        self,
+        position: Position,
+        *,
+        null_move: bool = False,
+        prune: bool = False,
+        next_depth: float = 0.45,
+        futility: bool = False,
+        lmp: bool = False,
+    ) -> None:
         self.pos = position
+        self.lmp = lmp
         self.null_move = null_move
+        self.prune = prune
+        self.futility = futility
+        self.next_depth = next_depth
         self.tt: dict[Hashable, tuple[int, int, int, Any]] = {}
         self.killers: list[list[Any]] = [[None, None] for _ in range(128)]
         self.history: dict[Any, int] = {}
@@ -99,7 +121,7 @@ class AlphaBeta:
         moves = list(root_moves)
         best, best_score, done_depth = moves[0], -INF, 0
         for depth in range(1, max_depth + 1):
-            if depth > min_depth and deadline.elapsed() > 0.45 * deadline.budget:
+            if depth > min_depth and deadline.elapsed() > self.next_depth * deadline.budget:
                 break  # the next depth would not finish
             try:
                 move, score = self._root(moves, depth, enforce=depth > min_depth)
@@ -175,6 +197,16 @@ class AlphaBeta:
         if not moves:
             return pos.no_moves(ply)
 
+        futile = False  # quiet moves here cannot lift the score to alpha
+        if self.futility and not in_check and depth <= 3 and beta - alpha == 1:
+            static = pos.evaluate()
+            if abs(beta) < MATE - 1000 and static - _RFP_MARGIN * depth >= beta:
+                return static  # reverse futility: far enough above beta to stop here
+            futile = depth <= 2 and static + _FUTILITY[depth] <= alpha
+        late = 1 << 30  # moves from this index on are tried only if they are not quiet
+        if self.lmp and not in_check and depth <= 3 and beta - alpha == 1:
+            late = _LATE_MOVES[depth]
+
         if (
             self.null_move
             and allow_null
@@ -197,6 +229,9 @@ class AlphaBeta:
         for i, move in enumerate(ordered):
             capture = pos.is_capture(move)
             pos.push(move)
+            if ((futile and i > 0) or i >= late) and not capture and not pos.in_check():
+                pos.pop()  # a quiet move too far below alpha, or too late in the order
+                continue
             try:
                 if i == 0:
                     score = -self._negamax(depth - 1, -beta, -alpha, ply + 1, True)
@@ -233,10 +268,14 @@ class AlphaBeta:
         killers = self.killers[min(ply, 127)]
         history = self.history
 
+        prune = self.prune
+
         def rank(move: Any) -> int:
             if move == tt_move:
                 return 10_000_000
             if pos.is_capture(move):
+                if prune and pos.losing(move):
+                    return 700_000 + pos.capture_order(move)  # after the killers
                 return 1_000_000 + pos.capture_order(move)
             if move == killers[0]:
                 return 900_000
@@ -259,9 +298,12 @@ class AlphaBeta:
             alpha = stand
         captures = pos.captures()
         captures.sort(key=pos.capture_order, reverse=True)
+        prune = self.prune
         for move in captures:
             if stand + pos.gain(move) + 200 < alpha:
                 continue  # delta pruning: even winning it all does not reach alpha
+            if prune and pos.losing(move):
+                continue
             pos.push(move)
             try:
                 score = -self._quiesce(-beta, -alpha, ply + 1)
@@ -378,6 +420,9 @@ class GamePosition:
     def gain(self, move: Any) -> int:
         return INF  # unknown: never delta-prune
 
+    def losing(self, move: Any) -> bool:
+        return False
+
     def in_check(self) -> bool:
         return False
 
@@ -393,32 +438,65 @@ class AlphaBetaBot(SearchBot):
         think_time: the strength's usual budget in seconds.
         max_depth: a depth cap (weaker strengths, deterministic tests).
         safety: a king-safety term in the chess evaluation (pieces striking a king's zone).
+        pesto: PeSTO's tapered evaluation (chess) instead of the simplified tables.
+        prune: quiescence skips captures the position calls losing (chess: a piece taking a
+            cheaper one on a defended square).
+        next_depth: no new depth of iterative deepening starts after this share of the budget.
+        futility: reverse futility pruning and futility pruning near the leaves.
+        lmp: late move pruning near the leaves.
     """
 
     name = "alphabeta"
 
     def __init__(
-        self, *, think_time: float = 1.0, max_depth: int = 64, safety: bool = False
+        self,
+        *,
+        think_time: float = 1.0,
+        max_depth: int = 64,
+        safety: bool = False,
+        pesto: bool = False,
+        prune: bool = False,
+        next_depth: float = 0.45,
+        futility: bool = False,
+        lmp: bool = False,
     ) -> None:
         self.think_time = think_time
+        self.lmp = lmp
         self.max_depth = max_depth
         self.safety = safety
+        self.pesto = pesto
+        self.prune = prune
+        self.next_depth = next_depth
+        self.futility = futility
         self.last: SearchResult | None = None
 
     def answer(self, ask: Ask) -> str:
         state = ask.world()
-        position, null_move = self.position(ask.game, state, ask.rng, safety=self.safety)
+        position, null_move = self.position(
+            ask.game, state, ask.rng, safety=self.safety, pesto=self.pesto
+        )
         root = list(ask.moves(state).values())
         ask.rng.shuffle(root)  # ties between equal moves go to chance, not to list order
-        result = AlphaBeta(position, null_move=null_move).search(
-            root, ask.deadline, max_depth=self.max_depth
+        search = AlphaBeta(
+            position,
+            null_move=null_move,
+            prune=self.prune,
+            next_depth=self.next_depth,
+            futility=self.futility,
+            lmp=self.lmp,
         )
+        result = search.search(root, ask.deadline, max_depth=self.max_depth)
         self.last = result
         return str(result.move)
 
     @staticmethod
     def position(
-        game: Game[Any, Any], state: Any, rng: random.Random, *, safety: bool = False
+        game: Game[Any, Any],
+        state: Any,
+        rng: random.Random,
+        *,
+        safety: bool = False,
+        pesto: bool = False,
     ) -> tuple[Position, bool]:
         if game.name == "chess":
             from .chess_eval import ChessPosition, position_key
@@ -429,5 +507,6 @@ class AlphaBetaBot(SearchBot):
             for move in state.board.move_stack:
                 history.append(position_key(replay))
                 replay.push(move)
-            return ChessPosition(board, history=history, safety=safety), True
+            position = ChessPosition(board, history=history, safety=safety, pesto=pesto)
+            return position, True
         return GamePosition(game, state, rng), False

@@ -16,6 +16,7 @@ import chess
 
 from server.engine import Game
 
+from .pesto import PESTO, taper
 from .scoring import logistic
 
 VALUE = {chess.PAWN: 100, chess.KNIGHT: 320, chess.BISHOP: 330, chess.ROOK: 500,
@@ -118,13 +119,17 @@ MATE = 1_000_000
 _PIECE_TYPES = (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING)
 
 
-def material_pst(board: chess.Board) -> tuple[int, int]:
-    """(White-minus-Black material + tables without kings' tables, phase units left)."""
+Tables = dict[chess.Color, dict[int, tuple[int, ...]]]
+
+
+def material_pst(board: chess.Board, pst: Tables = PST) -> tuple[int, int]:
+    """(White-minus-Black material + tables without kings' tables, phase units left); with
+    ``pst=PESTO`` the score is PeSTO's packed pair, kings included."""
     score = phase = 0
     for color, sign in ((chess.WHITE, 1), (chess.BLACK, -1)):
         own = board.occupied_co[color]
         for t in _PIECE_TYPES:
-            table = PST[color][t]
+            table = pst[color][t]
             mask = board.pieces_mask(t, color) & own
             for sq in chess.scan_forward(mask):
                 score += sign * table[sq]
@@ -189,7 +194,7 @@ def evaluate_board(board: chess.Board) -> int:
     return score + king_terms(board, phase)
 
 
-def move_delta(board: chess.Board, move: chess.Move) -> tuple[int, int]:
+def move_delta(board: chess.Board, move: chess.Move, pst: Tables = PST) -> tuple[int, int]:
     """(change of :func:`material_pst`'s score, change of phase) made by ``move`` (White's
     side), computed before the move is pushed."""
     color = board.turn
@@ -197,7 +202,7 @@ def move_delta(board: chess.Board, move: chess.Move) -> tuple[int, int]:
     piece = board.piece_type_at(move.from_square)
     if piece is None:  # a null move
         return 0, 0
-    own = PST[color]
+    own = pst[color]
     delta = own[piece][move.to_square] - own[piece][move.from_square]
     phase = 0
     if move.promotion:
@@ -210,7 +215,7 @@ def move_delta(board: chess.Board, move: chess.Move) -> tuple[int, int]:
         rook_to = chess.square(5 if kingside else 3, rank)
         delta += own[chess.ROOK][rook_to] - own[chess.ROOK][rook_from]
         return sign * delta, 0
-    theirs = PST[not color]
+    theirs = pst[not color]
     if board.is_en_passant(move):
         victim_sq = move.to_square + (-8 if color == chess.WHITE else 8)
         delta += theirs[chess.PAWN][victim_sq]
@@ -239,6 +244,7 @@ class ChessPosition:
         king_capture: Dark Chess rules: moves are pseudo-legal, taking the king wins.
         history: position keys before the current one (repetitions count as draws).
         safety: add :func:`king_safety` to the evaluation (pieces striking a king's zone).
+        pesto: PeSTO's tapered tables (:mod:`.pesto`) instead of the simplified ones.
     """
 
     def __init__(
@@ -248,11 +254,14 @@ class ChessPosition:
         king_capture: bool = False,
         history: list[Hashable] | None = None,
         safety: bool = False,
+        pesto: bool = False,
     ) -> None:
         self.board = board
         self.king_capture = king_capture
         self.safety = safety
-        score, phase = material_pst(board)
+        self.pesto = pesto
+        self.pst = PESTO if pesto else PST
+        score, phase = material_pst(board, self.pst)
         self.scores = [score]
         self.phases = [phase]
         self.keys: list[Hashable] = [*(history or []), position_key(board)]
@@ -278,7 +287,7 @@ class ChessPosition:
         if move is None:
             move, d, p = chess.Move.null(), 0, 0
         else:
-            d, p = move_delta(self.board, move)
+            d, p = move_delta(self.board, move, self.pst)
         self.scores.append(self.scores[-1] + d)
         self.phases.append(self.phases[-1] + p)
         self.board.push(move)
@@ -293,7 +302,10 @@ class ChessPosition:
     def evaluate(self) -> int:
         """Centipawns for the side to move."""
         phase = self.phases[-1]
-        score = self.scores[-1] + king_terms(self.board, phase)
+        if self.pesto:
+            score = taper(self.scores[-1], phase)
+        else:
+            score = self.scores[-1] + king_terms(self.board, phase)
         if self.safety:
             score += king_safety(self.board, phase)
         return score if self.board.turn == chess.WHITE else -score
@@ -337,6 +349,20 @@ class ChessPosition:
         if move.promotion:
             value += VALUE[move.promotion] - VALUE[chess.PAWN]
         return value
+
+    def losing(self, move: chess.Move) -> bool:
+        """A capture by a dearer piece of a cheaper one (a bishop and a knight are worth the
+        same here) on a square the opponent can take back on (it likely loses material;
+        promotions never count)."""
+        board = self.board
+        if move.promotion:
+            return False
+        attacker = board.piece_type_at(move.from_square)
+        victim = board.piece_type_at(move.to_square) or chess.PAWN
+        if attacker is None or VALUE[attacker] <= VALUE[victim] + 50:
+            return False
+        occupied = board.occupied & ~chess.BB_SQUARES[move.from_square]  # as after the move
+        return bool(board.attackers_mask(not board.turn, move.to_square, occupied))
 
     def in_check(self) -> bool:
         return not self.king_capture and self.board.is_check()

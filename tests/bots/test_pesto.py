@@ -126,11 +126,15 @@ def test_options_reach_the_search() -> None:
     fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8"
     p = start("chess", options={"fen": fen})
     nodes = []
-    for opts in ({}, {"pesto": 1, "prune": 1, "futility": 1, "lmp": 1}):
+    for on in (0, 1):
+        opts = {"pesto": on, "prune": on, "futility": on, "lmp": on}
         searcher = make_bot("chess", "alphabeta", max_depth=4, **opts)
         searcher.choose(p.game, 0, p.views[0], p.legal(0), 30.0, random.Random(0))
         nodes.append(searcher.last.nodes)  # type: ignore[attr-defined]
     assert nodes[1] < nodes[0] * 0.8, nodes
+    # the defaults are the measured best: every option on
+    default = make_bot("chess", "alphabeta")
+    assert tuple(getattr(default, o) for o in options) == (True, True, True, True, 0.5)
 
 
 # positions of the classic "Win at Chess" suite (Reinfeld) that the full-width search solves at

@@ -73,31 +73,34 @@ class SearchResult:
     seconds: float
 
 
+@dataclass(frozen=True, slots=True)
+class Pruning:
+    """What :class:`AlphaBeta` may skip, and how late it starts a new depth (the defaults
+    are the plain search).
+
+    ``prune``: quiescence skips the captures the position calls losing, and the search tries
+    them after the killer moves. ``futility``: at depth 3 or less off the principal
+    variation, stop when the static score is far above beta, and at depth 1 or 2 skip quiet
+    moves when it is far below alpha. ``lmp``: at depth 3 or less off the principal
+    variation, skip the quiet moves ordered late. ``next_depth``: no new depth starts after
+    this share of the budget."""
+
+    prune: bool = False
+    futility: bool = False
+    lmp: bool = False
+    next_depth: float = 0.45
+
+
 class AlphaBeta:
     """One search. ``null_move``: allow null-move pruning (the position must accept ``None``
-    as a pass in push). ``prune``: quiescence skips the captures the position calls losing,
-    and the search tries them after the killer moves.
-    ``next_depth``: no new depth starts after this share of the budget. ``futility``: at
-    depth 3 or less off the principal variation, stop when the static score is far above
-    beta, and at depth 1 or 2 skip quiet moves when it is far below alpha. ``lmp``: at depth 3 or
-    less off the principal variation, skip the quiet moves ordered late."""
+    as a pass in push). ``pruning``: see :class:`Pruning`."""
 
     def __init__(
-        self,
-        position: Position,
-        *,
-        null_move: bool = False,
-        prune: bool = False,
-        next_depth: float = 0.45,
-        futility: bool = False,
-        lmp: bool = False,
+        self, position: Position, *, null_move: bool = False, pruning: Pruning = Pruning()
     ) -> None:
         self.pos = position
-        self.lmp = lmp
         self.null_move = null_move
-        self.prune = prune
-        self.futility = futility
-        self.next_depth = next_depth
+        self.pruning = pruning
         self.tt: dict[Hashable, tuple[int, int, int, Any]] = {}
         self.killers: list[list[Any]] = [[None, None] for _ in range(128)]
         self.history: dict[Any, int] = {}
@@ -121,7 +124,7 @@ class AlphaBeta:
         moves = list(root_moves)
         best, best_score, done_depth = moves[0], -INF, 0
         for depth in range(1, max_depth + 1):
-            if depth > min_depth and deadline.elapsed() > self.next_depth * deadline.budget:
+            if depth > min_depth and deadline.elapsed() > self.pruning.next_depth * deadline.budget:
                 break  # the next depth would not finish
             try:
                 move, score = self._root(moves, depth, enforce=depth > min_depth)
@@ -198,13 +201,13 @@ class AlphaBeta:
             return pos.no_moves(ply)
 
         futile = False  # quiet moves here cannot lift the score to alpha
-        if self.futility and not in_check and depth <= 3 and beta - alpha == 1:
+        if self.pruning.futility and not in_check and depth <= 3 and beta - alpha == 1:
             static = pos.evaluate()
             if abs(beta) < MATE - 1000 and static - _RFP_MARGIN * depth >= beta:
                 return static  # reverse futility: far enough above beta to stop here
             futile = depth <= 2 and static + _FUTILITY[depth] <= alpha
         late = 1 << 30  # moves from this index on are tried only if they are not quiet
-        if self.lmp and not in_check and depth <= 3 and beta - alpha == 1:
+        if self.pruning.lmp and not in_check and depth <= 3 and beta - alpha == 1:
             late = _LATE_MOVES[depth]
 
         if (
@@ -267,8 +270,7 @@ class AlphaBeta:
         pos = self.pos
         killers = self.killers[min(ply, 127)]
         history = self.history
-
-        prune = self.prune
+        prune = self.pruning.prune
 
         def rank(move: Any) -> int:
             if move == tt_move:
@@ -298,7 +300,7 @@ class AlphaBeta:
             alpha = stand
         captures = pos.captures()
         captures.sort(key=pos.capture_order, reverse=True)
-        prune = self.prune
+        prune = self.pruning.prune
         for move in captures:
             if stand + pos.gain(move) + 200 < alpha:
                 continue  # delta pruning: even winning it all does not reach alpha
@@ -344,11 +346,8 @@ class AlphaBetaBot(SearchBot):
         max_depth: a depth cap (weaker strengths, deterministic tests).
         safety: a king-safety term in the chess evaluation (pieces striking a king's zone).
         pesto: PeSTO's tapered evaluation (chess) instead of the simplified tables.
-        prune: quiescence skips captures the position calls losing (chess: a piece taking a
-            cheaper one on a defended square).
-        next_depth: no new depth of iterative deepening starts after this share of the budget.
-        futility: reverse futility pruning and futility pruning near the leaves.
-        lmp: late move pruning near the leaves.
+        prune, futility, lmp, next_depth: the search's :class:`Pruning` (chess: a losing
+            capture is a piece taking a cheaper one on a square the opponent can take back on).
 
     The defaults are the measured best (docs/BOTS.md, "The ladder"); ``pesto=0&prune=0&
     futility=0&lmp=0&next_depth=0.45`` is the search as it was before them.
@@ -372,10 +371,7 @@ class AlphaBetaBot(SearchBot):
         self.max_depth = max_depth
         self.safety = safety
         self.pesto = pesto
-        self.prune = prune
-        self.next_depth = next_depth
-        self.futility = futility
-        self.lmp = lmp
+        self.pruning = Pruning(prune=prune, futility=futility, lmp=lmp, next_depth=next_depth)
         self.last: SearchResult | None = None
 
     def answer(self, ask: Ask) -> str:
@@ -385,14 +381,7 @@ class AlphaBetaBot(SearchBot):
         )
         root = list(ask.moves(state).values())
         ask.rng.shuffle(root)  # ties between equal moves go to chance, not to list order
-        search = AlphaBeta(
-            position,
-            null_move=null_move,
-            prune=self.prune,
-            next_depth=self.next_depth,
-            futility=self.futility,
-            lmp=self.lmp,
-        )
+        search = AlphaBeta(position, null_move=null_move, pruning=self.pruning)
         result = search.search(root, ask.deadline, max_depth=self.max_depth)
         self.last = result
         return str(result.move)

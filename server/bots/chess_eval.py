@@ -16,7 +16,7 @@ import chess
 
 from server.engine import Game
 
-from .pesto import PESTO, taper
+from .pesto import FULL_PHASE, PESTO, taper
 from .scoring import logistic
 
 VALUE = {chess.PAWN: 100, chess.KNIGHT: 320, chess.BISHOP: 330, chess.ROOK: 500,
@@ -113,7 +113,6 @@ KING_MG = {c: _by_square(_KING_MG, c) for c in (chess.WHITE, chess.BLACK)}
 KING_EG = {c: _by_square(_KING_EG, c) for c in (chess.WHITE, chess.BLACK)}
 PHASE = {chess.PAWN: 0, chess.KNIGHT: 1, chess.BISHOP: 1, chess.ROOK: 2, chess.QUEEN: 4,
          chess.KING: 0}  # fmt: skip
-FULL_PHASE = 24
 
 MATE = 1_000_000
 _PIECE_TYPES = (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING)

@@ -7,11 +7,12 @@ the search with every pruning option still finds the tactics the full-width sear
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import chess
 
 from server.bots import make_bot
-from server.bots.alphabeta import AlphaBeta
+from server.bots.alphabeta import AlphaBeta, Pruning
 from server.bots.bot import Deadline
 from server.bots.chess_eval import ChessPosition, material_pst
 from server.bots.pesto import EG_VALUE, MG_VALUE, PESTO, pack, taper, unpack
@@ -119,9 +120,12 @@ def test_losing_captures_are_dear_pieces_taking_defended_cheap_ones() -> None:
 
 
 def test_options_reach_the_search() -> None:
+    def options(bot: Any) -> tuple[Any, ...]:
+        p = bot.pruning
+        return (bot.pesto, p.prune, p.futility, p.lmp, p.next_depth)
+
     bot = make_bot("chess", "alphabeta", pesto=1, prune=1, futility=1, lmp=1, next_depth=0.6)
-    options = ("pesto", "prune", "futility", "lmp", "next_depth")
-    assert tuple(getattr(bot, o) for o in options) == (1, 1, 1, 1, 0.6)
+    assert options(bot) == (1, 1, 1, 1, 0.6)
     # and they reach the search: the same depth-4 search visits fewer nodes with them
     fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8"
     p = start("chess", options={"fen": fen})
@@ -134,7 +138,7 @@ def test_options_reach_the_search() -> None:
     assert nodes[1] < nodes[0] * 0.8, nodes
     # the defaults are the measured best: every option on
     default = make_bot("chess", "alphabeta")
-    assert tuple(getattr(default, o) for o in options) == (True, True, True, True, 0.5)
+    assert options(default) == (True, True, True, True, 0.5)
 
 
 # positions of the classic "Win at Chess" suite (Reinfeld) that the full-width search solves at
@@ -159,6 +163,7 @@ def test_pruned_search_keeps_the_tactics() -> None:
         assert isinstance(best, list)
         for pruned in (False, True):
             pos = ChessPosition(board.copy(stack=False), pesto=pruned)
-            search = AlphaBeta(pos, null_move=True, prune=pruned, futility=pruned, lmp=pruned)
+            pruning = Pruning(prune=pruned, futility=pruned, lmp=pruned)
+            search = AlphaBeta(pos, null_move=True, pruning=pruning)
             result = search.search(list(board.legal_moves), Deadline(60.0), max_depth=4)
             assert result.move in best, (ops["id"], pruned, result.move)

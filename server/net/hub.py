@@ -215,9 +215,15 @@ class Hub(Hosting, Lobby, Sessions):
 
     # -- operations, routed to the host -------------------------------------------------------
 
-    async def command(self, room_id: Any, op: str, args: dict[str, Any]) -> dict[str, Any]:
-        """Run a room command on its host: ``{"version", "events": [{"kind", "seat"?}]}``."""
-        return dict(await self._route(room_id, op, args))
+    def command(self, room_id: Any, op: str, args: dict[str, Any]) -> Awaitable[dict[str, Any]]:
+        """Run a room command on its host: ``{"version", "events": [{"kind", "seat"?}]}``.
+
+        A room hosted here (every move of a seated player, usually) goes straight to it:
+        the hot path resumes as few coroutines as it can."""
+        hosted = self.rooms.get(room_id) if type(room_id) is str else None
+        if hosted is not None and op in COMMANDS:
+            return self.local_command(hosted, op, args)
+        return self._route(room_id, op, args)
 
     async def read(self, room_id: Any, op: str, args: dict[str, Any]) -> Any:
         """Run a read-only room operation on its host."""

@@ -23,6 +23,7 @@ import asyncio
 import collections
 import contextlib
 import logging
+from collections.abc import Awaitable
 from typing import Any
 from urllib.parse import unquote, urlparse
 
@@ -174,10 +175,17 @@ class Pipe:
 
     # -- commands ---------------------------------------------------------------------------
 
-    async def call(self, *args: Any) -> Any:
-        """Send one command (batched with this iteration's others); return its reply."""
+    def call(self, *args: Any) -> Awaitable[Any]:
+        """Send one command (batched with this iteration's others); await it for its reply.
+
+        Connected, this is the reply's future itself (no coroutine to create and resume on
+        the hot path); otherwise a coroutine that connects first."""
         if self._transport is None:
-            await self.connect()
+            return self._connect_and_send(args)
+        return self._send(args)
+
+    async def _connect_and_send(self, args: tuple[Any, ...]) -> Any:
+        await self.connect()
         return await self._send(args)
 
     def _send(self, args: tuple[Any, ...]) -> asyncio.Future[Any]:

@@ -41,8 +41,12 @@ def run_json(*args: str) -> dict[str, object]:
 
 def test_bench_saturating_mode_reports_cpu_against_the_ceiling() -> None:
     report = run_json("--connections", "9", "--rooms", "3", "--duration", "2", "--warmup", "1",
-                      "--saturate")  # fmt: skip
+                      "--saturate", "--repeat", "2")  # fmt: skip
     assert report["think_ms"] == 0 and report["moves"] > 0
+    repeated = report["repeated"]  # two pairs: both ratios, the median is the reported pair's
+    assert len(repeated["cpu_ratios"]) == 2  # type: ignore[index]
+    assert repeated["cpu_ratio"] == report["cpu_ratio_to_ceiling"]  # type: ignore[index]
+    assert repeated["cpu_ratio"] == min(repeated["cpu_ratios"])  # type: ignore[index]
     assert report["server_cpu_us_per_delivered"] > 0  # type: ignore[operator]
     assert report["echo"]["server_cpu_us_per_delivered"] > 0  # type: ignore[index]
     assert report["cpu_ratio_to_ceiling"] > 0  # type: ignore[operator]
@@ -66,3 +70,17 @@ def test_bench_restart_memory_and_engine_modes() -> None:
     assert set(plies) >= {"chess", "dark_chess", "apocalypse", "banqi", "hase_und_igel",  # type: ignore[arg-type]
                           "python-chess", "chess_over_python_chess"}  # fmt: skip
     assert engine["rooms_api_move_cost"]["chess"]["late"]["ply"] == 150  # type: ignore[index]
+
+
+def test_median_run_is_the_middle_pair() -> None:
+    from server.tools.bench import _median_run
+
+    runs = [
+        {"cpu_ratio_to_ceiling": r, "ratio_delivered_to_echo": d, "refused": {}, "n": i}
+        for i, (r, d) in enumerate([(4.0, 0.3), (3.1, 0.5), (3.6, 0.4)])
+    ]
+    median = _median_run(runs)
+    assert median["n"] == 2 and median["repeated"]["cpu_ratio"] == 3.6
+    assert median["repeated"]["cpu_ratios"] == [4.0, 3.1, 3.6]
+    assert median["repeated"]["delivered_pct"] == 40.0
+    assert _median_run(runs[:1]) is runs[0]

@@ -7,6 +7,8 @@ import threading
 
 import msgpack
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from server.net.codec import Codec, MsgpackCodec
 from server.store.log import pack
@@ -41,3 +43,38 @@ def test_a_failed_message_leaves_nothing_behind() -> None:
         "n": 1,
     }
     assert Codec().encode({"type": "é", "n": [1, 2]}) == '{"type":"é","n":[1,2]}'
+
+
+_scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**63), max_value=2**64 - 1)
+    | st.floats(allow_nan=False)
+    | st.text()
+    | st.binary()
+)
+_values = st.recursive(
+    _scalars,
+    lambda inner: st.lists(inner)
+    | st.tuples(inner, inner)
+    | st.dictionaries(st.text() | st.integers(-1000, 1000) | st.booleans() | st.none(), inner),
+    max_leaves=40,
+)
+
+
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@given(_values)
+def test_the_same_bytes_as_msgpack_for_any_message(value: object) -> None:
+    """ormsgpack writes what msgpack writes: every type a message or log record holds, ints
+    at the edges of each width, non-string keys (views keyed by seat)."""
+    assert pack(value) == msgpack.packb(value, use_bin_type=True)
+
+
+@pytest.mark.parametrize("bad", ["\ud800", 2**64, -(2**63) - 1, {"a": object()}])
+def test_what_ormsgpack_refuses_msgpack_refuses_as_before(bad: object) -> None:
+    """The fallback: a value ormsgpack refuses fails with msgpack's own error."""
+    with pytest.raises(Exception) as ours:
+        pack(bad)
+    with pytest.raises(Exception) as theirs:
+        msgpack.packb(bad, use_bin_type=True)
+    assert type(ours.value) is type(theirs.value)

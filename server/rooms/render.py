@@ -37,6 +37,9 @@ Change = tuple[Recipient, Json | None, Json]
 #: others are ``Rendering.common``'s, the same for everybody
 _OWN = ("you", "view", "turn", "legal", "your_move")
 
+#: the events whose rendering depends on the recipient (:meth:`Rendering.render_event`)
+_PERSONAL = frozenset({"sealed", "rematch"})
+
 
 class Rendering:
     """Snapshots, deltas, resyncs, lobby summaries and records of a room."""
@@ -286,9 +289,17 @@ class Rendering:
         shared: tuple[list[list[Any]], list[delta.Path]] = ([], [])
         if was is not None:
             shared = delta.diff_keys(was, common, [k for k in common if k not in _OWN])
+        # most events read the same for everybody: rendered once, unless one of them is a
+        # sealed move or a rematch (their seat alone learns the move, the new seat's token)
+        same_for_all = None
+        if not any(e.kind in _PERSONAL for e in events):
+            same_for_all = [self.render_event(e, None) for e in events]
         for r in self.recipients():
             snap = self.snapshot(r, common)
-            rendered = [self.render_event(e, r) for e in events]
+            if same_for_all is None:
+                rendered = [self.render_event(e, r) for e in events]
+            else:
+                rendered = same_for_all
             full = {"type": "update", "events": rendered, **snap}
             before = shown.get(r)
             step: Json | None = None

@@ -47,6 +47,8 @@ def play(game: str, seats: int, seed: int, turns: int, delay: int) -> None:
             assert step["base"] == held[r]["version"]
             assert step["you"] == r and step["version"] == room.version
             assert step["events"] == full["events"]
+            # rendered once for all only where that is what each recipient would be told
+            assert step["events"] == [room.render_event(e, r) for e in events]
             # over the wire: the delta as JSON, applied in place and copy-on-write
             wire = json.loads(encode(step))
             delta.apply(held[r], wire["set"], wire["del"])
@@ -120,3 +122,24 @@ def test_a_diff_over_some_keys_is_that_part_of_the_whole_diff() -> None:
     rest = delta.diff_keys(old, new, ["a", "new", "same"])
     assert sorted(map(repr, part[0] + rest[0])) == sorted(map(repr, whole[0]))
     assert part[1] + rest[1] == whole[1]
+
+
+def test_a_rematch_tells_each_seat_its_own_token_in_its_delta() -> None:
+    """The rematch event reads differently for each recipient (its seat and token there):
+    the delta's events are that recipient's own rendering, never one shared by all."""
+    event = Room.create("r", "chess", None, 2, "seed-rematch", NOW, None, REGISTRY)
+    room = Room.from_created(event)
+    now = NOW
+    for seat, token in ((0, "tok-a"), (1, "tok-b")):
+        now += 1
+        room.apply_all(room.take_seat(seat, token, f"P{seat}", now))
+    room.apply_all(room.resign(0, "tok-a", now + 1))
+    for seat, token in ((0, "tok-a"), (1, "tok-b")):
+        room.apply_all(room.offer_rematch(seat, token, now + 2))
+    assert room.rematch_agreed()
+    settled = [room.settle_rematch("r2", {0: "new-a", 1: "new-b"}, now + 3)]
+    deltas = {r: step for r, step, _full in room.apply_all(settled) if step is not None}
+    assert deltas[0]["events"] == [{"kind": "rematch", "new_room": "r2", "seat": 1,
+                                    "token": "new-a"}]  # fmt: skip
+    assert deltas[1]["events"][0]["token"] == "new-b"
+    assert "token" not in deltas[None]["events"][0]

@@ -172,6 +172,7 @@ class KibitzServer:
         )
         self.hub.admission = self.admission
         self.hub.spawn(self.admission.watch_lag(), "loop lag")
+        self.hub.metrics.gc_pauses.install()
         if self.embedded is not None:
             self.hub.spawn(self._supervise_redis(self.embedded), "redis supervisor")
         routes = HttpRoutes(
@@ -210,6 +211,7 @@ class KibitzServer:
         if getattr(self, "cluster", None) is not None:
             await self.cluster.close()
         if self.hub is not None:
+            self.hub.metrics.gc_pauses.remove()
             await self.hub.close()
         if getattr(self, "bots", None) is not None:
             assert self.bots is not None

@@ -5,6 +5,9 @@ Each server has its own registry (several servers may share a process in tests).
 
 from __future__ import annotations
 
+import contextlib
+import gc
+import time
 from bisect import bisect_left
 from collections.abc import Iterator
 
@@ -49,18 +52,68 @@ class Timings:
         self.counts[bisect_left(self.bounds, seconds)] += 1
         self.total += seconds
 
-    def family(self) -> Metric:
-        buckets, running = [], 0
+    def buckets(self) -> list[tuple[str, int]]:
+        """``(le, how many at most that)`` for each bound, cumulated, ``+Inf`` last."""
+        out, running = [], 0
         for bound, count in zip((*self.bounds, float("inf")), self.counts, strict=True):
             running += count
-            buckets.append((floatToGoString(bound), running))
-        return HistogramMetricFamily(self.name, self.help, buckets=buckets, sum_value=self.total)
+            out.append((floatToGoString(bound), running))
+        return out
+
+    def family(self) -> Metric:
+        return HistogramMetricFamily(
+            self.name, self.help, buckets=self.buckets(), sum_value=self.total
+        )
+
+
+#: garbage-collector pauses: a young collection takes well under a millisecond; a full one
+#: over a big heap (10,000 connections) about half a second, and every game waits for it
+GC_BUCKETS = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+
+
+class GcPauses:
+    """How long the garbage collector stopped the process, by generation (0, 1, 2): a
+    ``gc.callbacks`` hook that :meth:`install` adds and :meth:`remove` takes out again."""
+
+    def __init__(self) -> None:
+        self.by_generation = [
+            Timings("kibitz_gc_pause_seconds", "Garbage-collector pauses", GC_BUCKETS)
+            for _ in range(3)
+        ]
+        self._started = 0.0
+
+    def hook(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        elif self._started:
+            self.by_generation[min(2, info["generation"])].observe(
+                time.perf_counter() - self._started
+            )
+            self._started = 0.0
+
+    def install(self) -> None:
+        if self.hook not in gc.callbacks:
+            gc.callbacks.append(self.hook)
+
+    def remove(self) -> None:
+        with contextlib.suppress(ValueError):
+            gc.callbacks.remove(self.hook)
+
+    def family(self) -> Metric:
+        out = HistogramMetricFamily(
+            "kibitz_gc_pause_seconds",
+            "Garbage-collector pauses (the whole node waits), by generation",
+            labels=["generation"],
+        )
+        for generation, timings in enumerate(self.by_generation):
+            out.add_metric([str(generation)], timings.buckets(), timings.total)
+        return out
 
 
 class _HotPath:
     """The registry's view of the hot-path metrics (a custom collector)."""
 
-    def __init__(self, *metrics: Tally | Timings) -> None:
+    def __init__(self, *metrics: Tally | Timings | GcPauses) -> None:
         self.metrics = metrics
 
     def collect(self) -> Iterator[Metric]:
@@ -87,7 +140,10 @@ class Metrics:
             "Round trip of appending events to the Redis log",
             LATENCY_BUCKETS,
         )
-        r.register(_HotPath(self.moves, self.messages, self.move_latency, self.redis_rtt))
+        self.gc_pauses = GcPauses()
+        r.register(
+            _HotPath(self.moves, self.messages, self.move_latency, self.redis_rtt, self.gc_pauses)
+        )
         self.bot_think = Histogram(
             "kibitz_bot_think_seconds",
             "Time a bot spent choosing a move (in its worker process)",

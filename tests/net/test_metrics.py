@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client.metrics_core import Metric
 
 from server.net.metrics import LATENCY_BUCKETS, Metrics, Tally, Timings
 
@@ -68,5 +70,28 @@ class _Collect:
     def __init__(self, metric: Tally | Timings) -> None:
         self.metric = metric
 
-    def collect(self):  # type: ignore[no-untyped-def]
+    def collect(self) -> Iterator[Metric]:
         yield self.metric.family()
+
+
+def test_gc_pauses_are_timed_by_generation_while_installed() -> None:
+    import gc
+
+    m = Metrics()
+    m.gc_pauses.install()
+    try:
+        gc.collect(2)
+        gc.collect(0)
+    finally:
+        m.gc_pauses.remove()
+    assert m.gc_pauses.hook not in gc.callbacks
+    text = m.render().decode()
+    counts = {
+        line.split('"')[1]: float(line.split(" ")[1])
+        for line in text.splitlines()
+        if line.startswith("kibitz_gc_pause_seconds_count")
+    }
+    assert counts["2"] >= 1 and counts["0"] >= 1
+    gc.collect(2)  # removed: counted no more
+    again = m.render().decode()
+    assert f'kibitz_gc_pause_seconds_count{{generation="2"}} {counts["2"]}' in again

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import gc
 import json
 import urllib.request
 from typing import Any
@@ -390,11 +391,14 @@ async def test_metrics_in_prometheus_format(server: KibitzServer) -> None:
             assert resp.headers["Content-Type"].startswith("text/plain")
             return str(resp.read().decode())
 
+    gc.collect()  # the node times the collector's pauses (the whole node waits for them)
     text = await asyncio.to_thread(fetch)
     assert "kibitz_moves_total 1.0" in text
     assert "kibitz_connections 2.0" in text
     assert 'kibitz_errors_total{code="not_your_turn"} 1.0' in text
     assert "kibitz_move_seconds_count 1.0" in text
     assert "kibitz_redis_append_seconds_count" in text
+    full = 'kibitz_gc_pause_seconds_count{generation="2"} '
+    assert float(text.split(full, 1)[1].split("\n", 1)[0]) >= 1
     await a.close()
     await b.close()

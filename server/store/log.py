@@ -229,14 +229,7 @@ class Store:
                 if self.durability == "replica":
                     raise StoreError("durability 'replica' needs the pipelined connection")
                 return int(await self._append(keys=keys, args=args))
-            try:  # the script's call inlined: the hot path's await resumes no coroutine
-                reply = await self.pipe.call("EVALSHA", self._append_sha, len(keys), *keys, *args)
-            except hiredis.ReplyError as exc:
-                if not str(exc).startswith("NOSCRIPT"):
-                    raise
-                # an empty script cache (a restarted or flushed Redis): it did not run
-                reply = await self.pipe.call("EVAL", _APPEND, len(keys), *keys, *args)
-            version = int(reply)
+            version = int(await self._pipe_script(_APPEND, self._append_sha, keys, args))
             # on the same connection, after the append: its write is in what WAIT counts
             replicated = self.durability != "replica" or int(
                 await self.pipe.call("WAIT", 1, self.wait_ms)

@@ -84,12 +84,79 @@ def board_fen(board: chess.BaseBoard) -> str:
 
 def fen(board: chess.Board) -> str:
     """``board.fen()`` (the en passant square only when a legal capture there exists)."""
+    return _fields(board, board_fen(board))
+
+
+def _fields(board: chess.Board, placed: str) -> str:
+    """The FEN of ``board`` whose placement field is ``placed``."""
     ep = board.ep_square
     ep_name = chess.SQUARE_NAMES[ep] if ep is not None and board.has_legal_en_passant() else "-"
     return (
-        f"{board_fen(board)} {'w' if board.turn else 'b'} {castling_xfen(board)} {ep_name} "
+        f"{placed} {'w' if board.turn else 'b'} {castling_xfen(board)} {ep_name} "
         f"{board.halfmove_clock} {board.fullmove_number}"
     )
 
 
-__all__ = ["board_fen", "castling_xfen", "fen", "placement"]
+#: a rank's FEN text by its pieces: the rank's byte of the occupied squares, of White's,
+#: then of the pawns, knights, bishops, rooks and queens (the rest are kings), one int
+_BY_BITS: dict[int, str] = {}
+
+
+def rank_text(board: chess.BaseBoard, rank: int) -> str:
+    """The FEN text of ``rank`` (0 is the first rank), from the bitboards."""
+    s = rank << 3
+    occ = board.occupied >> s & 255
+    if not occ:
+        return "8"
+    key = (
+        occ
+        | (board.occupied_co[chess.WHITE] >> s & 255) << 8
+        | (board.pawns >> s & 255) << 16
+        | (board.knights >> s & 255) << 24
+        | (board.bishops >> s & 255) << 32
+        | (board.rooks >> s & 255) << 40
+        | (board.queens >> s & 255) << 48
+    )
+    text = _BY_BITS.get(key)
+    if text is None:
+        text = _draw_rank(key)
+        if len(_BY_BITS) < 1 << 16:  # ranks recur across positions and games
+            _BY_BITS[key] = text
+    return text
+
+
+def _draw_rank(key: int) -> str:
+    cells = []
+    for f in range(8):
+        if not key >> f & 1:
+            cells.append("1")
+            continue
+        piece_type = chess.KING
+        for i, kind in enumerate(_TYPES, 2):
+            if key >> (8 * i + f) & 1:
+                piece_type = kind
+                break
+        symbol = chess.piece_symbol(piece_type)
+        cells.append(symbol.upper() if key >> (8 + f) & 1 else symbol)
+    return _rank_text("".join(cells))
+
+
+_TYPES = (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
+
+
+def rank_texts(board: chess.BaseBoard) -> list[str]:
+    """The FEN texts of the eight ranks, the first rank first."""
+    return [rank_text(board, r) for r in range(8)]
+
+
+def fen_of_ranks(board: chess.Board, ranks: list[str]) -> str:
+    """:func:`fen` of ``board`` whose :func:`rank_texts` are ``ranks``: a position one move
+    after another passes the other's, with the ranks its move touched drawn again (a
+    standard chess move changes only the ranks of its from- and to-squares: castling's rook
+    and an en passant capture's pawn stand on the from-square's rank)."""
+    return _fields(board, "/".join(reversed(ranks)))
+
+
+__all__ = [
+    "board_fen", "castling_xfen", "fen", "fen_of_ranks", "placement", "rank_text", "rank_texts",
+]  # fmt: skip

@@ -19,7 +19,7 @@ import chess
 import chess.pgn
 
 from .base import Game, IllegalMove, InvalidMove, InvalidOptions, Json, Option, Outcome, Seat
-from .chess_fen import fen
+from .chess_fen import fen_of_ranks, rank_text, rank_texts
 from .chess_moves import legal_codes, to_move
 from .chess_san import rivals, san_of
 
@@ -60,12 +60,13 @@ class ChessState:
     irreversible move, ending with this one), so a move costs the same at ply 150 as at
     ply 10. ``board.move_stack`` lists the moves from the start (a list shared by nobody,
     copied at each move: pointers only). Legal moves, outcome, FEN and the SAN of the last
-    move are computed at most once per state, on first use.
+    move are computed at most once per state, on first use; the FEN from the ranks of the
+    position before, when its FEN was drawn, with the two ranks the move touched drawn again.
     """
 
     __slots__ = (
-        "_codes", "_fen", "_legal", "_outcome", "_san", "_texts", "board", "hashes", "keys", "prev",
-        "prev_rivals", "start_fen",
+        "_codes", "_fen", "_legal", "_outcome", "_ranks", "_san", "_texts", "board", "hashes",
+        "keys", "prev", "prev_ranks", "prev_rivals", "start_fen",
     )  # fmt: skip
 
     def __init__(
@@ -92,6 +93,11 @@ class ChessState:
         self._outcome: Any = _UNSET
         self._fen: str | None = None
         self._san: Any = _UNSET
+        #: the FEN texts of the ranks (:func:`.chess_fen.rank_texts`), once the FEN is known
+        self._ranks: list[str] | None = None
+        #: the ranks of the position before the last move, when known, and the two ranks
+        #: that move touched (``advance``): the FEN draws only those again
+        self.prev_ranks: tuple[list[str], int, int] | None = None
 
     @classmethod
     def at(cls, board: chess.Board, start_fen: str) -> ChessState:
@@ -132,7 +138,17 @@ class ChessState:
 
     def fen(self) -> str:
         if self._fen is None:
-            self._fen = fen(self.board)
+            board, known = self.board, self.prev_ranks
+            if known is None:
+                ranks = rank_texts(board)
+            else:
+                before, frm, to = known
+                ranks = before.copy()
+                ranks[frm] = rank_text(board, frm)
+                ranks[to] = rank_text(board, to)
+                self.prev_ranks = None
+            self._ranks = ranks
+            self._fen = fen_of_ranks(board, ranks)
         return self._fen
 
     def san(self) -> str | None:
@@ -387,10 +403,14 @@ def advance(state: ChessState, move: chess.Move) -> ChessState:
     known = state._codes
     others = None if known is None else rivals(before, move, known)
     if irreversible:
-        return ChessState(board, state.start_fen, (key,), before, (hash(key),), others)
-    return ChessState(
-        board, state.start_fen, (*state.keys, key), before, (*state.hashes, hash(key)), others
-    )
+        after = ChessState(board, state.start_fen, (key,), before, (hash(key),), others)
+    else:
+        after = ChessState(
+            board, state.start_fen, (*state.keys, key), before, (*state.hashes, hash(key)), others
+        )
+    if state._ranks is not None:
+        after.prev_ranks = (state._ranks, move.from_square >> 3, move.to_square >> 3)
+    return after
 
 
 def _outcome(state: ChessState) -> Outcome | None:

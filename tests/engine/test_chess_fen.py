@@ -6,7 +6,8 @@ import random
 
 import chess
 
-from server.engine.chess_fen import fen, placement
+from server.engine.chess_fen import fen, placement, rank_text
+from server.engine.chess_game import ChessState, advance
 from server.engine.dark_chess.views import square_names
 
 from .test_chess_moves import TRICKY
@@ -47,6 +48,37 @@ def test_fen_and_fogged_placement_over_random_games() -> None:
                 break
             board.push(rng.choice(moves))
     assert checked > 5000
+
+
+def test_a_state_after_a_move_draws_its_two_ranks_again() -> None:
+    """A state's FEN reuses the ranks of the position before its move (when that FEN was
+    drawn) and draws the two ranks the move touched again: castling, en passant and
+    promotions included, with and without the earlier FEN known."""
+    rng = random.Random(5)
+    reused = 0
+    for game in range(150):
+        board = chess.Board(TRICKY[game % len(TRICKY)])
+        state = ChessState(board.copy(), board.fen())
+        for _ in range(100):
+            if rng.random() < 0.9:  # sometimes the FEN of a position is never asked for
+                reused += state.prev_ranks is not None
+                assert state.fen() == board.fen(en_passant="legal")
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            move = rng.choice(moves)
+            board.push(move)
+            state = advance(state, move)
+    assert reused > 5000
+
+
+def test_every_rank_text_is_python_chess_s() -> None:
+    rng = random.Random(9)
+    for _ in range(3000):
+        board = chess.Board(None)
+        for sq in rng.sample(range(64), rng.randrange(1, 40)):
+            board.set_piece_at(sq, chess.Piece(rng.randrange(1, 7), rng.random() < 0.5))
+        assert "/".join(rank_text(board, r) for r in range(7, -1, -1)) == board.board_fen()
 
 
 def test_a_wrong_placement_is_caught() -> None:

@@ -15,6 +15,13 @@ from typing import Any
 import chess
 
 from server.engine import Game
+from server.engine.chess_moves import (
+    legal_capture_codes,
+    legal_codes,
+    pseudo_capture_codes,
+    pseudo_codes,
+    to_move,
+)
 
 from .pesto import FULL_PHASE, PESTO, taper
 from .scoring import logistic
@@ -235,8 +242,30 @@ def position_key(board: chess.Board) -> Hashable:
     )  # fmt: skip
 
 
+#: the ``chess.Move`` of every code the search has pushed (one shared object a code)
+_MOVES: list[chess.Move | None] = [None] * (chess.QUEEN + 1 << 12)
+
+
+def move_of(code: int) -> chess.Move:
+    """The ``chess.Move`` of a :mod:`server.engine.chess_moves` code (made once)."""
+    move = _MOVES[code]
+    if move is None:
+        move = _MOVES[code] = to_move(code)
+    return move
+
+
+def code_of(move: chess.Move) -> int:
+    """The :mod:`server.engine.chess_moves` code of ``move``."""
+    return (move.promotion or 0) << 12 | move.from_square << 6 | move.to_square
+
+
 class ChessPosition:
     """A python-chess board searched by push/pop with an incremental evaluation.
+
+    Its moves are :mod:`server.engine.chess_moves` codes (ints), generated from the
+    bitboards in python-chess's own order: cheaper to make than ``chess.Move`` objects, and
+    to order, compare and hash in the search (``tests/bots/test_alphabeta.py`` checks that
+    the search is move for move the one on python-chess's moves).
 
     Args:
         board: the board to search (mutated during the search, restored afterwards).
@@ -270,22 +299,27 @@ class ChessPosition:
     def key(self) -> Hashable:
         return self.keys[-1]
 
-    def moves(self) -> list[chess.Move]:
+    def moves(self) -> list[int]:
+        """The moves as :mod:`server.engine.chess_moves` codes (ints: cheap to order, compare
+        and hash), in python-chess's order; :meth:`push` takes a code or a ``chess.Move``."""
         if self.king_capture:
-            return list(self.board.generate_pseudo_legal_moves())
-        return list(self.board.generate_legal_moves())
+            return pseudo_codes(self.board)
+        return legal_codes(self.board)
 
-    def captures(self) -> list[chess.Move]:
+    def captures(self) -> list[int]:
         board = self.board
         if self.king_capture:
-            return list(board.generate_pseudo_legal_captures())
-        return list(board.generate_legal_captures())
+            return pseudo_capture_codes(board)
+        return legal_capture_codes(board)
 
-    def push(self, move: chess.Move | None) -> None:
-        """Play ``move``; ``None`` passes (a null move, for null-move pruning)."""
+    def push(self, move: int | chess.Move | None) -> None:
+        """Play ``move`` (a code, or a ``chess.Move``: the root's moves come as the game's);
+        ``None`` passes (a null move, for null-move pruning)."""
         if move is None:
             move, d, p = chess.Move.null(), 0, 0
         else:
+            if isinstance(move, int):
+                move = _MOVES[move] or move_of(move)
             d, p = move_delta(self.board, move, self.pst)
         self.scores.append(self.scores[-1] + d)
         self.phases.append(self.phases[-1] + p)
@@ -331,37 +365,56 @@ class ChessPosition:
             return -MATE + ply
         return 0
 
-    def is_capture(self, move: chess.Move) -> bool:
-        return self.board.is_capture(move)
-
-    def capture_order(self, move: chess.Move) -> int:
-        """MVV-LVA: most valuable victim first, then least valuable attacker."""
+    def is_capture(self, move: int | chess.Move) -> bool:
+        """``board.is_capture``: onto an enemy piece, or en passant."""
+        if not isinstance(move, int):
+            move = code_of(move)
         board = self.board
-        victim = board.piece_type_at(move.to_square) or chess.PAWN
-        attacker = board.piece_type_at(move.from_square) or chess.PAWN
-        return 10 * VALUE[victim] - attacker + (8000 if move.promotion else 0)
+        to = move & 63
+        if board.occupied_co[not board.turn] >> to & 1:
+            return True
+        return bool(
+            to == board.ep_square
+            and board.pawns >> (move >> 6 & 63) & 1
+            and abs(to - (move >> 6 & 63)) in (7, 9)
+            and not board.occupied >> to & 1
+        )
 
-    def gain(self, move: chess.Move) -> int:
+    def capture_order(self, move: int | chess.Move) -> int:
+        """MVV-LVA: most valuable victim first, then least valuable attacker."""
+        if not isinstance(move, int):
+            move = code_of(move)
+        board = self.board
+        victim = board.piece_type_at(move & 63) or chess.PAWN
+        attacker = board.piece_type_at(move >> 6 & 63) or chess.PAWN
+        return 10 * VALUE[victim] - attacker + (8000 if move >> 12 else 0)
+
+    def gain(self, move: int | chess.Move) -> int:
         """The material a capture wins at best (for delta pruning)."""
-        victim = self.board.piece_type_at(move.to_square)
+        if not isinstance(move, int):
+            move = code_of(move)
+        victim = self.board.piece_type_at(move & 63)
         value = VALUE[victim] if victim else VALUE[chess.PAWN]
-        if move.promotion:
-            value += VALUE[move.promotion] - VALUE[chess.PAWN]
+        if move >> 12:
+            value += VALUE[move >> 12] - VALUE[chess.PAWN]
         return value
 
-    def losing(self, move: chess.Move) -> bool:
+    def losing(self, move: int | chess.Move) -> bool:
         """A capture by a dearer piece of a cheaper one (a bishop and a knight are worth the
         same here) on a square the opponent can take back on (it likely loses material;
         promotions never count)."""
-        board = self.board
-        if move.promotion:
+        if not isinstance(move, int):
+            move = code_of(move)
+        if move >> 12:
             return False
-        attacker = board.piece_type_at(move.from_square)
-        victim = board.piece_type_at(move.to_square) or chess.PAWN
+        board = self.board
+        frm, to = move >> 6 & 63, move & 63
+        attacker = board.piece_type_at(frm)
+        victim = board.piece_type_at(to) or chess.PAWN
         if attacker is None or VALUE[attacker] <= VALUE[victim] + 50:
             return False
-        occupied = board.occupied & ~chess.BB_SQUARES[move.from_square]  # as after the move
-        return bool(board.attackers_mask(not board.turn, move.to_square, occupied))
+        occupied = board.occupied & ~chess.BB_SQUARES[frm]  # as after the move
+        return bool(board.attackers_mask(not board.turn, to, occupied))
 
     def in_check(self) -> bool:
         return not self.king_capture and self.board.is_check()

@@ -78,9 +78,10 @@ def _safe_squares(board: chess.Board, enemy: bool, targets: int) -> list[int]:
     return out
 
 
-def legal_codes(board: chess.Board) -> list[int]:
+def legal_codes(board: chess.Board, to_mask: int = -1) -> list[int]:
     """``[m.promotion << 12 | m.from_square << 6 | m.to_square for m in
-    board.generate_legal_moves()]`` (``promotion`` 0 for none), for a standard board."""
+    board.generate_legal_moves(to_mask=to_mask)]`` (``promotion`` 0 for none), for a
+    standard board."""
     turn = board.turn
     us = board.occupied_co[turn]
     them = board.occupied_co[not turn]
@@ -89,7 +90,7 @@ def legal_codes(board: chess.Board) -> list[int]:
     if not kings or board.chess960:
         return [
             (m.promotion or 0) << 12 | m.from_square << 6 | m.to_square
-            for m in board.generate_legal_moves()
+            for m in board.generate_legal_moves(to_mask=to_mask & chess.BB_ALL)
         ]
     king = kings.bit_length() - 1
     checkers = board.attackers_mask(not turn, king)
@@ -103,18 +104,44 @@ def legal_codes(board: chess.Board) -> list[int]:
             beyond |= BB_RAYS[king][checker] & ~BB_SQUARES[checker]
         # the king still stands on its square here: a slider's squares beyond it are in
         # ``beyond``; every other square sees the same attackers without it
-        for to in _safe_squares(board, enemy, BB_KING_ATTACKS[king] & ~us & ~beyond):
+        steps = BB_KING_ATTACKS[king] & ~us & ~beyond & to_mask
+        for to in _safe_squares(board, enemy, steps):
             out.append(king << 6 | to)
         if checkers & (checkers - 1):
             return out  # double check: the king moves
         checker = checkers.bit_length() - 1
         target = _BETWEEN(king, checker) | checkers
-        _pseudo(board, turn, us, them, occ, ~board.kings, target, king, pinned, out)
+        _pseudo(board, turn, us, them, occ, ~board.kings, target & to_mask, king, pinned, out)
         ep = board.ep_square
-        if ep is not None and not BB_SQUARES[ep] & target and ep + (-8 if turn else 8) == checker:
+        if (
+            ep is not None
+            and not BB_SQUARES[ep] & target
+            and BB_SQUARES[ep] & to_mask
+            and ep + (-8 if turn else 8) == checker
+        ):
             _en_passant(board, turn, us, occ, out)
         return out
-    _pseudo(board, turn, us, them, occ, -1, -1, king, pinned, out)
+    _pseudo(board, turn, us, them, occ, -1, to_mask, king, pinned, out)
+    return out
+
+
+def legal_capture_codes(board: chess.Board) -> list[int]:
+    """``board.generate_legal_captures()`` as codes, in its order: the legal moves onto an
+    enemy piece, then the legal en passant captures."""
+    out = legal_codes(board, board.occupied_co[not board.turn])
+    if board.ep_square is not None:
+        _en_passant(board, board.turn, board.occupied_co[board.turn], board.occupied, out)
+    return out
+
+
+def pseudo_capture_codes(board: chess.Board) -> list[int]:
+    """``board.generate_pseudo_legal_captures()`` as codes, in its order."""
+    turn = board.turn
+    us, them = board.occupied_co[turn], board.occupied_co[not turn]
+    out: list[int] = []
+    _pseudo(board, turn, us, them, board.occupied, -1, them, 0, 0, out, legal=False)
+    if board.ep_square is not None:
+        _en_passant(board, turn, us, board.occupied, out, legal=False)
     return out
 
 
@@ -259,4 +286,6 @@ def to_move(code: int) -> chess.Move:
     return chess.Move(code >> 6 & 63, code & 63, code >> 12 or None)
 
 
-__all__ = ["legal_codes", "pseudo_codes", "to_move"]
+__all__ = [
+    "legal_capture_codes", "legal_codes", "pseudo_capture_codes", "pseudo_codes", "to_move"
+]  # fmt: skip

@@ -7,9 +7,10 @@ import random
 import time
 
 import chess
+import pytest
 
 from server.bots import make_bot
-from server.bots.alphabeta import AlphaBeta, AlphaBetaBot, GamePosition
+from server.bots.alphabeta import AlphaBeta, AlphaBetaBot, GamePosition, Pruning
 from server.bots.bot import Deadline
 from server.bots.chess_eval import MATE, ChessPosition, evaluate_board
 
@@ -66,6 +67,46 @@ def test_the_incremental_evaluation_matches_a_fresh_one() -> None:
         pos.push(rng.choice(moves))
         fresh = evaluate_board(board)
         assert pos.evaluate() == (fresh if board.turn == chess.WHITE else -fresh)
+
+
+class MovePosition(ChessPosition):
+    """The search position on python-chess's own moves: its generators and capture test,
+    ``chess.Move`` objects throughout (the reference for the position's move codes)."""
+
+    def moves(self) -> list[chess.Move]:  # type: ignore[override]
+        return list(self.board.generate_legal_moves())
+
+    def captures(self) -> list[chess.Move]:  # type: ignore[override]
+        return list(self.board.generate_legal_captures())
+
+    def is_capture(self, move: object) -> bool:
+        assert isinstance(move, chess.Move)
+        return self.board.is_capture(move)
+
+
+SEARCHED = [
+    "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",  # kiwipete
+    "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",  # en passant
+    "1r2k3/P7/8/8/8/8/5p2/4K2R w K - 0 1",  # promotions both ways, castling
+    "6k1/5ppp/8/8/8/8/q7/1Q4K1 w - - 0 1",  # checks and repetitions
+]
+
+
+@pytest.mark.parametrize("fen", SEARCHED)
+def test_the_search_on_move_codes_is_the_search_on_python_chess_moves(fen: str) -> None:
+    """The position hands the search int codes (cheap to order, compare and hash): the
+    same search, move for move — the same best move, score and node count to depth 4."""
+    results = []
+    for kind in (ChessPosition, MovePosition):
+        board = chess.Board(fen)
+        pruning = Pruning(prune=True, futility=True, lmp=True, next_depth=0.5)
+        search = AlphaBeta(kind(board, pesto=True), null_move=True, pruning=pruning)
+        result = search.search(list(board.legal_moves), Deadline(600), max_depth=4)
+        assert board.fen() == fen
+        results.append((result.move, result.score, result.depth, result.nodes))
+    assert results[0] == results[1]
+    assert results[0][3] > 40
 
 
 def test_repetition_is_a_draw_in_the_search() -> None:

@@ -259,6 +259,39 @@ def code_of(move: chess.Move) -> int:
     return (move.promotion or 0) << 12 | move.from_square << 6 | move.to_square
 
 
+_KING_HOMES = (chess.E1, chess.E8)
+#: the castling rights a side keeps when its king moves (the other side's back rank)
+_KEEP_RIGHTS = {chess.WHITE: ~chess.BB_RANK_1, chess.BLACK: ~chess.BB_RANK_8}
+
+
+def _move_piece(board: chess.Board, piece: chess.PieceType, squares: int) -> None:
+    """Flip ``squares`` (from and to) in the set of ``piece``."""
+    if piece == chess.PAWN:
+        board.pawns ^= squares
+    elif piece == chess.KNIGHT:
+        board.knights ^= squares
+    elif piece == chess.BISHOP:
+        board.bishops ^= squares
+    elif piece == chess.ROOK:
+        board.rooks ^= squares
+    elif piece == chess.QUEEN:
+        board.queens ^= squares
+    else:
+        board.kings ^= squares
+
+
+def _add(board: chess.Board, piece: chess.PieceType, square: int) -> None:
+    """Put ``piece`` on ``square`` (a bit) in its set."""
+    if piece == chess.QUEEN:
+        board.queens |= square
+    elif piece == chess.KNIGHT:
+        board.knights |= square
+    elif piece == chess.ROOK:
+        board.rooks |= square
+    else:
+        board.bishops |= square
+
+
 class ChessPosition:
     """A python-chess board searched by push/pop with an incremental evaluation.
 
@@ -293,6 +326,11 @@ class ChessPosition:
         self.scores = [score]
         self.phases = [phase]
         self.keys: list[Hashable] = [*(history or []), position_key(board)]
+        #: what :meth:`push` changed, to :meth:`pop` it back
+        self.undo: list[tuple[Any, ...]] = []
+        # python-chess cleans the castling rights at its first push (rooks and kings not
+        # on their squares lose them); this board is pushed here, so clean them now
+        board.castling_rights = board.clean_castling_rights()
 
     # -- the protocol of alphabeta.Position ----------------------------------------------
 
@@ -314,20 +352,141 @@ class ChessPosition:
 
     def push(self, move: int | chess.Move | None) -> None:
         """Play ``move`` (a code, or a ``chess.Move``: the root's moves come as the game's);
-        ``None`` passes (a null move, for null-move pruning)."""
+        ``None`` passes (a null move, for null-move pruning).
+
+        The board's bitboards and counters change as python-chess's ``Board.push`` changes
+        them (standard chess), without its move stack: :meth:`pop` restores them from a
+        tuple (``tests/bots/test_alphabeta.py`` compares every field with python-chess's)."""
+        b = self.board
+        co = b.occupied_co
+        turn = b.turn
+        self.undo.append((
+            b.pawns, b.knights, b.bishops, b.rooks, b.queens, b.kings, co[0], co[1], b.occupied,
+            b.promoted, turn, b.castling_rights, b.ep_square, b.halfmove_clock,
+            b.fullmove_number,
+        ))  # fmt: skip
+        ep = b.ep_square
+        b.ep_square = None
+        b.halfmove_clock += 1
+        if not turn:
+            b.fullmove_number += 1
+        b.turn = not turn
         if move is None:
-            move, d, p = chess.Move.null(), 0, 0
+            self.scores.append(self.scores[-1])
+            self.phases.append(self.phases[-1])
+            self.keys.append(position_key(b))
+            return
+        if not isinstance(move, int):
+            move = code_of(move)
+        frm, to, promotion = move >> 6 & 63, move & 63, move >> 12
+        fb, tb = 1 << frm, 1 << to
+        us, them = co[turn], co[not turn]
+        pst = self.pst
+        own, theirs = pst[turn], pst[not turn]
+        if b.pawns & fb:
+            piece = chess.PAWN
+        elif b.knights & fb:
+            piece = chess.KNIGHT
+        elif b.bishops & fb:
+            piece = chess.BISHOP
+        elif b.rooks & fb:
+            piece = chess.ROOK
+        elif b.queens & fb:
+            piece = chess.QUEEN
         else:
-            if isinstance(move, int):
-                move = _MOVES[move] or move_of(move)
-            d, p = move_delta(self.board, move, self.pst)
-        self.scores.append(self.scores[-1] + d)
-        self.phases.append(self.phases[-1] + p)
-        self.board.push(move)
-        self.keys.append(position_key(self.board))
+            piece = chess.KING
+        delta = own[piece][to] - own[piece][frm]
+        phase = 0
+        rights = b.castling_rights & ~tb & ~fb
+        promoted = b.promoted
+        was_promoted = promoted & fb
+        promoted &= ~fb & ~tb
+        if piece == chess.KING and (to - frm == 2 or frm - to == 2) and frm in _KING_HOMES:
+            # castling (the rook's squares by the side it goes to)
+            rook_from, rook_to = (frm + 3, frm + 1) if to > frm else (frm - 4, frm - 1)
+            rb = 1 << rook_from | 1 << rook_to
+            b.kings ^= fb | tb
+            b.rooks ^= rb
+            co[turn] = us ^ fb ^ tb ^ rb
+            promoted &= ~rb
+            rights &= ~(1 << rook_from)
+            rights &= _KEEP_RIGHTS[turn]
+            delta += own[chess.ROOK][rook_to] - own[chess.ROOK][rook_from]
+        else:
+            if them & tb:  # a capture: the victim leaves its set
+                b.halfmove_clock = 0
+                them ^= tb
+                if b.pawns & tb:
+                    b.pawns ^= tb
+                    victim = chess.PAWN
+                elif b.knights & tb:
+                    b.knights ^= tb
+                    victim = chess.KNIGHT
+                elif b.bishops & tb:
+                    b.bishops ^= tb
+                    victim = chess.BISHOP
+                elif b.rooks & tb:
+                    b.rooks ^= tb
+                    victim = chess.ROOK
+                elif b.queens & tb:
+                    b.queens ^= tb
+                    victim = chess.QUEEN
+                else:
+                    b.kings ^= tb
+                    victim = chess.KING
+                    # a king taken (Dark Chess) on its back rank takes its side's rights
+                    # (python-chess: unless the taker is an unpromoted king)
+                    if (
+                        not b.promoted & tb
+                        and (piece != chess.KING or was_promoted)
+                        and to >> 3 == (7 if turn else 0)
+                    ):
+                        rights &= _KEEP_RIGHTS[not turn]
+                delta += theirs[victim][to]
+                phase -= PHASE[victim]
+            if piece == chess.PAWN:
+                b.halfmove_clock = 0
+                diff = to - frm
+                if diff == 16 and frm >> 3 == 1:
+                    b.ep_square = frm + 8
+                elif diff == -16 and frm >> 3 == 6:
+                    b.ep_square = frm - 8
+                elif to == ep and (diff in (7, 9, -7, -9)) and not b.occupied & tb:
+                    victim_sq = ep - 8 if turn else ep + 8
+                    vb = 1 << victim_sq
+                    b.pawns ^= vb
+                    them ^= vb
+                    promoted &= ~vb
+                    delta += theirs[chess.PAWN][victim_sq]
+            elif piece == chess.KING and not was_promoted:
+                rights &= _KEEP_RIGHTS[turn]
+            co[not turn] = them
+            co[turn] = us ^ fb ^ tb
+            if promotion:
+                b.pawns ^= fb
+                _add(b, promotion, tb)
+                promoted |= tb
+                delta += own[promotion][to] - own[piece][to]
+                phase += PHASE[promotion]
+            else:
+                _move_piece(b, piece, fb | tb)
+                if was_promoted:
+                    promoted |= tb
+        b.promoted = promoted
+        b.castling_rights = rights
+        b.occupied = co[0] | co[1]
+        self.scores.append(self.scores[-1] + (delta if turn else -delta))
+        self.phases.append(self.phases[-1] + phase)
+        self.keys.append(position_key(b))
 
     def pop(self) -> None:
-        self.board.pop()
+        b = self.board
+        co = b.occupied_co
+        (
+            b.pawns, b.knights, b.bishops, b.rooks, b.queens, b.kings, co[0], co[1], b.occupied,
+            b.promoted, b.turn, b.castling_rights, b.ep_square, b.halfmove_clock,
+            b.fullmove_number,
+        ) = self.undo.pop()  # fmt: skip
         self.scores.pop()
         self.phases.pop()
         self.keys.pop()

@@ -12,7 +12,8 @@ import pytest
 from server.bots import make_bot
 from server.bots.alphabeta import AlphaBeta, AlphaBetaBot, GamePosition, Pruning
 from server.bots.bot import Deadline
-from server.bots.chess_eval import MATE, ChessPosition, evaluate_board
+from server.bots.chess_eval import MATE, ChessPosition, evaluate_board, move_delta, position_key
+from server.engine.chess_moves import to_move
 
 from .play import random_game, start
 
@@ -82,6 +83,69 @@ class MovePosition(ChessPosition):
     def is_capture(self, move: object) -> bool:
         assert isinstance(move, chess.Move)
         return self.board.is_capture(move)
+
+    def push(self, move: object) -> None:
+        """python-chess's own push, and the evaluation's change by ``move_delta``."""
+        board = self.board
+        if move is None:
+            move, d, p = chess.Move.null(), 0, 0
+        else:
+            assert isinstance(move, chess.Move)
+            d, p = move_delta(board, move, self.pst)
+        self.scores.append(self.scores[-1] + d)
+        self.phases.append(self.phases[-1] + p)
+        board.push(move)
+        self.keys.append(position_key(board))
+
+    def pop(self) -> None:
+        self.board.pop()
+        self.scores.pop()
+        self.phases.pop()
+        self.keys.pop()
+
+
+def fields(board: chess.Board) -> tuple[object, ...]:
+    """Everything python-chess's push changes, but its stacks."""
+    return (
+        board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings,
+        board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK], board.occupied,
+        board.promoted, board.turn, board.castling_rights, board.ep_square,
+        board.halfmove_clock, board.fullmove_number,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("king_capture", [False, True])
+def test_the_position_pushes_and_pops_as_python_chess_does(king_capture: bool) -> None:
+    """Random sharp games (legal moves; or pseudo-legal ones, kings taken, for Dark Chess)
+    from the tricky positions: after every push each field and the evaluation are python-
+    chess's, and popping a few moves back restores them."""
+    from tests.engine.test_chess_moves import TRICKY
+
+    rng = random.Random(8)
+    pushed = 0
+    for game in range(120):
+        fen = TRICKY[game % len(TRICKY)]
+        ours, reference = chess.Board(fen), chess.Board(fen)
+        pos = ChessPosition(ours, king_capture=king_capture, pesto=game % 2 == 0)
+        ref = MovePosition(reference, king_capture=king_capture, pesto=game % 2 == 0)
+        for _ in range(80):
+            moves = pos.moves()
+            if not moves or not ours.kings & ours.occupied_co[ours.turn]:
+                break
+            captures = pos.captures()
+            code = rng.choice(captures if captures and rng.random() < 0.5 else moves)
+            move = None if rng.random() < 0.05 and not ours.is_check() else code
+            pos.push(move)
+            ref.push(None if move is None else to_move(code))
+            pushed += 1
+            assert fields(ours) == fields(reference), (fen, [m.uci() for m in reference.move_stack])
+            assert pos.evaluate() == ref.evaluate() and pos.key() == ref.key()
+            if rng.random() < 0.1:
+                for _ in range(min(3, len(pos.undo))):
+                    pos.pop()
+                    ref.pop()
+                    assert fields(ours) == fields(reference)
+    assert pushed > 3000
 
 
 SEARCHED = [

@@ -21,8 +21,10 @@ Modes (one per run):
 * ``--memory`` — RSS per idle connection and per live room (a chess room with ``--moves``
   moves and two seats), from ``/proc``.
 * ``--engine`` — plies (joint turns) per second of every game through the engine contract,
-  next to python-chess's own loop (and OpenSpiel's dark chess, when installed), and the cost
-  of one move through the rooms API at ply 10 and ply 150.
+  next to python-chess's own loop (and OpenSpiel's dark chess, when installed), the cost
+  of one move through the rooms API at ply 10 and ply 150, and the chess bot's search
+  (nodes a second to depth 5 on four positions) next to the same search on python-chess's
+  own moves and push.
 
 Everything stays on 127.0.0.1 and stops by itself.
 """
@@ -229,8 +231,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     mode.add_argument(
         "--engine", action="store_true",
-        help="engine mode: plies/s per game next to python-chess (and OpenSpiel), and the "
-        "cost of a move through the rooms API at ply 10 and 150",
+        help="engine mode: plies/s per game next to python-chess (and OpenSpiel), the cost "
+        "of a move through the rooms API at ply 10 and 150, and the chess search's nodes/s "
+        "next to the same search on python-chess's moves",
     )  # fmt: skip
     p.add_argument(
         "--repeat", type=int, default=1,

@@ -12,8 +12,7 @@ import pytest
 from server.bots import make_bot
 from server.bots.alphabeta import AlphaBeta, AlphaBetaBot, GamePosition, Pruning
 from server.bots.bot import Deadline
-from server.bots.chess_eval import MATE, ChessPosition, evaluate_board, move_delta, position_key
-from server.engine.chess_moves import to_move
+from server.bots.chess_eval import MATE, ChessPosition, PythonChessPosition, evaluate_board
 
 from .play import random_game, start
 
@@ -70,40 +69,6 @@ def test_the_incremental_evaluation_matches_a_fresh_one() -> None:
         assert pos.evaluate() == (fresh if board.turn == chess.WHITE else -fresh)
 
 
-class MovePosition(ChessPosition):
-    """The search position on python-chess's own moves: its generators and capture test,
-    ``chess.Move`` objects throughout (the reference for the position's move codes)."""
-
-    def moves(self) -> list[chess.Move]:  # type: ignore[override]
-        return list(self.board.generate_legal_moves())
-
-    def captures(self) -> list[chess.Move]:  # type: ignore[override]
-        return list(self.board.generate_legal_captures())
-
-    def is_capture(self, move: object) -> bool:
-        assert isinstance(move, chess.Move)
-        return self.board.is_capture(move)
-
-    def push(self, move: object) -> None:
-        """python-chess's own push, and the evaluation's change by ``move_delta``."""
-        board = self.board
-        if move is None:
-            move, d, p = chess.Move.null(), 0, 0
-        else:
-            assert isinstance(move, chess.Move)
-            d, p = move_delta(board, move, self.pst)
-        self.scores.append(self.scores[-1] + d)
-        self.phases.append(self.phases[-1] + p)
-        board.push(move)
-        self.keys.append(position_key(board))
-
-    def pop(self) -> None:
-        self.board.pop()
-        self.scores.pop()
-        self.phases.pop()
-        self.keys.pop()
-
-
 def fields(board: chess.Board) -> tuple[object, ...]:
     """Everything python-chess's push changes, but its stacks."""
     return (
@@ -127,7 +92,7 @@ def test_the_position_pushes_and_pops_as_python_chess_does(king_capture: bool) -
         fen = TRICKY[game % len(TRICKY)]
         ours, reference = chess.Board(fen), chess.Board(fen)
         pos = ChessPosition(ours, king_capture=king_capture, pesto=game % 2 == 0)
-        ref = MovePosition(reference, king_capture=king_capture, pesto=game % 2 == 0)
+        ref = PythonChessPosition(reference, king_capture=king_capture, pesto=game % 2 == 0)
         for _ in range(80):
             moves = pos.moves()
             if not moves or not ours.kings & ours.occupied_co[ours.turn]:
@@ -136,7 +101,7 @@ def test_the_position_pushes_and_pops_as_python_chess_does(king_capture: bool) -
             code = rng.choice(captures if captures and rng.random() < 0.5 else moves)
             move = None if rng.random() < 0.05 and not ours.is_check() else code
             pos.push(move)
-            ref.push(None if move is None else to_move(code))
+            ref.push(move)
             pushed += 1
             assert fields(ours) == fields(reference), (fen, [m.uci() for m in reference.move_stack])
             assert pos.evaluate() == ref.evaluate() and pos.key() == ref.key()
@@ -162,7 +127,7 @@ def test_the_search_on_move_codes_is_the_search_on_python_chess_moves(fen: str) 
     """The position hands the search int codes (cheap to order, compare and hash): the
     same search, move for move — the same best move, score and node count to depth 4."""
     results = []
-    for kind in (ChessPosition, MovePosition):
+    for kind in (ChessPosition, PythonChessPosition):
         board = chess.Board(fen)
         pruning = Pruning(prune=True, futility=True, lmp=True, next_depth=0.5)
         search = AlphaBeta(kind(board, pesto=True), null_move=True, pruning=pruning)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -196,9 +196,13 @@ class AlphaBeta:
             depth += 1
         if depth <= 0:
             return self._quiesce(alpha, beta, ply)
-        moves = pos.moves()
-        if not moves:
-            return pos.no_moves(ply)
+        # the table's move for this very position (keys are exact: it is legal here) is
+        # searched before the others are generated: when it cuts off, they never are
+        moves: list[Any] | None = None
+        if tt_move is None:
+            moves = pos.moves()
+            if not moves:
+                return pos.no_moves(ply)
 
         futile = False  # quiet moves here cannot lift the score to alpha
         if self.pruning.futility and not in_check and depth <= 3 and beta - alpha == 1:
@@ -226,10 +230,9 @@ class AlphaBeta:
             if score >= beta:
                 return beta
 
-        ordered = self._order(moves, tt_move, ply)
         original_alpha = alpha
-        best_score, best_move = -INF, ordered[0]
-        for i, move in enumerate(ordered):
+        best_score, best_move = -INF, tt_move
+        for i, move in enumerate(self._staged(moves, tt_move, ply)):
             capture = pos.is_capture(move)
             pos.push(move)
             if ((futile and i > 0) or i >= late) and not capture and not pos.in_check():
@@ -265,6 +268,16 @@ class AlphaBeta:
             self.tt.clear()
         self.tt[key] = (depth, flag, _to_tt(best_score, ply), best_move)
         return best_score
+
+    def _staged(self, moves: list[Any] | None, tt_move: Any, ply: int) -> Iterator[Any]:
+        """The moves in search order: the table's move first, alone, and the others
+        generated and ordered only once it is searched (and failed to cut off)."""
+        if moves is not None:
+            yield from self._order(moves, tt_move, ply)
+            return
+        yield tt_move
+        rest = self._order(self.pos.moves(), tt_move, ply)
+        yield from rest[1:] if rest and rest[0] == tt_move else rest
 
     def _order(self, moves: list[Any], tt_move: Any, ply: int) -> list[Any]:
         pos = self.pos

@@ -317,6 +317,10 @@ class ChessPosition:
         safety: bool = False,
         pesto: bool = False,
     ) -> None:
+        # python-chess cleans the castling rights at its first push (rooks and kings not
+        # on their squares lose them); this board is pushed here, so clean them now, before
+        # the first key
+        board.castling_rights = board.clean_castling_rights()
         self.board = board
         self.king_capture = king_capture
         self.safety = safety
@@ -328,9 +332,6 @@ class ChessPosition:
         self.keys: list[Hashable] = [*(history or []), position_key(board)]
         #: what :meth:`push` changed, to :meth:`pop` it back
         self.undo: list[tuple[Any, ...]] = []
-        # python-chess cleans the castling rights at its first push (rooks and kings not
-        # on their squares lose them); this board is pushed here, so clean them now
-        board.castling_rights = board.clean_castling_rights()
 
     # -- the protocol of alphabeta.Position ----------------------------------------------
 

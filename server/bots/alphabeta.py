@@ -13,7 +13,7 @@ sorting):
 * quiescence search on captures with stand-pat and delta pruning;
 * mate scores that prefer the fastest mate.
 
-:class:`AlphaBetaBot` plays chess on :class:`~server.bots.chess_eval.ChessPosition` and any other
+:class:`AlphaBetaBot` plays chess on :class:`~server.bots.chess_position.ChessPosition` and any other
 two-seat turn-based game through :class:`GamePosition` (the engine contract with the game's
 ``evaluate`` hook).
 """
@@ -352,7 +352,7 @@ def _from_tt(score: int, ply: int) -> int:
 
 class AlphaBetaBot(SearchBot):
     """Alpha-beta for two-seat turn-based full-information games (chess, through
-    :class:`~server.bots.chess_eval.ChessPosition`).
+    :class:`~server.bots.chess_position.ChessPosition`).
 
     Args:
         think_time: the strength's usual budget in seconds.
@@ -409,7 +409,8 @@ class AlphaBetaBot(SearchBot):
         pesto: bool = False,
     ) -> tuple[Position, bool]:
         if game.name == "chess":
-            from .chess_eval import ChessPosition, position_key
+            from .chess_eval import position_key
+            from .chess_position import ChessPosition
 
             board = state.board.copy(stack=False)  # the search pushes and pops from here
             history = []  # every earlier position, replayed from the start

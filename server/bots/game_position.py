@@ -3,7 +3,7 @@
 :class:`GamePosition` wraps the engine contract (``legal_moves``, ``play``, ``outcome`` and
 the optional ``evaluate`` and ``move_heuristic`` hooks) in the push/pop interface that
 :class:`~server.bots.alphabeta.AlphaBeta` searches; chess has its own, faster position
-(:class:`~server.bots.chess_eval.ChessPosition`).
+(:class:`~server.bots.chess_position.ChessPosition`).
 """
 
 from __future__ import annotations

@@ -240,7 +240,7 @@ def _search_speed(depth: int = 5) -> dict[str, Any]:
 
     from ..bots.alphabeta import AlphaBeta, Pruning
     from ..bots.bot import Deadline
-    from ..bots.chess_eval import ChessPosition, PythonChessPosition
+    from ..bots.chess_position import ChessPosition, PythonChessPosition
 
     out: dict[str, Any] = {"depth": depth}
     for label, kind in (("kibitz", ChessPosition), ("python_chess", PythonChessPosition)):

@@ -12,7 +12,8 @@ import pytest
 from server.bots import make_bot
 from server.bots.alphabeta import AlphaBeta, AlphaBetaBot, GamePosition, Pruning
 from server.bots.bot import Deadline
-from server.bots.chess_eval import MATE, ChessPosition, PythonChessPosition, evaluate_board
+from server.bots.chess_eval import MATE, evaluate_board
+from server.bots.chess_position import ChessPosition, PythonChessPosition
 
 from .play import random_game, start
 

@@ -12,11 +12,11 @@ from server.bots import make_bot
 from server.bots.alphabeta import AlphaBetaBot
 from server.bots.chess_eval import (
     FULL_PHASE,
-    ChessPosition,
     king_danger,
     king_safety,
     material_pst,
 )
+from server.bots.chess_position import ChessPosition
 
 UNITS = {chess.KNIGHT: 2, chess.BISHOP: 2, chess.ROOK: 3, chess.QUEEN: 5}
 

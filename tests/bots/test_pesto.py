@@ -14,7 +14,8 @@ import chess
 from server.bots import make_bot
 from server.bots.alphabeta import AlphaBeta, Pruning
 from server.bots.bot import Deadline
-from server.bots.chess_eval import ChessPosition, material_pst
+from server.bots.chess_eval import material_pst
+from server.bots.chess_position import ChessPosition
 from server.bots.pesto import EG_VALUE, MG_VALUE, PESTO, pack, taper, unpack
 
 from .play import start

@@ -13,8 +13,8 @@ sorting):
 * quiescence search on captures with stand-pat and delta pruning;
 * mate scores that prefer the fastest mate.
 
-:class:`AlphaBetaBot` plays chess on :class:`~server.bots.chess_position.ChessPosition` and any other
-two-seat turn-based game through :class:`GamePosition` (the engine contract with the game's
+:class:`AlphaBetaBot` plays chess on :class:`~server.bots.chess_position.ChessPosition` and any
+other two-seat turn-based game through :class:`GamePosition` (the engine contract with the game's
 ``evaluate`` hook).
 """
 

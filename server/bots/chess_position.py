@@ -60,8 +60,23 @@ _KING_HOMES = (chess.E1, chess.E8)
 _KEEP_RIGHTS = {chess.WHITE: ~chess.BB_RANK_1, chess.BLACK: ~chess.BB_RANK_8}
 
 
+def _piece_on(board: chess.Board, square: int) -> chess.PieceType:
+    """The type of the piece on ``square`` (a bit; the square is occupied)."""
+    if board.pawns & square:
+        return chess.PAWN
+    if board.knights & square:
+        return chess.KNIGHT
+    if board.bishops & square:
+        return chess.BISHOP
+    if board.rooks & square:
+        return chess.ROOK
+    if board.queens & square:
+        return chess.QUEEN
+    return chess.KING
+
+
 def _move_piece(board: chess.Board, piece: chess.PieceType, squares: int) -> None:
-    """Flip ``squares`` (from and to) in the set of ``piece``."""
+    """Flip ``squares`` in the set of ``piece`` (from and to: a move; one: a capture)."""
     if piece == chess.PAWN:
         board.pawns ^= squares
     elif piece == chess.KNIGHT:
@@ -180,18 +195,7 @@ class ChessPosition:
         us, them = co[turn], co[not turn]
         pst = self.pst
         own, theirs = pst[turn], pst[not turn]
-        if b.pawns & fb:
-            piece = chess.PAWN
-        elif b.knights & fb:
-            piece = chess.KNIGHT
-        elif b.bishops & fb:
-            piece = chess.BISHOP
-        elif b.rooks & fb:
-            piece = chess.ROOK
-        elif b.queens & fb:
-            piece = chess.QUEEN
-        else:
-            piece = chess.KING
+        piece = _piece_on(b, fb)
         delta = own[piece][to] - own[piece][frm]
         phase = 0
         rights = b.castling_rights & ~tb & ~fb
@@ -213,32 +217,17 @@ class ChessPosition:
             if them & tb:  # a capture: the victim leaves its set
                 b.halfmove_clock = 0
                 them ^= tb
-                if b.pawns & tb:
-                    b.pawns ^= tb
-                    victim = chess.PAWN
-                elif b.knights & tb:
-                    b.knights ^= tb
-                    victim = chess.KNIGHT
-                elif b.bishops & tb:
-                    b.bishops ^= tb
-                    victim = chess.BISHOP
-                elif b.rooks & tb:
-                    b.rooks ^= tb
-                    victim = chess.ROOK
-                elif b.queens & tb:
-                    b.queens ^= tb
-                    victim = chess.QUEEN
-                else:
-                    b.kings ^= tb
-                    victim = chess.KING
-                    # a king taken (Dark Chess) on its back rank takes its side's rights
-                    # (python-chess: unless the taker is an unpromoted king)
-                    if (
-                        not b.promoted & tb
-                        and (piece != chess.KING or was_promoted)
-                        and to >> 3 == (7 if turn else 0)
-                    ):
-                        rights &= _KEEP_RIGHTS[not turn]
+                victim = _piece_on(b, tb)
+                _move_piece(b, victim, tb)
+                # a king taken (Dark Chess) on its back rank takes its side's rights
+                # (python-chess: unless the taker is an unpromoted king)
+                if (
+                    victim == chess.KING
+                    and not b.promoted & tb
+                    and (piece != chess.KING or was_promoted)
+                    and to >> 3 == (7 if turn else 0)
+                ):
+                    rights &= _KEEP_RIGHTS[not turn]
                 delta += theirs[victim][to]
                 phase -= PHASE[victim]
             if piece == chess.PAWN:

@@ -18,6 +18,7 @@ from typing import Any
 import chess
 
 from server.engine.chess_moves import (
+    code_of,
     legal_capture_codes,
     legal_codes,
     pseudo_capture_codes,
@@ -50,11 +51,6 @@ def move_of(code: int) -> chess.Move:
     return move
 
 
-def code_of(move: chess.Move) -> int:
-    """The :mod:`server.engine.chess_moves` code of ``move``."""
-    return (move.promotion or 0) << 12 | move.from_square << 6 | move.to_square
-
-
 _KING_HOMES = (chess.E1, chess.E8)
 #: the castling rights a side keeps when its king moves (the other side's back rank)
 _KEEP_RIGHTS = {chess.WHITE: ~chess.BB_RANK_1, chess.BLACK: ~chess.BB_RANK_8}
@@ -76,7 +72,8 @@ def _piece_on(board: chess.Board, square: int) -> chess.PieceType:
 
 
 def _move_piece(board: chess.Board, piece: chess.PieceType, squares: int) -> None:
-    """Flip ``squares`` in the set of ``piece`` (from and to: a move; one: a capture)."""
+    """Flip ``squares`` in the set of ``piece`` (from and to: a move; one square: a piece
+    taken, or put on an empty square)."""
     if piece == chess.PAWN:
         board.pawns ^= squares
     elif piece == chess.KNIGHT:
@@ -89,18 +86,6 @@ def _move_piece(board: chess.Board, piece: chess.PieceType, squares: int) -> Non
         board.queens ^= squares
     else:
         board.kings ^= squares
-
-
-def _add(board: chess.Board, piece: chess.PieceType, square: int) -> None:
-    """Put ``piece`` on ``square`` (a bit) in its set."""
-    if piece == chess.QUEEN:
-        board.queens |= square
-    elif piece == chess.KNIGHT:
-        board.knights |= square
-    elif piece == chess.ROOK:
-        board.rooks |= square
-    else:
-        board.bishops |= square
 
 
 class ChessPosition:
@@ -250,7 +235,7 @@ class ChessPosition:
             co[turn] = us ^ fb ^ tb
             if promotion:
                 b.pawns ^= fb
-                _add(b, promotion, tb)
+                _move_piece(b, promotion, tb)  # onto a square now empty in every set
                 promoted |= tb
                 delta += own[promotion][to] - own[piece][to]
                 phase += PHASE[promotion]

@@ -78,19 +78,23 @@ def castling_xfen(board: chess.Board) -> str:
 
 
 def board_fen(board: chess.BaseBoard) -> str:
-    """``board.board_fen()``, from the bitboards."""
-    return placement(board)
+    """``board.board_fen()``, from the bitboards a rank at a time (:func:`rank_text`)."""
+    return "/".join(reversed(rank_texts(board)))
 
 
 def fen(board: chess.Board) -> str:
     """``board.fen()`` (the en passant square only when a legal capture there exists)."""
-    return _fields(board, board_fen(board))
+    return fen_of_ranks(board, rank_texts(board))
 
 
-def _fields(board: chess.Board, placed: str) -> str:
-    """The FEN of ``board`` whose placement field is ``placed``."""
+def fen_of_ranks(board: chess.Board, ranks: list[str]) -> str:
+    """:func:`fen` of ``board`` whose :func:`rank_texts` are ``ranks``: a position one move
+    after another passes the other's, with the ranks its move touched drawn again (a
+    standard chess move changes only the ranks of its from- and to-squares: castling's rook
+    and an en passant capture's pawn stand on the from-square's rank)."""
     ep = board.ep_square
     ep_name = chess.SQUARE_NAMES[ep] if ep is not None and board.has_legal_en_passant() else "-"
+    placed = "/".join(reversed(ranks))
     return (
         f"{placed} {'w' if board.turn else 'b'} {castling_xfen(board)} {ep_name} "
         f"{board.halfmove_clock} {board.fullmove_number}"
@@ -147,14 +151,6 @@ _TYPES = (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
 def rank_texts(board: chess.BaseBoard) -> list[str]:
     """The FEN texts of the eight ranks, the first rank first."""
     return [rank_text(board, r) for r in range(8)]
-
-
-def fen_of_ranks(board: chess.Board, ranks: list[str]) -> str:
-    """:func:`fen` of ``board`` whose :func:`rank_texts` are ``ranks``: a position one move
-    after another passes the other's, with the ranks its move touched drawn again (a
-    standard chess move changes only the ranks of its from- and to-squares: castling's rook
-    and an en passant capture's pawn stand on the from-square's rank)."""
-    return _fields(board, "/".join(reversed(ranks)))
 
 
 __all__ = [

@@ -20,7 +20,7 @@ import chess.pgn
 
 from .base import Game, IllegalMove, InvalidMove, InvalidOptions, Json, Option, Outcome, Seat
 from .chess_fen import fen_of_ranks, rank_text, rank_texts
-from .chess_moves import legal_codes, to_move
+from .chess_moves import code_of, legal_codes, to_move
 from .chess_san import rivals, san_of
 
 WHITE, BLACK = 0, 1
@@ -253,8 +253,7 @@ class Chess(Game[ChessState, chess.Move]):
         if seat not in self.to_act(state):
             return False
         codes = state._codes  # the position's legal moves, when a view has asked already
-        code = (move.promotion or 0) << 12 | move.from_square << 6 | move.to_square
-        if codes is not None and not move.drop and code in codes:
+        if codes is not None and not move.drop and code_of(move) in codes:
             return True
         return state.board.is_legal(move)
 

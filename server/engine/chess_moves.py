@@ -89,8 +89,7 @@ def legal_codes(board: chess.Board, to_mask: int = -1) -> list[int]:
     kings = board.kings & us
     if not kings or board.chess960:
         return [
-            (m.promotion or 0) << 12 | m.from_square << 6 | m.to_square
-            for m in board.generate_legal_moves(to_mask=to_mask & chess.BB_ALL)
+            code_of(m) for m in board.generate_legal_moves(to_mask=to_mask & chess.BB_ALL)
         ]
     king = kings.bit_length() - 1
     checkers = board.attackers_mask(not turn, king)
@@ -286,6 +285,12 @@ def to_move(code: int) -> chess.Move:
     return chess.Move(code >> 6 & 63, code & 63, code >> 12 or None)
 
 
+def code_of(move: chess.Move) -> int:
+    """The code of ``move`` (:func:`to_move` the other way)."""
+    return (move.promotion or 0) << 12 | move.from_square << 6 | move.to_square
+
+
 __all__ = [
-    "legal_capture_codes", "legal_codes", "pseudo_capture_codes", "pseudo_codes", "to_move"
+    "code_of", "legal_capture_codes", "legal_codes", "pseudo_capture_codes", "pseudo_codes",
+    "to_move",
 ]  # fmt: skip

@@ -222,13 +222,12 @@ def engine_mode() -> dict[str, Any]:
     return out
 
 
-#: middle-game positions for the search's speed (an Italian, kiwipete, a Queen's Gambit,
-#: a rook ending)
+#: positions for the search's speed (an Italian, kiwipete, a Queen's Gambit, a rook ending)
 SEARCH_FENS = (
     "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
     "r2q1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9",
-    "2r3k1/pp3ppp/4p3/3n4/3P4/P4N2/1P3PPP/2R3K1 w - - 0 25",
+    "8/5pk1/6p1/8/3R4/6P1/5PKP/3r4 w - - 0 40",
 )
 
 
@@ -238,17 +237,18 @@ def _search_speed(depth: int = 5) -> dict[str, Any]:
     over python-chess's moves and push, in the same run — the same nodes both ways."""
     import chess
 
-    from ..bots.alphabeta import AlphaBeta, Pruning
+    from ..bots.alphabeta import AlphaBeta, AlphaBetaBot
     from ..bots.bot import Deadline
     from ..bots.chess_position import ChessPosition, PythonChessPosition
 
+    bot = AlphaBetaBot()  # its defaults: the pruning every level plays with
     out: dict[str, Any] = {"depth": depth}
     for label, kind in (("kibitz", ChessPosition), ("python_chess", PythonChessPosition)):
         nodes, seconds = 0, 0.0
         for fen in SEARCH_FENS:
             board = chess.Board(fen)
-            pruning = Pruning(prune=True, futility=True, lmp=True, next_depth=0.5)
-            search = AlphaBeta(kind(board, pesto=True), null_move=True, pruning=pruning)
+            position = kind(board, pesto=bot.pesto)
+            search = AlphaBeta(position, null_move=True, pruning=bot.pruning)
             result = search.search(list(board.legal_moves), Deadline(600), max_depth=depth)
             nodes += result.nodes
             seconds += result.seconds

@@ -20,6 +20,7 @@ other two-seat turn-based game through :class:`GamePosition` (the engine contrac
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Hashable, Iterator, Sequence
@@ -30,7 +31,7 @@ import chess
 
 from server.engine import Game
 
-from .bot import Ask, Deadline, SearchBot
+from .bot import Ask, Deadline, Memory, SearchBot
 from .chess_eval import MATE
 from .game_position import GamePosition
 
@@ -40,6 +41,20 @@ _TIME_CHECK = 256  # nodes between clock reads
 _RFP_MARGIN = 120  # centipawns a ply: reverse futility pruning's margin
 _FUTILITY = (0, 200, 400)  # frontier and pre-frontier futility margins, by depth
 _LATE_MOVES = (0, 8, 12, 18)  # late move pruning: moves tried in full at depth 1, 2, 3
+#: view histories whose transposition table a bot keeps for its next turn (a room and seat
+#: each); with :data:`TABLE_KEEP` entries of about 350 bytes, at most ~70 MB a process
+TABLES = 4
+#: entries a kept table holds at most (the shallowest searches go first; a 2 s search
+#: stores ~5k: quiescence stores nothing)
+TABLE_KEEP = 50_000
+
+#: late move reductions by depth and move index (the usual ln(depth)·ln(index) shape)
+_REDUCTIONS = [
+    [int(0.75 + math.log(d) * math.log(i) / 2.25) if d and i else 0 for i in range(64)]
+    for d in range(64)
+]
+
+Table = dict[Hashable, tuple[int, int, int, Any]]
 
 
 class Position(Protocol):
@@ -83,25 +98,35 @@ class Pruning:
     variation, stop when the static score is far above beta, and at depth 1 or 2 skip quiet
     moves when it is far below alpha. ``lmp``: at depth 3 or less off the principal
     variation, skip the quiet moves ordered late. ``next_depth``: no new depth starts after
-    this share of the budget."""
+    this share of the budget. ``deep_lmr``: late quiet moves are reduced by more the
+    deeper the search and the later the move (:data:`_REDUCTIONS`, one ply less off the
+    principal variation's window) instead of by one ply."""
 
     prune: bool = False
     futility: bool = False
     lmp: bool = False
     next_depth: float = 0.45
+    deep_lmr: bool = False
 
 
 class AlphaBeta:
     """One search. ``null_move``: allow null-move pruning (the position must accept ``None``
-    as a pass in push). ``pruning``: see :class:`Pruning`."""
+    as a pass in push). ``pruning``: see :class:`Pruning`. ``tt``: a transposition table to
+    start from (an earlier search's of the same game: its keys are exact, so what it holds
+    is true here too)."""
 
     def __init__(
-        self, position: Position, *, null_move: bool = False, pruning: Pruning = Pruning()
+        self,
+        position: Position,
+        *,
+        null_move: bool = False,
+        pruning: Pruning = Pruning(),
+        tt: Table | None = None,
     ) -> None:
         self.pos = position
         self.null_move = null_move
         self.pruning = pruning
-        self.tt: dict[Hashable, tuple[int, int, int, Any]] = {}
+        self.tt: Table = {} if tt is None else tt
         self.killers: list[list[Any]] = [[None, None] for _ in range(128)]
         self.history: dict[Any, int] = {}
         self.nodes = 0
@@ -243,6 +268,9 @@ class AlphaBeta:
                     score = -self._negamax(depth - 1, -beta, -alpha, ply + 1, True)
                 else:
                     reduce = 1 if (i >= 4 and depth >= 3 and not capture and not in_check) else 0
+                    if reduce and self.pruning.deep_lmr:
+                        reduce = _REDUCTIONS[min(depth, 63)][min(i, 63)] - (beta - alpha > 1)
+                        reduce = max(1, min(reduce, depth - 2))
                     score = -self._negamax(depth - 1 - reduce, -alpha - 1, -alpha, ply + 1, True)
                     if score > alpha and (reduce or score < beta):
                         score = -self._negamax(depth - 1, -beta, -alpha, ply + 1, True)
@@ -331,6 +359,15 @@ class AlphaBeta:
         return alpha
 
 
+def trimmed(table: Table, size: int = TABLE_KEEP) -> Table:
+    """``table`` cut to at most ``size`` entries by dropping the shallowest searches first."""
+    floor = 0
+    while len(table) > size:
+        floor += 1
+        table = {key: entry for key, entry in table.items() if entry[0] >= floor}
+    return table
+
+
 def _to_tt(score: int, ply: int) -> int:
     if score > MATE - 1000:
         return score + ply
@@ -359,8 +396,11 @@ class AlphaBetaBot(SearchBot):
         max_depth: a depth cap (weaker strengths, deterministic tests).
         safety: a king-safety term in the chess evaluation (pieces striking a king's zone).
         pesto: PeSTO's tapered evaluation (chess) instead of the simplified tables.
-        prune, futility, lmp, next_depth: the search's :class:`Pruning` (chess: a losing
+        prune, futility, lmp, next_depth, deep_lmr: the search's :class:`Pruning` (chess: a losing
             capture is a piece taking a cheaper one on a square the opponent can take back on).
+        remember: start each turn from the transposition table of the seat's previous turn
+            in the same game (found by its view history, so no other room's; see
+            :class:`~server.bots.bot.Memory`).
 
     The defaults are the measured best (docs/BOTS.md, "The ladder"); ``pesto=0&prune=0&
     futility=0&lmp=0&next_depth=0.45`` is the search as it was before them.
@@ -379,13 +419,19 @@ class AlphaBetaBot(SearchBot):
         next_depth: float = 0.5,
         futility: bool = True,
         lmp: bool = True,
+        remember: bool = True,
+        deep_lmr: bool = False,
     ) -> None:
         self.think_time = think_time
         self.max_depth = max_depth
         self.safety = safety
         self.pesto = pesto
-        self.pruning = Pruning(prune=prune, futility=futility, lmp=lmp, next_depth=next_depth)
+        self.pruning = Pruning(
+            prune=prune, futility=futility, lmp=lmp, next_depth=next_depth, deep_lmr=deep_lmr
+        )
         self.last: SearchResult | None = None
+        self.remember = remember
+        self._tables: Memory[Table] = Memory(TABLES)
 
     def answer(self, ask: Ask) -> str:
         state = ask.world()
@@ -394,9 +440,12 @@ class AlphaBetaBot(SearchBot):
         )
         root = list(ask.moves(state).values())
         ask.rng.shuffle(root)  # ties between equal moves go to chance, not to list order
-        search = AlphaBeta(position, null_move=null_move, pruning=self.pruning)
+        table, digest = self._tables.recall(ask, take=True) if self.remember else (None, "")
+        search = AlphaBeta(position, null_move=null_move, pruning=self.pruning, tt=table)
         result = search.search(root, ask.deadline, max_depth=self.max_depth)
         self.last = result
+        if self.remember:
+            self._tables.keep(ask, digest, trimmed(search.tt))
         return str(result.move)
 
     @staticmethod

@@ -22,12 +22,15 @@ Bots are pure (no I/O, no asyncio); the net layer runs them in worker processes.
 
 from __future__ import annotations
 
+import hashlib
 import inspect
+import json
 import random
 import time
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from server.engine import Game
 
@@ -186,4 +189,57 @@ def moves_by_text(
     for text in legal:
         if text not in out:
             out[text] = game.parse_move(state, seat, text)
+    return out
+
+
+T = TypeVar("T")
+
+
+class Memory(Generic[T]):
+    """What a bot keeps from one turn to its next turn of the same game: a value filed under
+    the digest of every view the seat had when it answered (game, seat and that digest), so
+    only a later turn of the same view history — the same room and seat, nothing else can
+    have it — finds it again. At most ``size`` histories are kept (the oldest go first).
+
+    A bot object serves many rooms in a worker; this is how its answer stays a function of
+    its seat's views, its rng and what it itself computed earlier in the same game."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._kept: OrderedDict[tuple[str, int, str], T] = OrderedDict()
+
+    def recall(self, ask: Ask, *, take: bool = False) -> tuple[T | None, str]:
+        """The value kept at the seat's latest earlier turn of ``ask``'s view history (or
+        ``None``), and the digest to :meth:`keep` this turn's under. ``take``: forget it."""
+        digests = history_digests(ask.views)
+        for digest in reversed(digests[:-1]):
+            key = (ask.game.name, ask.seat, digest)
+            found = self._kept.pop(key, None) if take else self._kept.get(key)
+            if found is not None:
+                return found, digests[-1]
+        return None, digests[-1] if digests else ""
+
+    def keep(self, ask: Ask, digest: str, value: T) -> None:
+        key = (ask.game.name, ask.seat, digest)
+        self._kept[key] = value
+        self._kept.move_to_end(key)
+        while len(self._kept) > self.size:
+            self._kept.popitem(last=False)
+
+    def latest(self) -> T | None:
+        """The value kept last (tests look at it)."""
+        return next(reversed(self._kept.values()), None)
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+
+def history_digests(views: Sequence[Json]) -> list[str]:
+    """A digest of every prefix of ``views`` (the ``i``-th covers ``views[: i + 1]``)."""
+    h = hashlib.blake2b(digest_size=16)
+    out = []
+    for view in views:
+        h.update(json.dumps(view, sort_keys=True, separators=(",", ":")).encode())
+        h.update(b"\x1e")
+        out.append(h.hexdigest())
     return out

@@ -23,16 +23,13 @@ about a millisecond to advance one); the other fitting children fill the pool at
 
 from __future__ import annotations
 
-import hashlib
-import json
 import random
-from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
 from server.engine import Game
 
-from .bot import Ask, Json, world
+from .bot import Ask, Json, Memory, world
 from .mcts import UCT, TreeSearchBot, best_child
 from .particles import GAME as PARTICLES_GAME
 from .particles import advance_worlds
@@ -57,10 +54,9 @@ class ISMCTSBot(TreeSearchBot):
         self.worlds_used = 0
         self.worlds_kept = 0  # of them, remembered worlds advanced (Dark Chess)
         self.worlds_sampled = 0  # of them, drawn by the game's sampler
-        # the worlds sampled for a view history, by (game, seat, digest of every view of it):
-        # a later turn of the same history (the same room and seat, nothing else can have
-        # it) is handed them as hints, to extend them cheaply
-        self._memory: OrderedDict[tuple[str, int, str], list[Any]] = OrderedDict()
+        # the worlds sampled for a view history: a later turn of the same history (the same
+        # room and seat, nothing else can have it) is handed them as hints, to extend them
+        self._memory: Memory[list[Any]] = Memory(MEMORY)
 
     def determinize(
         self,
@@ -93,14 +89,9 @@ class ISMCTSBot(TreeSearchBot):
 
     def _pool(self, ask: Ask) -> list[Any]:
         game, views, seat, deadline = ask.game, ask.views, ask.seat, ask.deadline
-        digests = history_digests(views)
-        hints: list[Any] = []
-        # the longest earlier history of exactly these views (the seat's previous turn)
-        for digest in reversed(digests[:-1]):
-            found = self._memory.get((game.name, seat, digest))
-            if found is not None:
-                hints = found
-                break
+        # the worlds of the seat's previous turn of exactly these views
+        found, digest = self._memory.recall(ask)
+        hints: list[Any] = found or []
         share = deadline.fraction(self.pool_share)
         worlds: list[Any] = []
         spare: list[list[Any]] = []
@@ -134,20 +125,5 @@ class ISMCTSBot(TreeSearchBot):
             for children in spare:
                 if len(worlds) < self.pool and depth < len(children):
                     worlds.append(children[depth])
-        key = (game.name, seat, digests[-1])
-        self._memory[key] = worlds
-        self._memory.move_to_end(key)
-        while len(self._memory) > MEMORY:
-            self._memory.popitem(last=False)
+        self._memory.keep(ask, digest, worlds)
         return worlds
-
-
-def history_digests(views: Sequence[Json]) -> list[str]:
-    """A digest of every prefix of ``views`` (the ``i``-th covers ``views[: i + 1]``)."""
-    h = hashlib.blake2b(digest_size=16)
-    out = []
-    for view in views:
-        h.update(json.dumps(view, sort_keys=True, separators=(",", ":")).encode())
-        h.update(b"\x1e")
-        out.append(h.hexdigest())
-    return out

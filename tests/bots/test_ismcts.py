@@ -59,7 +59,7 @@ def test_remembers_its_worlds_for_the_same_history_only() -> None:
     seat = min(p.game.to_act(p.state))
     bot.choose(p.game, seat, p.views[seat], p.legal(seat), 5.0, random.Random(0))
     assert bot.hints == [None] * 3  # nothing remembered yet
-    first = list(next(reversed(bot._memory.values())))
+    first = list(bot._memory.latest())
     # another room: a different history of views gets no hint from the first
     q = random_game("dark_chess", 13, 10)
     other = min(q.game.to_act(q.state))

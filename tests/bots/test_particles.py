@@ -64,7 +64,7 @@ def test_advanced_worlds_reproduce_every_view(seed: int) -> None:
             break
         bot.choose(p.game, seat, p.views[seat], p.legal(seat), 5.0, random.Random(0))
         kept += bot.worlds_kept
-        worlds = next(reversed(bot._memory.values()))
+        worlds = bot._memory.latest()
         assert len(worlds) == 8
         for world in worlds:
             assert p.game.view(world, seat) == p.views[seat][-1]

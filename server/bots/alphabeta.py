@@ -396,6 +396,7 @@ class AlphaBetaBot(SearchBot):
         max_depth: a depth cap (weaker strengths, deterministic tests).
         safety: a king-safety term in the chess evaluation (pieces striking a king's zone).
         pesto: PeSTO's tapered evaluation (chess) instead of the simplified tables.
+        pawns: with ``pesto``, passed, isolated and doubled pawns in the evaluation too.
         prune, futility, lmp, next_depth, deep_lmr: the search's :class:`Pruning` (chess: a losing
             capture is a piece taking a cheaper one on a square the opponent can take back on).
         remember: start each turn from the transposition table of the seat's previous turn
@@ -421,6 +422,7 @@ class AlphaBetaBot(SearchBot):
         lmp: bool = True,
         remember: bool = True,
         deep_lmr: bool = False,
+        pawns: bool = False,
     ) -> None:
         self.think_time = think_time
         self.max_depth = max_depth
@@ -431,12 +433,13 @@ class AlphaBetaBot(SearchBot):
         )
         self.last: SearchResult | None = None
         self.remember = remember
+        self.pawns = pawns
         self._tables: Memory[Table] = Memory(TABLES)
 
     def answer(self, ask: Ask) -> str:
         state = ask.world()
         position, null_move = self.position(
-            ask.game, state, ask.rng, safety=self.safety, pesto=self.pesto
+            ask.game, state, ask.rng, safety=self.safety, pesto=self.pesto, pawns=self.pawns
         )
         root = list(ask.moves(state).values())
         ask.rng.shuffle(root)  # ties between equal moves go to chance, not to list order
@@ -456,6 +459,7 @@ class AlphaBetaBot(SearchBot):
         *,
         safety: bool = False,
         pesto: bool = False,
+        pawns: bool = False,
     ) -> tuple[Position, bool]:
         if game.name == "chess":
             from .chess_eval import position_key
@@ -467,6 +471,8 @@ class AlphaBetaBot(SearchBot):
             for move in state.board.move_stack:
                 history.append(position_key(replay))
                 replay.push(move)
-            position = ChessPosition(board, history=history, safety=safety, pesto=pesto)
+            position = ChessPosition(
+                board, history=history, safety=safety, pesto=pesto, pawns=pawns
+            )
             return position, True
         return GamePosition(game, state, rng), False

@@ -37,7 +37,7 @@ from .chess_eval import (
     move_delta,
     position_key,
 )
-from .pesto import PESTO, taper
+from .pesto import PESTO, pawn_structure, taper
 
 #: the ``chess.Move`` of every code the search has pushed (one shared object a code)
 _MOVES: list[chess.Move | None] = [None] * (chess.QUEEN + 1 << 12)
@@ -102,6 +102,8 @@ class ChessPosition:
         history: position keys before the current one (repetitions count as draws).
         safety: add :func:`king_safety` to the evaluation (pieces striking a king's zone).
         pesto: PeSTO's tapered tables (:mod:`.pesto`) instead of the simplified ones.
+        pawns: with ``pesto``, add :func:`~server.bots.pesto.pawn_structure` (passed,
+            isolated and doubled pawns).
     """
 
     def __init__(
@@ -112,6 +114,7 @@ class ChessPosition:
         history: list[Hashable] | None = None,
         safety: bool = False,
         pesto: bool = False,
+        pawns: bool = False,
     ) -> None:
         # python-chess cleans the castling rights at its first push (rooks and kings not
         # on their squares lose them); this board is pushed here, so clean them now, before
@@ -121,6 +124,7 @@ class ChessPosition:
         self.king_capture = king_capture
         self.safety = safety
         self.pesto = pesto
+        self.pawns = pawns and pesto  # packed like PeSTO's tables
         self.pst = PESTO if pesto else PST
         score, phase = material_pst(board, self.pst)
         self.scores = [score]
@@ -265,7 +269,12 @@ class ChessPosition:
     def evaluate(self) -> int:
         """Centipawns for the side to move."""
         phase = self.phases[-1]
-        if self.pesto:
+        if self.pawns:
+            board = self.board
+            white = board.pawns & board.occupied_co[chess.WHITE]
+            packed = self.scores[-1] + pawn_structure(white, board.pawns ^ white)
+            score = taper(packed, phase)
+        elif self.pesto:
             score = taper(self.scores[-1], phase)
         else:
             score = self.scores[-1] + king_terms(self.board, phase)

@@ -16,7 +16,18 @@ from server.bots.alphabeta import AlphaBeta, Pruning
 from server.bots.bot import Deadline
 from server.bots.chess_eval import material_pst
 from server.bots.chess_position import ChessPosition
-from server.bots.pesto import EG_VALUE, MG_VALUE, PESTO, pack, taper, unpack
+from server.bots.pesto import (
+    DOUBLED,
+    EG_VALUE,
+    ISOLATED,
+    MG_VALUE,
+    PASSED,
+    PESTO,
+    pack,
+    pawn_structure,
+    taper,
+    unpack,
+)
 
 from .play import start
 
@@ -168,3 +179,72 @@ def test_pruned_search_keeps_the_tactics() -> None:
             search = AlphaBeta(pos, null_move=True, pruning=pruning)
             result = search.search(list(board.legal_moves), Deadline(60.0), max_depth=4)
             assert result.move in best, (ops["id"], pruned, result.move)
+
+
+def _pawns(board: chess.Board) -> int:
+    return pawn_structure(board.pieces_mask(chess.PAWN, True), board.pieces_mask(chess.PAWN, False))
+
+
+def _pawns_by_the_book(board: chess.Board) -> int:
+    """The same terms square by square from python-chess's square sets (slow and plain)."""
+    score = 0
+    for color, sign in ((chess.WHITE, 1), (chess.BLACK, -1)):
+        own = board.pieces(chess.PAWN, color)
+        other = board.pieces(chess.PAWN, not color)
+        for f in range(8):
+            on_file = [sq for sq in own if chess.square_file(sq) == f]
+            beside = [sq for sq in own if abs(chess.square_file(sq) - f) == 1]
+            if on_file:
+                score += sign * (len(on_file) - 1) * DOUBLED
+                if not beside:
+                    score += sign * len(on_file) * ISOLATED
+        for sq in own:
+            rank, file = chess.square_rank(sq), chess.square_file(sq)
+            step = 1 if color == chess.WHITE else -1
+            blockers = [
+                o for o in other
+                if abs(chess.square_file(o) - file) <= 1
+                and (chess.square_rank(o) - rank) * step > 0
+            ]  # fmt: skip
+            if not blockers:
+                score += sign * PASSED[rank if color == chess.WHITE else 7 - rank]
+    return score
+
+
+def test_pawn_structure_counts_passed_isolated_and_doubled_pawns() -> None:
+    # White: a2, b2 and d5 passed, d5 isolated; Black: none
+    board = chess.Board("8/5k2/8/3P4/8/8/PP3K2/8 w - - 0 1")
+    assert _pawns(board) == 2 * PASSED[1] + PASSED[4] + ISOLATED
+    # White doubled and isolated on the c-file, Black's b7 isolated, and none of them
+    # passed: b7 watches the c-file's squares ahead and is watched by c3 and c4
+    board = chess.Board("8/1p3k2/8/8/2P5/2P5/5K2/8 w - - 0 1")
+    assert _pawns(board) == DOUBLED + 2 * ISOLATED - ISOLATED
+    assert unpack(_pawns(board.mirror())) == tuple(-x for x in unpack(_pawns(board)))
+    # the middle-game and end-game halves weigh differently: a far-advanced passer counts
+    # most in the end game
+    mg, eg = unpack(PASSED[6])
+    assert eg > mg > 0
+
+
+def test_pawn_structure_agrees_with_the_book_on_random_boards() -> None:
+    rng = random.Random(7)
+    for _ in range(300):
+        board = chess.Board(None)
+        for color in (chess.WHITE, chess.BLACK):
+            for sq in rng.sample(range(8, 56), rng.randint(0, 8)):
+                if board.piece_at(sq) is None:
+                    board.set_piece_at(sq, chess.Piece(chess.PAWN, color))
+        assert _pawns(board) == _pawns_by_the_book(board), board.fen()
+        mirrored = board.mirror()
+        assert unpack(_pawns(mirrored)) == tuple(-x for x in unpack(_pawns(board)))
+
+
+def test_the_pawn_term_reaches_the_search_evaluation() -> None:
+    board = chess.Board("8/5k2/8/3P4/8/8/PP3K2/8 w - - 0 1")
+    plain = ChessPosition(board.copy(), pesto=True).evaluate()
+    with_pawns = ChessPosition(board.copy(), pesto=True, pawns=True)
+    phase = with_pawns.phases[-1]
+    assert with_pawns.evaluate() == taper(with_pawns.scores[-1] + _pawns(board), phase)
+    assert with_pawns.evaluate() != plain
+    with_pawns.board.turn = chess.BLACK  # the side to move's score
+    assert with_pawns.evaluate() == -taper(with_pawns.scores[-1] + _pawns(board), phase)

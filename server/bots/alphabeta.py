@@ -397,14 +397,16 @@ class AlphaBetaBot(SearchBot):
         safety: a king-safety term in the chess evaluation (pieces striking a king's zone).
         pesto: PeSTO's tapered evaluation (chess) instead of the simplified tables.
         pawns: with ``pesto``, passed, isolated and doubled pawns in the evaluation too.
-        prune, futility, lmp, next_depth, deep_lmr: the search's :class:`Pruning` (chess: a losing
-            capture is a piece taking a cheaper one on a square the opponent can take back on).
+        prune, futility, lmp, next_depth, deep_lmr: the search's :class:`Pruning` (chess:
+            a losing capture is a piece taking a cheaper one on a square the opponent can
+            take back on).
         remember: start each turn from the transposition table of the seat's previous turn
             in the same game (found by its view history, so no other room's; see
             :class:`~server.bots.bot.Memory`).
 
     The defaults are the measured best (docs/BOTS.md, "The ladder"); ``pesto=0&prune=0&
-    futility=0&lmp=0&next_depth=0.45`` is the search as it was before them.
+    futility=0&lmp=0&next_depth=0.45&deep_lmr=0&remember=0`` is the search as it was before
+    them (``next_depth=0.5&deep_lmr=0&remember=0`` as it was before the last three).
     """
 
     name = "alphabeta"
@@ -417,11 +419,11 @@ class AlphaBetaBot(SearchBot):
         safety: bool = False,
         pesto: bool = True,
         prune: bool = True,
-        next_depth: float = 0.5,
+        next_depth: float = 0.95,
         futility: bool = True,
         lmp: bool = True,
         remember: bool = True,
-        deep_lmr: bool = False,
+        deep_lmr: bool = True,
         pawns: bool = False,
     ) -> None:
         self.think_time = think_time

@@ -134,10 +134,13 @@ def test_losing_captures_are_dear_pieces_taking_defended_cheap_ones() -> None:
 def test_options_reach_the_search() -> None:
     def options(bot: Any) -> tuple[Any, ...]:
         p = bot.pruning
-        return (bot.pesto, p.prune, p.futility, p.lmp, p.next_depth)
+        return (bot.pesto, p.prune, p.futility, p.lmp, p.next_depth, p.deep_lmr, bot.remember)
 
-    bot = make_bot("chess", "alphabeta", pesto=1, prune=1, futility=1, lmp=1, next_depth=0.6)
-    assert options(bot) == (1, 1, 1, 1, 0.6)
+    bot = make_bot(
+        "chess", "alphabeta", pesto=1, prune=1, futility=1, lmp=1, next_depth=0.6, deep_lmr=0,
+        remember=0,
+    )  # fmt: skip
+    assert options(bot) == (1, 1, 1, 1, 0.6, 0, 0)
     # and they reach the search: the same depth-4 search visits fewer nodes with them
     fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8"
     p = start("chess", options={"fen": fen})
@@ -150,11 +153,12 @@ def test_options_reach_the_search() -> None:
     assert nodes[1] < nodes[0] * 0.8, nodes
     # the defaults are the measured best: every option on
     default = make_bot("chess", "alphabeta")
-    assert options(default) == (True, True, True, True, 0.5)
+    assert options(default) == (True, True, True, True, 0.95, True, True)
 
 
 # positions of the classic "Win at Chess" suite (Reinfeld) that the full-width search solves at
-# depth 4; the pruning options (futility, late moves, losing captures) must not lose them
+# depth 4; the pruning options (futility, late moves, losing captures, deeper late move
+# reductions) must not lose them
 WAC = (
     '2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id "WAC.001";',
     '5rk1/1ppb3p/p1pb4/6q1/3P1p1r/2P1R2P/PP1BQ1P1/5RKN w - - bm Rg3; id "WAC.003";',
@@ -175,7 +179,7 @@ def test_pruned_search_keeps_the_tactics() -> None:
         assert isinstance(best, list)
         for pruned in (False, True):
             pos = ChessPosition(board.copy(stack=False), pesto=pruned)
-            pruning = Pruning(prune=pruned, futility=pruned, lmp=pruned)
+            pruning = Pruning(prune=pruned, futility=pruned, lmp=pruned, deep_lmr=pruned)
             search = AlphaBeta(pos, null_move=True, pruning=pruning)
             result = search.search(list(board.legal_moves), Deadline(60.0), max_depth=4)
             assert result.move in best, (ops["id"], pruned, result.move)

@@ -37,7 +37,7 @@ from .game_position import GamePosition
 
 INF = 10 * MATE
 EXACT, LOWER, UPPER = 0, 1, 2
-_TIME_CHECK = 256  # nodes between clock reads
+_TIME_CHECK = 64  # nodes between clock reads (a few milliseconds: the search runs to its deadline)
 _RFP_MARGIN = 120  # centipawns a ply: reverse futility pruning's margin
 _FUTILITY = (0, 200, 400)  # frontier and pre-frontier futility margins, by depth
 _LATE_MOVES = (0, 8, 12, 18)  # late move pruning: moves tried in full at depth 1, 2, 3

@@ -28,6 +28,9 @@ SF='uci:/usr/games/stockfish?Skill Level=0&time=0.05'
 
 # chess: the top level (alpha-beta, 2 s) vs Stockfish skill 5 at the same 2 s (target 0.5)
 run chess_hard_vs_sf5 chess 'alphabeta?time=2' 'uci:/usr/games/stockfish?Skill Level=5&time=2' -n "$N" --seed bench-chess-sf5
+# chess: the search against itself as it was before its last three parts (next_depth, deep_lmr,
+# remember; docs/BOTS.md), both at 0.5 s
+run chess_search_vs_before chess 'alphabeta?time=0.5' 'alphabeta?time=0.5&next_depth=0.5&deep_lmr=0&remember=0' -n "$N" --seed combo
 # chess: alpha-beta at 1 s/move vs Stockfish skill 0 at 0.05 s/move, and vs random
 run chess_ab_vs_sf0   chess 'alphabeta?time=1' "$SF" -n "$N" --seed bench-chess
 run chess_ab_vs_random chess 'alphabeta?time=1' random -n "$N" --seed bench-chess-r

@@ -269,13 +269,13 @@ class ChessPosition:
     def evaluate(self) -> int:
         """Centipawns for the side to move."""
         phase = self.phases[-1]
-        if self.pawns:
-            board = self.board
-            white = board.pawns & board.occupied_co[chess.WHITE]
-            packed = self.scores[-1] + pawn_structure(white, board.pawns ^ white)
+        if self.pesto:
+            packed = self.scores[-1]
+            if self.pawns:
+                board = self.board
+                white = board.pawns & board.occupied_co[chess.WHITE]
+                packed += pawn_structure(white, board.pawns ^ white)
             score = taper(packed, phase)
-        elif self.pesto:
-            score = taper(self.scores[-1], phase)
         else:
             score = self.scores[-1] + king_terms(self.board, phase)
         if self.safety:

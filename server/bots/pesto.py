@@ -197,23 +197,19 @@ PASSED = tuple(
 ISOLATED = pack(-8, -12)  # a pawn with no pawn of its colour on a file beside it
 DOUBLED = pack(-10, -25)  # each pawn of a colour on a file beyond the first
 
-_FILES = [chess.BB_FILES[f] for f in range(8)]
+_FILES = chess.BB_FILES
 _BESIDE = [(_FILES[f - 1] if f else 0) | (_FILES[f + 1] if f < 7 else 0) for f in range(8)]
-# the squares a pawn of each colour on each square must pass or be stopped from: its file
-# and the two beside it, on the ranks ahead of it
-_AHEAD = {
-    color: [
-        (_FILES[chess.square_file(sq)] | _BESIDE[chess.square_file(sq)])
-        & (
-            ~((1 << (8 * (chess.square_rank(sq) + 1))) - 1)
-            if color == chess.WHITE
-            else ((1 << (8 * chess.square_rank(sq))) - 1)
-        )
-        & chess.BB_ALL
-        for sq in chess.SQUARES
-    ]
-    for color in (chess.WHITE, chess.BLACK)
-}
+
+
+def _ahead(square: int, color: chess.Color) -> int:
+    """The squares a pawn of ``color`` on ``square`` must pass or be stopped from: its file
+    and the two beside it, on the ranks ahead of it."""
+    file, rank = chess.square_file(square), chess.square_rank(square)
+    ranks = range(rank + 1, 8) if color == chess.WHITE else range(rank)
+    return (_FILES[file] | _BESIDE[file]) & sum(chess.BB_RANKS[r] for r in ranks)
+
+
+_AHEAD = {color: [_ahead(sq, color) for sq in chess.SQUARES] for color in chess.COLORS}
 
 _STRUCTURES: dict[tuple[int, int], int] = {}
 _STRUCTURES_KEPT = 1 << 16

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import json
 import logging
@@ -57,8 +58,14 @@ PAIRING_TTL = 90 * 24 * 3600
 def player_key(client: Client) -> str:
     if client.user:
         return f"user:{client.user.lower()}"
-    digest = hashlib.sha256((client.session or "").encode()).hexdigest()[:16]
-    return f"guest:{digest}"
+    return _guest_key(client.session or "")
+
+
+@functools.lru_cache(maxsize=65_536)
+def _guest_key(session: str) -> str:
+    """A guest's key: a digest of its session (the sweep asks for every connection's key
+    twice a second; hashed once per session, not per connection and sweep)."""
+    return f"guest:{hashlib.sha256(session.encode()).hexdigest()[:16]}"
 
 
 def clock_label(clock: Any) -> str:
@@ -371,7 +378,6 @@ class Seeks:
         those of nodes that stopped beating (died)."""
         await self.beat()
         now = time.monotonic()
-        present = {player_key(c) for c in self.hub.clients if not c.closing}
         seeks = await self.store.seeks()
         dropped = False
         mine = [s for s in seeks.values() if s["poster"]["node"] == self.hub.node]
@@ -383,6 +389,8 @@ class Seeks:
         pool_entries = {pool: await self.store.pool(pool) for pool in pools}
         for entries in pool_entries.values():
             keys |= {k for k, e in entries.items() if e.get("node") == self.hub.node}
+        # every connection's key, only when somebody here has a seek or a pool entry
+        present = {player_key(c) for c in self.hub.clients if not c.closing} if keys else set()
         for key in keys:
             if key in present:
                 self.gone_since.pop(key, None)

@@ -251,6 +251,7 @@ def _perft(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     from .net.app import Config, KibitzServer
     from .net.connection import Limits
+    from .net.gcpolicy import GcPolicy
     from .tools.bench_common import raise_nofile
 
     raise_nofile()  # every connection is a file: allow as many as the system lets us
@@ -296,6 +297,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     async def run() -> None:
         server = KibitzServer(config)
+        collector: asyncio.Task[None] | None = None
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -303,14 +305,18 @@ def _serve(args: argparse.Namespace) -> int:
                 loop.add_signal_handler(sig, stop.set)
         try:
             await server.start()
-            # a server keeps many long-lived objects: move what start-up made out of the
-            # collector's sight, and collect the young generation less often, so that a
-            # full collection does not stall every game for tens of milliseconds
-            gc.freeze()
+            # a server keeps many long-lived objects: keep them out of the collector's
+            # sight as they appear (server/net/gcpolicy.py), and collect the young
+            # generation less often, so that no collection stalls every game
+            policy = GcPolicy()
+            policy.start()
             gc.set_threshold(50_000, 20, 20)
+            collector = asyncio.create_task(policy.run(), name="gc-policy")
             print(json.dumps({"url": server.url, "ws": server.ws_url}), flush=True)
             await stop.wait()
         finally:
+            if collector is not None:
+                collector.cancel()
             await server.stop()
             logging.getLogger("kibitz").info("stopped")
 

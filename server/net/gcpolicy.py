@@ -5,7 +5,7 @@ renderings) and makes little cyclic garbage: reference counting frees nearly eve
 moment it dies. CPython's collector does not know that. Each collection of the middle
 generation rescans every object that survived into it, and a full collection rescans them
 all. At 10,000 connections `kibitz bench` caught middle collections stopping the node for
-453 to 475 ms (one in each of four runs), and every game on the node waits while they run.
+445 to 475 ms (one in each of seven runs), and every game on the node waits while they run.
 
 :class:`GcPolicy` takes the survivors out of the collector's sight as they appear. Every
 ``interval`` seconds it freezes every object the automatic collections have let live so far

@@ -54,6 +54,8 @@ def test_bench_saturating_mode_reports_cpu_against_the_ceiling() -> None:
     # how busy each side was, so a reader can tell a saturated generator's delay from the
     # server's: the busy node ran, the generator ticked its probe
     assert report["node_cpu_share"][0] > 0  # type: ignore[index]
+    # the node's collector over the window, read from its /metrics at both ends
+    assert set(report["node_gc"][0]) == {"0", "1", "2"}  # type: ignore[index]
     for run in (report, report["echo"]):
         generator = run["generator"]  # type: ignore[index]
         assert generator["cpu_share"] > 0 and generator["loop_lag_max_ms"] >= 0
@@ -86,3 +88,22 @@ def test_median_run_is_the_middle_pair() -> None:
     assert median["repeated"]["cpu_ratios"] == [4.0, 3.1, 3.6]
     assert median["repeated"]["delivered_pct"] == 40.0
     assert _median_run(runs[:1]) is runs[0]
+
+
+def test_gc_pauses_are_read_from_the_metrics_and_taken_over_the_window() -> None:
+    from server.net.metrics import Metrics
+    from server.tools.bench_load import gc_pauses, gc_window
+
+    m = Metrics()
+    timings = m.gc_pauses.by_generation
+    timings[0].observe(0.002)
+    before = gc_pauses(m.render().decode())
+    timings[0].observe(0.003)
+    timings[1].observe(0.4)  # one middle collection of 0.4 s in the window
+    timings[1].observe(0.02)
+    after = gc_pauses(m.render().decode())
+    assert before["0"]["count"] == 1 and before["1"]["count"] == 0
+    window = gc_window(before, after)
+    assert window["0"] == {"pauses": 1, "seconds": 0.003, "longest_le": "0.005"}
+    assert window["1"] == {"pauses": 2, "seconds": 0.42, "longest_le": "0.5"}
+    assert window["2"] == {"pauses": 0, "seconds": 0.0, "longest_le": None}

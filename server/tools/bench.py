@@ -108,6 +108,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "think": think,
             "warmup": args.warmup,
             "pids": [*node_pids, redis_pid],
+            # each node's collector over the window (workers share a port: not asked)
+            "metrics": [
+                u.replace("ws://", "http://").removesuffix("/ws") + "/metrics" for u in urls
+            ]
+            if args.workers <= 1
+            else [],
         }
         with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx) as pool:
             fut = pool.submit(run_kibitz_load, params)
@@ -217,7 +223,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     p.add_argument(
         "--warmup", type=float, default=5,
-        help="seconds of load before the measured window (rooms being set up; default 5)",
+        help="seconds of load before the measured window (rooms being set up; default 5;"
+        " at 10,000 connections take 20 to measure the steady state: the set-up's end"
+        " otherwise still falls in the window)",
     )  # fmt: skip
     mode = p.add_mutually_exclusive_group()
     mode.add_argument(
@@ -301,6 +309,13 @@ def main(args: argparse.Namespace) -> int:
         f" (ceiling run: server {e['server_cpu_share']}, generator {eg['cpu_share']},"
         f" late p99 {eg['loop_lag_p99_ms']} ms)",
     ]
+    for i, node in enumerate(r.get("node_gc") or []):
+        pauses = ", ".join(
+            f"gen {gen}: {g['pauses']} pauses, {g['seconds']} s"
+            + (f", longest <= {g['longest_le']} s" if g["longest_le"] else "")
+            for gen, g in node.items()
+        )
+        lines.append(f"node {i} garbage collector in the window: {pauses or 'not read'}")
     if r["node_warnings"]:
         lines.append("the nodes warned (distinct messages, how often):")
         lines.extend(f"  {w}" for w in r["node_warnings"])

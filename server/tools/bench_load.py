@@ -21,7 +21,6 @@ import contextlib
 import gc
 import random
 import time
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,6 +30,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.typing import Subprotocol
 
 from ..store.log import pack
+from .bench_gc import gc_window, scrape_gc
 
 MSGPACK = "kibitz.msgpack"
 
@@ -43,66 +43,6 @@ def quiet_gc() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(50_000, 20, 20)
-
-
-GC_METRIC = "kibitz_gc_pause_seconds"
-
-
-def gc_pauses(metrics: str) -> dict[str, dict[str, Any]]:
-    """The node's garbage-collector pauses from its ``/metrics`` text, by generation:
-    ``{"0": {"count": n, "seconds": s, "le": {bound: how many at most that}}}``."""
-    out: dict[str, dict[str, Any]] = {}
-    for line in metrics.splitlines():
-        if not line.startswith(GC_METRIC):
-            continue
-        name_labels, _, value = line.rpartition(" ")
-        name, _, labels = name_labels.partition("{")
-        fields = dict(
-            part.split("=", 1) for part in labels.rstrip("}").replace('"', "").split(",") if part
-        )
-        gen = out.setdefault(fields.get("generation", "?"), {"count": 0, "seconds": 0.0, "le": {}})
-        if name == GC_METRIC + "_bucket":
-            gen["le"][fields["le"]] = float(value)
-        elif name == GC_METRIC + "_count":
-            gen["count"] = float(value)
-        elif name == GC_METRIC + "_sum":
-            gen["seconds"] = float(value)
-    return out
-
-
-def gc_window(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
-    """What the collector did between two :func:`gc_pauses` readings, by generation: how
-    many pauses, their seconds, and the bucket the longest of them fell in (``longest_le``,
-    seconds; ``"+Inf"`` past the largest bound)."""
-    out: dict[str, Any] = {}
-    for gen, now in sorted(after.items()):
-        was = before.get(gen, {"count": 0, "seconds": 0.0, "le": {}})
-        count = now["count"] - was["count"]
-        longest = None
-        if count:
-            for le, cum in sorted(now["le"].items(), key=lambda kv: float(kv[0])):
-                if cum - was["le"].get(le, 0) >= count:
-                    longest = le
-                    break
-        out[gen] = {
-            "pauses": int(count),
-            "seconds": round(now["seconds"] - was["seconds"], 3),
-            "longest_le": longest,
-        }
-    return out
-
-
-async def scrape_gc(urls: list[str]) -> list[dict[str, Any]]:
-    """Each node's :func:`gc_pauses` now (``{}`` for a node that did not answer)."""
-
-    def get(url: str) -> dict[str, Any]:
-        try:
-            with urllib.request.urlopen(url, timeout=5) as reply:
-                return gc_pauses(reply.read().decode())
-        except OSError:
-            return {}
-
-    return list(await asyncio.gather(*(asyncio.to_thread(get, u) for u in urls)))
 
 
 def unpack(data: bytes) -> Any:

@@ -74,7 +74,6 @@ class GcPolicy:
         self.last_full = clock()
         #: resident memory right after the last full collection
         self.baseline = memory()
-        self.young = 0  # ticks that froze the survivors
         self.full = 0  # full collections run
 
     def start(self) -> None:
@@ -100,7 +99,6 @@ class GcPolicy:
             )  # fmt: skip
             return "full"
         gc.freeze()
-        self.young += 1
         return "young"
 
     def _full(self) -> int:

@@ -86,6 +86,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         redis_url = _start_redis(tmp, procs)
         redis_pid = procs[0].pid
         node_pids, urls = [], []
+        metrics = []  # each node's /metrics: its collector over the window (not asked of
+        # --workers, whose workers share one port)
         if args.workers > 1:  # one `kibitz serve --workers N` (its workers share the port)
             proc, port = _start_node(
                 redis_url, "bench", procs, "--workers", str(args.workers), stdout=True,
@@ -100,6 +102,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             _wait_port(port)
             node_pids.append(proc.pid)
             urls.append(f"ws://{HOST}:{port}/ws")
+            metrics.append(f"http://{HOST}:{port}/metrics")
         params = {
             "urls": urls,
             "connections": args.connections,
@@ -108,12 +111,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "think": think,
             "warmup": args.warmup,
             "pids": [*node_pids, redis_pid],
-            # each node's collector over the window (workers share a port: not asked)
-            "metrics": [
-                u.replace("ws://", "http://").removesuffix("/ws") + "/metrics" for u in urls
-            ]
-            if args.workers <= 1
-            else [],
+            "metrics": metrics,
         }
         with concurrent.futures.ProcessPoolExecutor(1, mp_context=ctx) as pool:
             fut = pool.submit(run_kibitz_load, params)

@@ -7,6 +7,8 @@ import asyncio
 import urllib.request
 from typing import Any
 
+from prometheus_client.parser import text_string_to_metric_families
+
 GC_METRIC = "kibitz_gc_pause_seconds"
 
 
@@ -14,21 +16,19 @@ def gc_pauses(metrics: str) -> dict[str, dict[str, Any]]:
     """The node's garbage-collector pauses from its ``/metrics`` text, by generation:
     ``{"0": {"count": n, "seconds": s, "le": {bound: how many at most that}}}``."""
     out: dict[str, dict[str, Any]] = {}
-    for line in metrics.splitlines():
-        if not line.startswith(GC_METRIC):
+    for family in text_string_to_metric_families(metrics):
+        if family.name != GC_METRIC:
             continue
-        name_labels, _, value = line.rpartition(" ")
-        name, _, labels = name_labels.partition("{")
-        fields = dict(
-            part.split("=", 1) for part in labels.rstrip("}").replace('"', "").split(",") if part
-        )
-        gen = out.setdefault(fields.get("generation", "?"), {"count": 0, "seconds": 0.0, "le": {}})
-        if name == GC_METRIC + "_bucket":
-            gen["le"][fields["le"]] = float(value)
-        elif name == GC_METRIC + "_count":
-            gen["count"] = float(value)
-        elif name == GC_METRIC + "_sum":
-            gen["seconds"] = float(value)
+        for sample in family.samples:
+            gen = out.setdefault(
+                sample.labels["generation"], {"count": 0, "seconds": 0.0, "le": {}}
+            )
+            if sample.name == GC_METRIC + "_bucket":
+                gen["le"][sample.labels["le"]] = sample.value
+            elif sample.name == GC_METRIC + "_count":
+                gen["count"] = sample.value
+            elif sample.name == GC_METRIC + "_sum":
+                gen["seconds"] = sample.value
     return out
 
 

@@ -322,12 +322,16 @@ async def kibitz_load(p: dict[str, Any]) -> dict[str, Any]:
     loop.call_later(p["warmup"], mark, "start")
     loop.call_later(p["warmup"], probe.start)
     metrics = p.get("metrics", [])  # each node's /metrics: its collector over the window
-    gc_start: list[asyncio.Task[list[dict[str, Any]]]] = []
-    loop.call_later(p["warmup"], lambda: gc_start.append(loop.create_task(scrape_gc(metrics))))
+
+    async def gc_at_start() -> list[dict[str, Any]]:
+        await asyncio.sleep(p["warmup"])
+        return await scrape_gc(metrics)
+
+    gc_start = loop.create_task(gc_at_start())
     await asyncio.gather(*(Room(g, stats, p["think"], i).play(until) for i, g in enumerate(groups)))
     mark("end")
     gc_end = await scrape_gc(metrics)
-    gc_before = await gc_start[0] if gc_start else [{} for _ in metrics]
+    gc_before = await gc_start
     generator = probe.stop()
     window = max(1e-9, time.monotonic() - window0)
     held = sum(1 for ws in conns if ws.state.name == "OPEN")

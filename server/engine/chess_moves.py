@@ -9,6 +9,11 @@ squares one by one). ``tests/engine/test_chess_moves.py`` compares it with
 ``Board.generate_legal_moves`` list for list over many thousands of positions.
 
 Standard chess only (no Chess960 castling, no variants): the game's boards.
+
+The generator is compiled (``_chess_moves.c``, built by ``pip install``) when a C compiler
+was there at install time; otherwise, and for a board of another class, the pure-Python
+generator below (``python_legal_codes`` and its kin) gives the very same lists, slower.
+``COMPILED`` says which one runs. The tests hold both to python-chess.
 """
 
 from __future__ import annotations
@@ -29,6 +34,15 @@ from chess import (
     BB_RAYS,
     BB_SQUARES,
 )
+
+_gen: Callable[..., list[int] | None] | None
+try:
+    from ._chess_moves import gen as _gen
+except ImportError:  # built without a C compiler: the Python generator below
+    _gen = None
+
+#: whether the compiled generator is in use (``kibitz bench --engine`` reports it)
+COMPILED = _gen is not None
 
 _BETWEEN = chess.between
 _BACK_RANKS = chess.BB_RANK_1 | chess.BB_RANK_8
@@ -78,7 +92,7 @@ def _safe_squares(board: chess.Board, enemy: bool, targets: int) -> list[int]:
     return out
 
 
-def legal_codes(board: chess.Board, to_mask: int = -1) -> list[int]:
+def python_legal_codes(board: chess.Board, to_mask: int = -1) -> list[int]:
     """``[m.promotion << 12 | m.from_square << 6 | m.to_square for m in
     board.generate_legal_moves(to_mask=to_mask)]`` (``promotion`` 0 for none), for a
     standard board."""
@@ -124,16 +138,16 @@ def legal_codes(board: chess.Board, to_mask: int = -1) -> list[int]:
     return out
 
 
-def legal_capture_codes(board: chess.Board) -> list[int]:
+def python_legal_capture_codes(board: chess.Board) -> list[int]:
     """``board.generate_legal_captures()`` as codes, in its order: the legal moves onto an
     enemy piece, then the legal en passant captures."""
-    out = legal_codes(board, board.occupied_co[not board.turn])
+    out = python_legal_codes(board, board.occupied_co[not board.turn])
     if board.ep_square is not None:
         _en_passant(board, board.turn, board.occupied_co[board.turn], board.occupied, out)
     return out
 
 
-def pseudo_capture_codes(board: chess.Board) -> list[int]:
+def python_pseudo_capture_codes(board: chess.Board) -> list[int]:
     """``board.generate_pseudo_legal_captures()`` as codes, in its order."""
     turn = board.turn
     us, them = board.occupied_co[turn], board.occupied_co[not turn]
@@ -243,6 +257,40 @@ def _pseudo(
         _en_passant(board, turn, us, occ, out, legal)
 
 
+def _compiled_codes(board: chess.Board, mode: int, to_mask: int) -> list[int] | None:
+    """The compiled generator's list (mode 0: legal moves onto ``to_mask``, 1: legal
+    captures, 2: pseudo-legal captures), or None when it cannot answer: not built, a board
+    of another class (a variant, a test's deliberately broken board), Chess960, no king."""
+    if _gen is None or type(board) is not chess.Board or board.chess960:
+        return None
+    ep = board.ep_square
+    black, white = board.occupied_co  # indexed by colour: chess.BLACK is 0
+    return _gen(
+        mode, board.turn, board.pawns, board.knights, board.bishops, board.rooks,
+        board.queens, board.kings, white, black, board.promoted, -1 if ep is None else ep,
+        board.castling_rights, to_mask & chess.BB_ALL,
+    )  # fmt: skip
+
+
+def legal_codes(board: chess.Board, to_mask: int = -1) -> list[int]:
+    """``[m.promotion << 12 | m.from_square << 6 | m.to_square for m in
+    board.generate_legal_moves(to_mask=to_mask)]`` (``promotion`` 0 for none)."""
+    out = _compiled_codes(board, 0, to_mask)
+    return python_legal_codes(board, to_mask) if out is None else out
+
+
+def legal_capture_codes(board: chess.Board) -> list[int]:
+    """``board.generate_legal_captures()`` as codes, in its order."""
+    out = _compiled_codes(board, 1, -1)
+    return python_legal_capture_codes(board) if out is None else out
+
+
+def pseudo_capture_codes(board: chess.Board) -> list[int]:
+    """``board.generate_pseudo_legal_captures()`` as codes, in its order."""
+    out = _compiled_codes(board, 2, -1)
+    return python_pseudo_capture_codes(board) if out is None else out
+
+
 def pseudo_codes(board: chess.Board) -> list[int]:
     """``board.generate_pseudo_legal_moves()`` as codes, in its order (the king may step
     onto an attacked square; castling and en passant as ``board`` has them: Dark Chess's
@@ -291,6 +339,7 @@ def code_of(move: chess.Move) -> int:
 
 
 __all__ = [
-    "code_of", "legal_capture_codes", "legal_codes", "pseudo_capture_codes", "pseudo_codes",
-    "to_move",
+    "COMPILED", "code_of", "legal_capture_codes", "legal_codes", "pseudo_capture_codes",
+    "pseudo_codes", "python_legal_capture_codes", "python_legal_codes",
+    "python_pseudo_capture_codes", "to_move",
 ]  # fmt: skip

@@ -1,17 +1,24 @@
-"""legal_codes gives python-chess's legal moves, list for list (same order), as codes."""
+"""legal_codes gives python-chess's legal moves, list for list (same order), as codes.
+
+Both generators are held to python-chess: the compiled one (``_chess_moves.c``, what runs
+when it was built) and the pure-Python one (what runs without a C compiler, and for boards
+of other classes)."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import chess
 import pytest
 
+from server.engine import chess_moves
 from server.engine.chess_moves import (
-    legal_capture_codes,
     legal_codes,
-    pseudo_capture_codes,
     pseudo_codes,
+    python_legal_capture_codes,
+    python_legal_codes,
+    python_pseudo_capture_codes,
     to_move,
 )
 
@@ -32,7 +39,32 @@ TRICKY = [
     "4k3/8/8/1b6/8/8/4r3/4K3 w - - 0 1",  # double-check-like lines
     "1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1",  # promotion and capture-promotion
     "4k3/8/8/8/8/8/6p1/4K2R b K - 0 1",
+    "2b1k3/8/8/3Pp3/6K1/8/8/8 w - e6 0 1",  # (set up) e.p. blocks a bishop's check
 ]
+
+
+def _compiled(mode: int) -> Callable[..., list[int]]:
+    def gen(board: chess.Board, to_mask: int = -1) -> list[int]:
+        out = chess_moves._compiled_codes(board, mode, to_mask)
+        assert out is not None, "the compiled generator did not answer"
+        return out
+
+    return gen
+
+
+#: (legal moves, legal captures, pseudo-legal captures) of each generator
+GENERATORS = {
+    "compiled": (_compiled(0), _compiled(1), _compiled(2)),
+    "python": (python_legal_codes, python_legal_capture_codes, python_pseudo_capture_codes),
+}
+
+
+def test_the_compiled_generator_is_built() -> None:
+    """``pip install -e .`` compiles it (a C compiler is part of the test set-up); without
+    it the server still runs, on the Python generator, but this suite says so."""
+    assert chess_moves.COMPILED
+    board = chess.Board()
+    assert chess_moves._compiled_codes(board, 0, -1) == legal_codes(board)
 
 
 def codes_of(board: chess.Board) -> list[int]:
@@ -42,23 +74,32 @@ def codes_of(board: chess.Board) -> list[int]:
     ]
 
 
+@pytest.mark.parametrize("kind", GENERATORS)
 @pytest.mark.parametrize("fen", TRICKY)
-def test_tricky_positions(fen: str) -> None:
+def test_tricky_positions(fen: str, kind: str) -> None:
+    legal, legal_captures, pseudo_captures = GENERATORS[kind]
     board = chess.Board(fen)
-    assert legal_codes(board) == codes_of(board)
-    assert [to_move(c) for c in legal_codes(board)] == list(board.generate_legal_moves())
+    assert legal(board) == codes_of(board)
+    assert [to_move(c) for c in legal(board)] == list(board.generate_legal_moves())
+    assert legal_captures(board) == _codes(board.generate_legal_captures())
+    assert pseudo_captures(board) == _codes(board.generate_pseudo_legal_captures())
+    for to_mask in (board.occupied_co[not board.turn], chess.BB_RANK_4, chess.BB_FILE_G):
+        expected = _codes(board.generate_legal_moves(to_mask=to_mask))
+        assert legal(board, to_mask) == expected
 
 
-def test_every_position_of_many_random_games() -> None:
+@pytest.mark.parametrize("kind", GENERATORS)
+def test_every_position_of_many_random_games(kind: str) -> None:
     """Random games (from the start and from the tricky positions), a bias to captures,
     checks and promotions so that endgames, pins and under-promotions come up."""
+    legal = GENERATORS[kind][0]
     rng = random.Random(2024)
     seen = 0
     for game in range(300):
         board = chess.Board(TRICKY[game % len(TRICKY)])
         for _ in range(160):
             expected = codes_of(board)
-            assert legal_codes(board) == expected, board.fen()
+            assert legal(board) == expected, board.fen()
             seen += 1
             if not expected:
                 break
@@ -79,9 +120,29 @@ def test_a_broken_generator_is_caught() -> None:
     """The comparison can fail: without pins, legal_codes lets a pinned knight move."""
     fen = "4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1"  # the knight on e2 is pinned
     assert legal_codes(chess.Board(fen)) == codes_of(chess.Board(fen))
-    broken = legal_codes(_NoPins(fen))
+    broken = legal_codes(_NoPins(fen))  # another class: the Python generator answers
     assert broken != codes_of(chess.Board(fen))
     assert any(c >> 6 & 63 == chess.E2 for c in broken)
+
+
+def test_a_compiled_generator_fed_wrong_facts_is_caught() -> None:
+    """The compiled generator's comparison can fail too: handed no en passant square, or no
+    castling rights, its lists differ from python-chess's."""
+    from server.engine import _chess_moves as compiled
+
+    for fen, ep, castling in (
+        ("8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1", -1, 0),
+        ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", None, 0),
+    ):
+        board = chess.Board(fen)
+        black, white = board.occupied_co
+        true_ep = -1 if board.ep_square is None else board.ep_square
+        args = [board.turn, board.pawns, board.knights, board.bishops, board.rooks,
+                board.queens, board.kings, white, black, board.promoted]  # fmt: skip
+        right = compiled.gen(0, *args, true_ep, board.castling_rights, chess.BB_ALL)
+        assert right == codes_of(board)
+        wrong = compiled.gen(0, *args, true_ep if ep is None else ep, castling, chess.BB_ALL)
+        assert wrong != codes_of(board)
 
 
 @pytest.mark.parametrize("fen", TRICKY)
@@ -143,18 +204,20 @@ def _codes(moves: object) -> list[int]:
     return [(m.promotion or 0) << 12 | m.from_square << 6 | m.to_square for m in moves]  # type: ignore[attr-defined]
 
 
-def test_capture_codes_are_python_chess_captures_in_order() -> None:
+@pytest.mark.parametrize("kind", GENERATORS)
+def test_capture_codes_are_python_chess_captures_in_order(kind: str) -> None:
     """The search's quiescence moves: legal captures (evasions in check, en passant last,
     as python-chess chains them) and pseudo-legal ones, on random sharp games."""
+    _, legal_captures, pseudo_captures = GENERATORS[kind]
     rng = random.Random(31)
     seen = 0
     for game in range(300):
         board = chess.Board(TRICKY[game % len(TRICKY)])
         for _ in range(120):
             legal = _codes(board.generate_legal_captures())
-            assert legal_capture_codes(board) == legal, board.fen()
+            assert legal_captures(board) == legal, board.fen()
             expected = _codes(board.generate_pseudo_legal_captures())
-            assert pseudo_capture_codes(board) == expected, board.fen()
+            assert pseudo_captures(board) == expected, board.fen()
             seen += 1
             moves = list(board.generate_legal_moves())
             if not moves:

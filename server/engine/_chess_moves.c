@@ -340,7 +340,25 @@ static int read_bb(PyObject *x, bb_t *out) {
     return 0;
 }
 
+/* python-chess's generate_legal_ep(): in check, only as an evasion (taking the checking
+ * pawn, or blocking a single slider's check), then safe (pin, skewer) */
+static void legal_ep(const Board *b, Out *o) {
+    if (b->ep < 0 || !(b->kings & b->co[b->turn])) return;
+    int king = msb(b->kings & b->co[b->turn]);
+    bb_t checkers = attackers(b, !b->turn, king, b->occ);
+    if (checkers) {
+        if (checkers & (checkers - 1)) return;
+        int checker = msb(checkers);
+        bb_t target = BETWEEN[king][checker] | checkers;
+        if (!(SQ(b->ep) & target) && b->ep + (b->turn ? -8 : 8) != checker) return;
+    }
+    en_passant(b, king, slider_blockers(b, king), 1, o);
+}
+
+static int read_board(PyObject *const *args, Board *b);
+
 static PyObject *gen(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
     if (nargs != 14) {
         PyErr_SetString(PyExc_TypeError, "gen() takes 14 arguments");
         return NULL;
@@ -348,42 +366,15 @@ static PyObject *gen(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     long mode = PyLong_AsLong(args[0]);
     if (mode == -1 && PyErr_Occurred()) return NULL;
     Board b;
-    int turn = PyObject_IsTrue(args[1]);
-    if (turn < 0) return NULL;
-    b.turn = turn;
-    bb_t *fields[] = {&b.pawns, &b.knights, &b.bishops, &b.rooks, &b.queens, &b.kings,
-                      &b.co[1], &b.co[0], &b.promoted};
-    for (int i = 0; i < 9; i++)
-        if (read_bb(args[2 + i], fields[i]) < 0) return NULL;
-    long ep = PyLong_AsLong(args[11]);
-    if (ep == -1 && PyErr_Occurred()) return NULL;
-    if (ep < -1 || ep > 63) {
-        PyErr_SetString(PyExc_ValueError, "ep is a square (0..63) or -1");
-        return NULL;
-    }
-    b.ep = (int)ep;
     bb_t to_mask;
-    if (read_bb(args[12], &b.castling) < 0 || read_bb(args[13], &to_mask) < 0) return NULL;
-    b.occ = b.co[0] | b.co[1];
+    if (read_board(args + 1, &b) < 0 || read_bb(args[13], &to_mask) < 0) return NULL;
     Out o;
     o.n = o.overflow = 0;
     if (mode == 0) {
         if (!legal(&b, to_mask, &o)) Py_RETURN_NONE;
     } else if (mode == 1) {
         if (!legal(&b, b.co[!b.turn], &o)) Py_RETURN_NONE;
-        if (b.ep >= 0) {
-            /* python-chess's generate_legal_ep: in check, only as an evasion (it takes the
-             * checking pawn, or blocks a single slider's check) */
-            int king = msb(b.kings & b.co[b.turn]);
-            bb_t checkers = attackers(&b, !b.turn, king, b.occ);
-            int evades = !checkers;
-            if (checkers && !(checkers & (checkers - 1))) {
-                int checker = msb(checkers);
-                bb_t target = BETWEEN[king][checker] | checkers;
-                evades = (SQ(b.ep) & target) || b.ep + (b.turn ? -8 : 8) == checker;
-            }
-            if (evades) en_passant(&b, king, slider_blockers(&b, king), 1, &o);
-        }
+        legal_ep(&b, &o);
     } else if (mode == 2) {
         pseudo(&b, ~(bb_t)0, b.co[!b.turn], -1, 0, 0, &o);
         if (b.ep >= 0) en_passant(&b, -1, 0, 0, &o);
@@ -405,10 +396,113 @@ static PyObject *gen(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     return list;
 }
 
+/* python-chess's castling_xfen() on a standard board (its very steps: a set-up board may
+ * have two kings of a colour, or a rook beyond the castling one) */
+static int castling_text(const Board *b, char *out) {
+    bb_t clean = clean_castling(b);
+    int n = 0;
+    for (int color = 1; color >= 0; color--) { /* White, then Black */
+        bb_t kings = b->co[color] & b->kings & ~b->promoted;
+        if (!kings) continue;
+        int king_file = msb(kings) & 7;
+        bb_t backrank = color ? RANK_1 : RANK_8;
+        bb_t rooks = clean & backrank;
+        while (rooks) {
+            int rook = msb(rooks);
+            rooks ^= SQ(rook);
+            int rook_file = rook & 7, a_side = rook_file < king_file;
+            bb_t others = b->co[color] & b->rooks & backrank & ~SQ(rook);
+            int lettered = 0;
+            while (others) {
+                int other = msb(others);
+                others ^= SQ(other);
+                if (((other & 7) < rook_file) == a_side) lettered = 1;
+            }
+            char c = lettered ? (char)('a' + rook_file) : a_side ? 'q' : 'k';
+            out[n++] = color ? (char)(c - 'a' + 'A') : c;
+        }
+    }
+    if (!n) out[n++] = '-';
+    return n;
+}
+
+static int read_board(PyObject *const *args, Board *b) {
+    int turn = PyObject_IsTrue(args[0]);
+    if (turn < 0) return -1;
+    b->turn = turn;
+    bb_t *fields[] = {&b->pawns, &b->knights, &b->bishops, &b->rooks, &b->queens, &b->kings,
+                      &b->co[1], &b->co[0], &b->promoted};
+    for (int i = 0; i < 9; i++)
+        if (read_bb(args[1 + i], fields[i]) < 0) return -1;
+    long ep = PyLong_AsLong(args[10]);
+    if (ep == -1 && PyErr_Occurred()) return -1;
+    if (ep < -1 || ep > 63) {
+        PyErr_SetString(PyExc_ValueError, "ep is a square (0..63) or -1");
+        return -1;
+    }
+    b->ep = (int)ep;
+    if (read_bb(args[11], &b->castling) < 0) return -1;
+    b->occ = b->co[0] | b->co[1];
+    return 0;
+}
+
+/* fen(turn, pawns, knights, bishops, rooks, queens, kings, white, black, promoted, ep,
+ * castling, halfmove_clock, fullmove_number) -> board.fen() of a standard board */
+static PyObject *fen(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 14) {
+        PyErr_SetString(PyExc_TypeError, "fen() takes 14 arguments");
+        return NULL;
+    }
+    Board b;
+    if (read_board(args, &b) < 0) return NULL;
+    long half = PyLong_AsLong(args[12]), full = PyLong_AsLong(args[13]);
+    if (PyErr_Occurred()) return NULL;
+    static const char LETTERS[] = "pnbrqk";
+    char text[160];
+    int n = 0;
+    for (int rank = 7; rank >= 0; rank--) {
+        int empty = 0;
+        for (int file = 0; file < 8; file++) {
+            bb_t sq = SQ(rank * 8 + file);
+            if (!(b.occ & sq)) {
+                empty++;
+                continue;
+            }
+            if (empty) text[n++] = (char)('0' + empty), empty = 0;
+            int kind = (b.pawns & sq) ? 0 : (b.knights & sq) ? 1 : (b.bishops & sq) ? 2
+                     : (b.rooks & sq) ? 3 : (b.queens & sq) ? 4 : 5;
+            char c = LETTERS[kind];
+            text[n++] = (b.co[1] & sq) ? (char)(c - 'a' + 'A') : c;
+        }
+        if (empty) text[n++] = (char)('0' + empty);
+        if (rank) text[n++] = '/';
+    }
+    text[n++] = ' ';
+    text[n++] = b.turn ? 'w' : 'b';
+    text[n++] = ' ';
+    n += castling_text(&b, text + n);
+    text[n++] = ' ';
+    Out ep;
+    ep.n = ep.overflow = 0;
+    legal_ep(&b, &ep);
+    if (ep.n) {
+        text[n++] = (char)('a' + (b.ep & 7));
+        text[n++] = (char)('1' + (b.ep >> 3));
+    } else {
+        text[n++] = '-';
+    }
+    n += snprintf(text + n, sizeof text - (size_t)n, " %ld %ld", half, full);
+    return PyUnicode_FromStringAndSize(text, n);
+}
+
 static PyMethodDef methods[] = {
     {"gen", (PyCFunction)(void (*)(void))gen, METH_FASTCALL,
      "gen(mode, turn, pawns, knights, bishops, rooks, queens, kings, white, black, promoted, "
      "ep, castling, to_mask) -> list of move codes, or None without a king to move"},
+    {"fen", (PyCFunction)(void (*)(void))fen, METH_FASTCALL,
+     "fen(turn, pawns, knights, bishops, rooks, queens, kings, white, black, promoted, ep, "
+     "castling, halfmove_clock, fullmove_number) -> the board's FEN"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -17,3 +17,20 @@ def gen(
     to_mask: int,
     /,
 ) -> list[int] | None: ...
+def fen(
+    turn: bool,
+    pawns: int,
+    knights: int,
+    bishops: int,
+    rooks: int,
+    queens: int,
+    kings: int,
+    white: int,
+    black: int,
+    promoted: int,
+    ep: int,
+    castling: int,
+    halfmove_clock: int,
+    fullmove_number: int,
+    /,
+) -> str: ...

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import chess
 
+from . import compiled
+
 _PIECES = [
     (color, piece_type, chess.Piece(piece_type, color).symbol())
     for color in (chess.WHITE, chess.BLACK)
@@ -84,7 +86,22 @@ def board_fen(board: chess.BaseBoard) -> str:
 
 def fen(board: chess.Board) -> str:
     """``board.fen()`` (the en passant square only when a legal capture there exists)."""
-    return fen_of_ranks(board, rank_texts(board))
+    return compiled_fen(board) or fen_of_ranks(board, rank_texts(board))
+
+
+def compiled_fen(board: chess.Board) -> str | None:
+    """``board.fen()`` from the compiled core, or None when it cannot answer (not built, a
+    board of another class, Chess960)."""
+    draw = compiled.fen
+    if draw is None or type(board) is not chess.Board or board.chess960:
+        return None
+    black, white = board.occupied_co  # indexed by colour: chess.BLACK is 0
+    ep = board.ep_square
+    return draw(
+        board.turn, board.pawns, board.knights, board.bishops, board.rooks, board.queens,
+        board.kings, white, black, board.promoted, -1 if ep is None else ep,
+        board.castling_rights, board.halfmove_clock, board.fullmove_number,
+    )  # fmt: skip
 
 
 def fen_of_ranks(board: chess.Board, ranks: list[str]) -> str:
@@ -154,5 +171,6 @@ def rank_texts(board: chess.BaseBoard) -> list[str]:
 
 
 __all__ = [
-    "board_fen", "castling_xfen", "fen", "fen_of_ranks", "placement", "rank_text", "rank_texts",
+    "board_fen", "castling_xfen", "compiled_fen", "fen", "fen_of_ranks", "placement",
+    "rank_text", "rank_texts",
 ]  # fmt: skip

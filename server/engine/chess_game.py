@@ -19,7 +19,7 @@ import chess
 import chess.pgn
 
 from .base import Game, IllegalMove, InvalidMove, InvalidOptions, Json, Option, Outcome, Seat
-from .chess_fen import fen_of_ranks, rank_text, rank_texts
+from .chess_fen import compiled_fen, fen_of_ranks, rank_text, rank_texts
 from .chess_moves import code_of, legal_codes, to_move
 from .chess_san import rivals, san_of
 
@@ -137,6 +137,8 @@ class ChessState:
         return self._texts
 
     def fen(self) -> str:
+        if self._fen is None:
+            self._fen = compiled_fen(self.board)  # drawn at once, when compiled
         if self._fen is None:
             board, known = self.board, self.prev_ranks
             if known is None:

@@ -10,8 +10,8 @@ squares one by one). ``tests/engine/test_chess_moves.py`` compares it with
 
 Standard chess only (no Chess960 castling, no variants): the game's boards.
 
-The generator is compiled (``_chess_moves.c``, built by ``pip install``) when a C compiler
-was there at install time; otherwise, and for a board of another class, the pure-Python
+The generator is compiled (``_chess_moves.c``, see :mod:`.compiled`) when a C compiler was
+there at install time; otherwise, and for a board of another class, the pure-Python
 generator below (``python_legal_codes`` and its kin) gives the very same lists, slower.
 ``COMPILED`` says which one runs. The tests hold both to python-chess.
 """
@@ -35,14 +35,8 @@ from chess import (
     BB_SQUARES,
 )
 
-_gen: Callable[..., list[int] | None] | None
-try:
-    from ._chess_moves import gen as _gen
-except ImportError:  # built without a C compiler: the Python generator below
-    _gen = None
-
-#: whether the compiled generator is in use (``kibitz bench --engine`` reports it)
-COMPILED = _gen is not None
+from . import compiled
+from .compiled import COMPILED
 
 _BETWEEN = chess.between
 _BACK_RANKS = chess.BB_RANK_1 | chess.BB_RANK_8
@@ -261,11 +255,12 @@ def _compiled_codes(board: chess.Board, mode: int, to_mask: int) -> list[int] | 
     """The compiled generator's list (mode 0: legal moves onto ``to_mask``, 1: legal
     captures, 2: pseudo-legal captures), or None when it cannot answer: not built, a board
     of another class (a variant, a test's deliberately broken board), Chess960, no king."""
-    if _gen is None or type(board) is not chess.Board or board.chess960:
+    gen = compiled.gen
+    if gen is None or type(board) is not chess.Board or board.chess960:
         return None
     ep = board.ep_square
     black, white = board.occupied_co  # indexed by colour: chess.BLACK is 0
-    return _gen(
+    return gen(
         mode, board.turn, board.pawns, board.knights, board.bishops, board.rooks,
         board.queens, board.kings, white, black, board.promoted, -1 if ep is None else ep,
         board.castling_rights, to_mask & chess.BB_ALL,

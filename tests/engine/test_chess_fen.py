@@ -6,7 +6,17 @@ import random
 
 import chess
 
-from server.engine.chess_fen import fen, placement, rank_text
+import pytest
+
+from server.engine import compiled
+from server.engine.chess_fen import (
+    compiled_fen,
+    fen,
+    fen_of_ranks,
+    placement,
+    rank_text,
+    rank_texts,
+)
 from server.engine.chess_game import ChessState, advance
 from server.engine.dark_chess.views import square_names
 
@@ -38,7 +48,10 @@ def test_fen_and_fogged_placement_over_random_games() -> None:
     for game in range(120):
         board = chess.Board([*TRICKY, *odd_rights][game % (len(TRICKY) + 2)])
         for _ in range(120):
-            assert fen(board) == board.fen(en_passant="legal")
+            expected = board.fen(en_passant="legal")
+            assert fen(board) == expected
+            assert compiled_fen(board) == expected  # the compiled core
+            assert fen_of_ranks(board, rank_texts(board)) == expected  # the Python code
             seen = rng.getrandbits(64)
             assert placement(board, seen) == reference_placement(board, seen)
             assert placement(board) == board.board_fen()
@@ -50,10 +63,11 @@ def test_fen_and_fogged_placement_over_random_games() -> None:
     assert checked > 5000
 
 
-def test_a_state_after_a_move_draws_its_two_ranks_again() -> None:
-    """A state's FEN reuses the ranks of the position before its move (when that FEN was
-    drawn) and draws the two ranks the move touched again: castling, en passant and
-    promotions included, with and without the earlier FEN known."""
+def test_a_state_after_a_move_draws_its_two_ranks_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the compiled core, a state's FEN reuses the ranks of the position before its
+    move (when that FEN was drawn) and draws the two ranks the move touched again: castling,
+    en passant and promotions included, with and without the earlier FEN known."""
+    monkeypatch.setattr(compiled, "fen", None)
     rng = random.Random(5)
     reused = 0
     for game in range(150):
@@ -79,6 +93,29 @@ def test_every_rank_text_is_python_chess_s() -> None:
         for sq in rng.sample(range(64), rng.randrange(1, 40)):
             board.set_piece_at(sq, chess.Piece(rng.randrange(1, 7), rng.random() < 0.5))
         assert "/".join(rank_text(board, r) for r in range(7, -1, -1)) == board.board_fen()
+
+
+def test_the_compiled_fen_of_random_boards() -> None:
+    """Pieces anywhere, either side to move, castling rights on any corners (python-chess
+    writes only the ones its cleaning keeps), clocks: the compiled FEN is python-chess's."""
+    rng = random.Random(21)
+    corners = [chess.BB_A1, chess.BB_H1, chess.BB_A8, chess.BB_H8]
+    for _ in range(3000):
+        board = chess.Board(None)
+        for sq in rng.sample(range(64), rng.randrange(1, 40)):
+            board.set_piece_at(sq, chess.Piece(rng.randrange(1, 7), rng.random() < 0.5))
+        if rng.random() < 0.5:
+            board.set_piece_at(chess.E1, chess.Piece(chess.KING, chess.WHITE))
+            board.set_piece_at(chess.E8, chess.Piece(chess.KING, chess.BLACK))
+        board.turn = rng.random() < 0.5
+        board.castling_rights = sum(c for c in corners if rng.random() < 0.6)
+        board.halfmove_clock, board.fullmove_number = rng.randrange(200), rng.randrange(1, 999)
+        assert compiled_fen(board) == board.fen()
+    # and the comparison can fail: the same board with a castling right python-chess keeps
+    board = chess.Board("r3k2r/8/8/8/8/8/8/R3K2R w Kq - 0 1")
+    other = board.copy()
+    other.castling_rights |= chess.BB_A1
+    assert compiled_fen(other) != board.fen()
 
 
 def test_a_wrong_placement_is_caught() -> None:

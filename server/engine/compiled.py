@@ -1,0 +1,27 @@
+"""The compiled chess core (``_chess_moves.c``), when it was built and is not switched off.
+
+``pip install`` builds it where a C compiler is found (``setup.py``; the extension is
+optional). :mod:`.chess_moves` and :mod:`.chess_fen` use it for standard boards and fall back
+to their pure-Python code — the same answers, slower — when it is missing or when
+``KIBITZ_PURE_PYTHON=1`` is set (to compare the two, or to rule the compiled part out).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+gen: Callable[..., list[int] | None] | None
+fen: Callable[..., str] | None
+try:
+    from ._chess_moves import fen, gen
+except ImportError:  # built without a C compiler
+    gen = fen = None
+
+if os.environ.get("KIBITZ_PURE_PYTHON", "") not in ("", "0"):
+    gen = fen = None
+
+#: whether the compiled core is in use (``kibitz bench --engine`` reports it)
+COMPILED = gen is not None
+
+__all__ = ["COMPILED", "fen", "gen"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 import chess
-
 import pytest
 
 from server.engine import compiled

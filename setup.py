@@ -1,7 +1,8 @@
-"""The one compiled part: legal chess moves (``server/engine/_chess_moves.c``).
+"""The compiled parts: the chess core (``server/engine/_chess_moves.c``: legal moves, FEN)
+and the delta's comparison (``server/rooms/_delta.c``).
 
-Optional: without a C compiler the build goes on and ``server.engine.chess_moves`` uses its
-pure-Python generator (the same moves, slower). Everything else is in ``pyproject.toml``.
+Optional: without a C compiler the build goes on and each module uses its pure-Python code
+(the same answers, slower). Everything else is in ``pyproject.toml``.
 """
 
 from setuptools import Extension, setup
@@ -13,6 +14,12 @@ setup(
             ["server/engine/_chess_moves.c"],
             optional=True,
             extra_compile_args=["-O2"],
-        )
+        ),
+        Extension(
+            "server.rooms._delta",
+            ["server/rooms/_delta.c"],
+            optional=True,
+            extra_compile_args=["-O2"],
+        ),
     ]
 )

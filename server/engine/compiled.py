@@ -11,6 +11,13 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
+
+def wanted() -> bool:
+    """Whether compiled parts may be used (``KIBITZ_PURE_PYTHON`` unset or 0); the rooms'
+    compiled delta (:mod:`server.rooms.delta`) asks too."""
+    return os.environ.get("KIBITZ_PURE_PYTHON", "") in ("", "0")
+
+
 gen: Callable[..., list[int] | None] | None
 fen: Callable[..., str] | None
 try:
@@ -18,10 +25,10 @@ try:
 except ImportError:  # built without a C compiler
     gen = fen = None
 
-if os.environ.get("KIBITZ_PURE_PYTHON", "") not in ("", "0"):
+if not wanted():
     gen = fen = None
 
 #: whether the compiled core is in use (``kibitz bench --engine`` reports it)
 COMPILED = gen is not None
 
-__all__ = ["COMPILED", "fen", "gen"]
+__all__ = ["COMPILED", "fen", "gen", "wanted"]

@@ -13,6 +13,10 @@ key; lists of the same length (and at least :data:`MIN_LIST` long) element by el
 board drawn as a list of 64 squares sends the squares that changed; anything else that
 changed is set whole. :func:`apply` on the old snapshot gives the new one exactly.
 
+The comparison runs compiled (``_delta.c``, built by ``pip install`` where a C compiler is
+found) or, without it or with ``KIBITZ_PURE_PYTHON=1``, as the Python below (its reference:
+the tests hold the two to the same output).
+
 The delta is a pure function of the two renderings, which are built only from
 ``game.view`` for that recipient: two worlds a recipient cannot tell apart render the same
 snapshots and so the same deltas (the no-leak harness checks the bytes).
@@ -20,8 +24,10 @@ snapshots and so the same deltas (the no-leak harness checks the bytes).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
+
+from ..engine.compiled import wanted
 
 Path = list[str | int]
 #: top-level parts already compared in this round of renderings: ``(key, id(old), id(new))``
@@ -30,6 +36,16 @@ Memo = dict[tuple[str, int, int], tuple[list[list[Any]], list[Path]]]
 
 #: shorter lists are set whole (an index-by-index patch of a short list saves nothing)
 MIN_LIST = 8
+
+_compiled: Callable[..., None] | None
+try:
+    from ._delta import diff_keys as _compiled
+except ImportError:  # built without a C compiler
+    _compiled = None
+if not wanted():
+    _compiled = None
+#: whether the compiled comparison is in use
+COMPILED = _compiled is not None
 
 
 def diff(old: Any, new: Any) -> tuple[list[list[Any]], list[Path]]:
@@ -50,6 +66,20 @@ def diff_keys(
     With a ``memo`` (one per round of renderings, while every object compared lives), a
     part whose old and new values are the very objects another recipient's snapshots held
     is not compared again: its result is reused (the paths are the same)."""
+    sets: list[list[Any]] = []
+    dels: list[Path] = []
+    if _compiled is not None:
+        _compiled(old, new, keys, [], sets, dels, memo)
+    else:
+        _diff_keys(old, new, keys, [], sets, dels, memo)
+    return sets, dels
+
+
+def python_diff_keys(
+    old: dict[str, Any], new: dict[str, Any], keys: Sequence[str], memo: Memo | None = None
+) -> tuple[list[list[Any]], list[Path]]:
+    """:func:`diff_keys` in Python, whether or not the compiled one is there (the tests'
+    reference)."""
     sets: list[list[Any]] = []
     dels: list[Path] = []
     _diff_keys(old, new, keys, [], sets, dels, memo)
@@ -141,4 +171,4 @@ def apply(state: dict[str, Any], sets: Sequence[Any], dels: Sequence[Any]) -> di
     return state
 
 
-__all__ = ["MIN_LIST", "Memo", "apply", "diff", "diff_keys"]
+__all__ = ["COMPILED", "MIN_LIST", "Memo", "apply", "diff", "diff_keys", "python_diff_keys"]

@@ -143,3 +143,81 @@ def test_a_rematch_tells_each_seat_its_own_token_in_its_delta() -> None:
                                     "token": "new-a"}]  # fmt: skip
     assert deltas[1]["events"][0]["token"] == "new-b"
     assert "token" not in deltas[None]["events"][0]
+
+
+# -- the compiled comparison (_delta.c) against the Python one ---------------------------
+
+_scalars = st.one_of(
+    st.none(), st.booleans(), st.integers(-3, 3), st.sampled_from([0.0, 1.0, 1.5]),
+    st.sampled_from(["", "a", "b"]),
+)  # fmt: skip
+_json = st.recursive(
+    _scalars,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=12),  # lists of 8 and more are patched by index
+        st.dictionaries(st.sampled_from(["a", "b", "c", "d", "e"]), inner, max_size=5),
+    ),
+    max_leaves=40,
+)
+_docs = st.dictionaries(st.sampled_from(["a", "b", "c", "d", "e", "f"]), _json, max_size=6)
+
+
+def _mutated(doc: Any, rng: random.Random) -> Any:
+    """A copy of ``doc`` with some values changed, dropped, added or kept as the very same
+    objects (what the memo and the identity checks see)."""
+    if isinstance(doc, dict):
+        out = {}
+        for k, v in doc.items():
+            roll = rng.random()
+            if roll < 0.15:
+                continue
+            out[k] = v if roll < 0.5 else _mutated(v, rng)
+        if rng.random() < 0.3:
+            out[rng.choice("abcdefz")] = rng.choice([1, True, [1] * 9, {"x": None}])
+        return out
+    if isinstance(doc, list):
+        if rng.random() < 0.2:
+            return [*doc, 0]
+        return [v if rng.random() < 0.6 else _mutated(v, rng) for v in doc]
+    return rng.choice([doc, doc, 1, True, 1.0, "a", None])
+
+
+@settings(max_examples=400, deadline=None)
+@given(old=_docs, seed=st.integers(0, 10**6))
+def test_the_compiled_comparison_is_the_python_one(old: dict[str, Any], seed: int) -> None:
+    rng = random.Random(seed)
+    new = _mutated(old, rng)
+    keys = [*new, *(k for k in old if k not in new), "nowhere"]
+    some = [k for k in keys if rng.random() < 0.5]
+    for ks in (keys, some, tuple(some), new):
+        assert delta.diff_keys(old, new, ks) == delta.python_diff_keys(old, new, ks)
+    c_memo: delta.Memo = {}
+    py_memo: delta.Memo = {}
+    for _ in range(2):  # the second round answers from the memo
+        assert delta.diff_keys(old, new, keys, c_memo) == delta.python_diff_keys(
+            old, new, keys, py_memo
+        )
+    assert c_memo == py_memo
+    sets, dels = delta.diff_keys(old, new, keys)
+    assert delta.apply(copy.deepcopy(old), sets, dels) == new
+
+
+def test_the_comparison_of_the_two_can_fail(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Python comparison with another list threshold gives another delta than the
+    compiled one: the test above would see a compiled comparison that strayed."""
+    assert delta.COMPILED
+    old, new = {"board": [0] * 8}, {"board": [0] * 7 + [1]}
+    assert delta.diff_keys(old, new, ["board"]) == delta.python_diff_keys(old, new, ["board"])
+    monkeypatch.setattr(delta, "MIN_LIST", 9)
+    assert delta.diff_keys(old, new, ["board"]) != delta.python_diff_keys(old, new, ["board"])
+
+
+def test_bad_arguments_to_the_compiled_comparison_are_refused() -> None:
+    from server.rooms import _delta
+
+    with pytest.raises(TypeError):
+        _delta.diff_keys({}, {}, [], [], [], [])  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        _delta.diff_keys([], {}, [], [], [], [], None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        _delta.diff_keys({}, {}, 5, [], [], [], None)  # keys not iterable

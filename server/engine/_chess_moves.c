@@ -496,10 +496,155 @@ static PyObject *fen(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     return PyUnicode_FromStringAndSize(text, n);
 }
 
+/* piece type on sq (1 pawn .. 6 king), 0 for none: python-chess's piece_type_at */
+static int piece_at(const Board *b, int sq) {
+    bb_t m = SQ(sq);
+    if (!(b->occ & m)) return 0;
+    return (b->pawns & m) ? 1 : (b->knights & m) ? 2 : (b->bishops & m) ? 3
+         : (b->rooks & m) ? 4 : (b->queens & m) ? 5 : 6;
+}
+
+static bb_t *piece_set(Board *b, int type) {
+    bb_t *sets[] = {NULL, &b->pawns, &b->knights, &b->bishops, &b->rooks, &b->queens, &b->kings};
+    return sets[type];
+}
+
+/* python-chess's _remove_piece_at */
+static int remove_at(Board *b, int sq) {
+    int type = piece_at(b, sq);
+    if (!type) return 0;
+    bb_t m = SQ(sq);
+    *piece_set(b, type) ^= m;
+    b->occ ^= m;
+    b->co[0] &= ~m;
+    b->co[1] &= ~m;
+    b->promoted &= ~m;
+    return type;
+}
+
+/* python-chess's _set_piece_at */
+static void set_at(Board *b, int sq, int type, int color, int promoted) {
+    remove_at(b, sq);
+    bb_t m = SQ(sq);
+    *piece_set(b, type) |= m;
+    b->occ ^= m;
+    b->co[color] ^= m;
+    if (promoted) b->promoted ^= m;
+}
+
+static int is_zeroing(const Board *b, int from, int to) {
+    bb_t touched = SQ(from) ^ SQ(to);
+    return (touched & b->pawns) || (touched & b->co[!b->turn]);
+}
+
+/* play(turn, pawns, knights, bishops, rooks, queens, kings, white, black, promoted, ep,
+ * castling, halfmove_clock, fullmove_number, code) -> the board after python-chess's
+ * push of that (legal) move on a standard board, with what the rooms ask of the move and
+ * the position after, in one call:
+ *   (pawns, knights, bishops, rooks, queens, kings, white, black, promoted, turn,
+ *    castling_rights, ep_square or None, halfmove_clock, fullmove_number,
+ *    irreversible (board.is_irreversible(move) before it),
+ *    clean_castling_rights() after, the en passant square if a legal capture there exists
+ *    after, else None: the two last fields of python-chess's _transposition_key) */
+static PyObject *play(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 15) {
+        PyErr_SetString(PyExc_TypeError, "play() takes 15 arguments");
+        return NULL;
+    }
+    Board b;
+    if (read_board(args, &b) < 0) return NULL;
+    long half = PyLong_AsLong(args[12]), full = PyLong_AsLong(args[13]);
+    long code = PyLong_AsLong(args[14]);
+    if (PyErr_Occurred()) return NULL;
+    int from = (int)(code >> 6 & 63), to = (int)(code & 63), promotion = (int)(code >> 12);
+    if (code < 0 || promotion > 6) {
+        PyErr_SetString(PyExc_ValueError, "not a move code");
+        return NULL;
+    }
+    int turn = b.turn;
+    /* board.is_irreversible(move), before it */
+    bb_t clean = clean_castling(&b), touched = SQ(from) ^ SQ(to);
+    Out ep_moves;
+    ep_moves.n = ep_moves.overflow = 0;
+    legal_ep(&b, &ep_moves);
+    int irreversible =
+        is_zeroing(&b, from, to) || (touched & clean) ||
+        ((clean & RANK_1) && (touched & b.kings & b.co[1] & ~b.promoted)) ||
+        ((clean & RANK_8) && (touched & b.kings & b.co[0] & ~b.promoted)) || ep_moves.n > 0;
+    /* push: _to_chess960 (e1g1 is e1h1 inside, when the g-square has no rook) */
+    for (int r = 0; r <= 56; r += 56) {
+        if (from == r + 4 && (b.kings & SQ(r + 4))) {
+            if (to == r + 6 && !(b.rooks & SQ(r + 6))) to = r + 7;
+            else if (to == r + 2 && !(b.rooks & SQ(r + 2))) to = r;
+        }
+    }
+    bb_t from_bb = SQ(from), to_bb = SQ(to);
+    b.castling = clean;
+    int ep_before = b.ep;
+    b.ep = -1;
+    half += 1;
+    if (!turn) full += 1;
+    if (is_zeroing(&b, from, to)) half = 0;
+    int promoted = (b.promoted & from_bb) != 0;
+    int piece = remove_at(&b, from);
+    int captured = piece_at(&b, to);
+    b.castling &= ~to_bb & ~from_bb;
+    if (piece == 6 && !promoted) {
+        b.castling &= turn ? ~RANK_1 : ~RANK_8;
+    } else if (captured == 6 && !(b.promoted & to_bb)) {
+        if (turn && (to >> 3) == 7) b.castling &= ~RANK_8;
+        else if (!turn && (to >> 3) == 0) b.castling &= ~RANK_1;
+    }
+    if (piece == 1) {
+        int diff = to - from;
+        if (diff == 16 && (from >> 3) == 1) {
+            b.ep = from + 8;
+        } else if (diff == -16 && (from >> 3) == 6) {
+            b.ep = from - 8;
+        } else if (to == ep_before && (diff == 7 || diff == 9 || diff == -7 || diff == -9) &&
+                   !captured) {
+            remove_at(&b, ep_before + (turn ? -8 : 8));
+        }
+    }
+    if (promotion) {
+        promoted = 1;
+        piece = promotion;
+    }
+    int castling = piece == 6 && (b.co[turn] & to_bb);
+    if (castling) {
+        int a_side = (to & 7) < (from & 7), rank = turn ? 0 : 56;
+        remove_at(&b, from);
+        remove_at(&b, to);
+        set_at(&b, rank + (a_side ? 2 : 6), 6, turn, 0);
+        set_at(&b, rank + (a_side ? 3 : 5), 4, turn, 0);
+    } else if (piece) {
+        set_at(&b, to, piece, turn, promoted);
+    }
+    b.turn = !turn;
+    /* the key's last two fields, after */
+    ep_moves.n = 0;
+    legal_ep(&b, &ep_moves);
+    PyObject *ep_after = b.ep >= 0 ? PyLong_FromLong(b.ep) : Py_NewRef(Py_None);
+    PyObject *key_ep = ep_moves.n ? PyLong_FromLong(b.ep) : Py_NewRef(Py_None);
+    return Py_BuildValue("(KKKKKKKKKOKNllOKN)", (unsigned long long)b.pawns,
+                         (unsigned long long)b.knights, (unsigned long long)b.bishops,
+                         (unsigned long long)b.rooks, (unsigned long long)b.queens,
+                         (unsigned long long)b.kings, (unsigned long long)b.co[1],
+                         (unsigned long long)b.co[0], (unsigned long long)b.promoted,
+                         b.turn ? Py_True : Py_False, (unsigned long long)b.castling, ep_after,
+                         half, full, irreversible ? Py_True : Py_False,
+                         (unsigned long long)clean_castling(&b), key_ep);
+}
+
 static PyMethodDef methods[] = {
     {"gen", (PyCFunction)(void (*)(void))gen, METH_FASTCALL,
      "gen(mode, turn, pawns, knights, bishops, rooks, queens, kings, white, black, promoted, "
      "ep, castling, to_mask) -> list of move codes, or None without a king to move"},
+    {"play", (PyCFunction)(void (*)(void))play, METH_FASTCALL,
+     "play(turn, pawns, knights, bishops, rooks, queens, kings, white, black, promoted, ep, "
+     "castling, halfmove_clock, fullmove_number, code) -> the board after the move, and "
+     "facts of the move and the position after (see _chess_moves.c)"},
     {"fen", (PyCFunction)(void (*)(void))fen, METH_FASTCALL,
      "fen(turn, pawns, knights, bishops, rooks, queens, kings, white, black, promoted, ep, "
      "castling, halfmove_clock, fullmove_number) -> the board's FEN"},

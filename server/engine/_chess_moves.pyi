@@ -34,3 +34,24 @@ def fen(
     fullmove_number: int,
     /,
 ) -> str: ...
+def play(
+    turn: bool,
+    pawns: int,
+    knights: int,
+    bishops: int,
+    rooks: int,
+    queens: int,
+    kings: int,
+    white: int,
+    black: int,
+    promoted: int,
+    ep: int,
+    castling: int,
+    halfmove_clock: int,
+    fullmove_number: int,
+    code: int,
+    /,
+) -> tuple[
+    int, int, int, int, int, int, int, int, int, bool, int, int | None, int, int, bool, int,
+    int | None,
+]: ...

@@ -20,7 +20,7 @@ import chess.pgn
 
 from .base import Game, IllegalMove, InvalidMove, InvalidOptions, Json, Option, Outcome, Seat
 from .chess_fen import compiled_fen, fen_of_ranks, rank_text, rank_texts
-from .chess_moves import code_of, legal_codes, to_move
+from .chess_moves import code_of, compiled_play, legal_codes, to_move
 from .chess_san import rivals, san_of
 
 WHITE, BLACK = 0, 1
@@ -396,11 +396,16 @@ def advance(state: ChessState, move: chess.Move) -> ChessState:
     """The state after ``move`` (legal): a board copy without the stack, the move list
     extended, the repetition keys extended (or restarted after an irreversible move)."""
     before = state.board
-    board = before.copy(stack=False)
-    irreversible = before.is_irreversible(move)
-    board.push(move)
+    played = compiled_play(before, move)  # the same, in one call, when compiled
+    key: Any
+    if played is not None:
+        board, irreversible, key = played
+    else:
+        board = before.copy(stack=False)
+        irreversible = before.is_irreversible(move)
+        board.push(move)
+        key = board._transposition_key()
     board.move_stack = [*before.move_stack, move]
-    key = board._transposition_key()
     known = state._codes
     others = None if known is None else rivals(before, move, known)
     if irreversible:

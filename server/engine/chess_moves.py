@@ -19,6 +19,7 @@ generator below (``python_legal_codes`` and its kin) gives the very same lists, 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import chess
 from chess import (
@@ -267,6 +268,47 @@ def _compiled_codes(board: chess.Board, mode: int, to_mask: int) -> list[int] | 
     )  # fmt: skip
 
 
+def compiled_play(
+    board: chess.Board, move: chess.Move
+) -> tuple[chess.Board, bool, tuple[Any, ...]] | None:
+    """The compiled core's push of a legal ``move`` on a standard ``board``, or None when it
+    cannot answer: ``(after, irreversible, key)`` — the board after (no stack, an empty move
+    list: the caller sets it), ``board.is_irreversible(move)`` and ``after``'s
+    ``_transposition_key()``. Held to python-chess attribute by attribute in the tests."""
+    play = compiled.play
+    if play is None or type(board) is not chess.Board or board.chess960 or move.drop:
+        return None
+    ep = board.ep_square
+    black, white = board.occupied_co
+    (pawns, knights, bishops, rooks, queens, kings, white, black, promoted, turn, castling, ep,
+     half, full, irreversible, clean, key_ep) = play(
+        board.turn, board.pawns, board.knights, board.bishops, board.rooks, board.queens,
+        board.kings, white, black, board.promoted, -1 if ep is None else ep,
+        board.castling_rights, board.halfmove_clock, board.fullmove_number,
+        (move.promotion or 0) << 12 | move.from_square << 6 | move.to_square,
+    )  # fmt: skip
+    after = _NEW_BOARD(chess.Board)
+    after.pawns, after.knights, after.bishops = pawns, knights, bishops
+    after.rooks, after.queens, after.kings = rooks, queens, kings
+    after.occupied_co = [black, white]
+    after.occupied = white | black
+    after.promoted = promoted
+    after.chess960 = False
+    after.turn = turn
+    after.castling_rights = castling
+    after.ep_square = ep
+    after.halfmove_clock = half
+    after.fullmove_number = full
+    after.move_stack = []
+    after._stack = []
+    key = (pawns, knights, bishops, rooks, queens, kings, white, black, turn, clean, key_ep)
+    return after, irreversible, key
+
+
+#: a board without running ``Board.__init__`` (which parses a FEN): every attribute is set
+_NEW_BOARD = object.__new__
+
+
 def legal_codes(board: chess.Board, to_mask: int = -1) -> list[int]:
     """``[m.promotion << 12 | m.from_square << 6 | m.to_square for m in
     board.generate_legal_moves(to_mask=to_mask)]`` (``promotion`` 0 for none)."""
@@ -334,7 +376,7 @@ def code_of(move: chess.Move) -> int:
 
 
 __all__ = [
-    "COMPILED", "code_of", "legal_capture_codes", "legal_codes", "pseudo_capture_codes",
-    "pseudo_codes", "python_legal_capture_codes", "python_legal_codes",
+    "COMPILED", "code_of", "compiled_play", "legal_capture_codes", "legal_codes",
+    "pseudo_capture_codes", "pseudo_codes", "python_legal_capture_codes", "python_legal_codes",
     "python_pseudo_capture_codes", "to_move",
 ]  # fmt: skip

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from typing import Any
 
 
 def wanted() -> bool:
@@ -20,15 +21,16 @@ def wanted() -> bool:
 
 gen: Callable[..., list[int] | None] | None
 fen: Callable[..., str] | None
+play: Callable[..., tuple[Any, ...]] | None
 try:
-    from ._chess_moves import fen, gen
+    from ._chess_moves import fen, gen, play
 except ImportError:  # built without a C compiler
-    gen = fen = None
+    gen = fen = play = None
 
 if not wanted():
-    gen = fen = None
+    gen = fen = play = None
 
 #: whether the compiled core is in use (``kibitz bench --engine`` reports it)
 COMPILED = gen is not None
 
-__all__ = ["COMPILED", "fen", "gen", "wanted"]
+__all__ = ["COMPILED", "fen", "gen", "play", "wanted"]

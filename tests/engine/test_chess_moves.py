@@ -230,3 +230,52 @@ def test_capture_codes_are_python_chess_captures_in_order(kind: str) -> None:
     assert chess.Move(chess.E4, chess.D3) in board.generate_legal_captures()
     onto_pieces = legal_codes(board, board.occupied_co[chess.WHITE])
     assert onto_pieces != _codes(board.generate_legal_captures())
+
+
+def _fields(board: chess.Board) -> dict[str, object]:
+    """Every attribute of a board but its move list and stack, types included."""
+    return {
+        k: (type(v), v) for k, v in vars(board).items() if k not in ("move_stack", "_stack")
+    }
+
+
+def test_the_compiled_push_is_python_chess_s() -> None:
+    """``compiled_play`` gives the board python-chess's push gives (every attribute, with
+    its type), ``is_irreversible`` of the move and the transposition key after: random sharp
+    games from the tricky positions (castling both ways, en passant, promotions)."""
+    rng = random.Random(41)
+    seen = 0
+    for game in range(250):
+        board = chess.Board(TRICKY[game % len(TRICKY)])
+        for _ in range(120):
+            moves = list(board.generate_legal_moves())
+            if not moves:
+                break
+            sharp = [m for m in moves if board.is_capture(m) or m.promotion or board.is_castling(m)]
+            move = rng.choice(sharp if sharp and rng.random() < 0.5 else moves)
+            played = chess_moves.compiled_play(board, move)
+            assert played is not None
+            after, irreversible, key = played
+            expected = board.copy(stack=False)
+            expected.push(move)
+            assert _fields(after) == _fields(expected), (board.fen(), move)
+            assert sorted(vars(after)) == sorted(vars(expected))
+            assert irreversible == board.is_irreversible(move), (board.fen(), move)
+            assert key == expected._transposition_key(), (board.fen(), move)
+            board.push(move)
+            seen += 1
+    assert seen > 15_000
+    # and it can fail: a push handed a board without its en passant square differs
+    board = chess.Board("8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1")
+    move = chess.Move.from_uci("e4d3")
+    expected = board.copy(stack=False)
+    expected.push(move)
+    board.ep_square = None
+    wrong = chess_moves.compiled_play(board, move)
+    assert wrong is not None and _fields(wrong[0]) != _fields(expected)
+
+
+def test_a_board_of_another_class_is_pushed_by_python_chess() -> None:
+    assert chess_moves.compiled_play(_NoPins(), chess.Move.from_uci("e2e4")) is None
+    board960 = chess.Board.from_chess960_pos(100)
+    assert chess_moves.compiled_play(board960, next(iter(board960.legal_moves))) is None

@@ -19,6 +19,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef uint64_t bb_t;
 
@@ -637,6 +638,105 @@ static PyObject *play(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
                          (unsigned long long)clean_castling(&b), key_ep);
 }
 
+/* python-chess's has_insufficient_material(color) */
+static int insufficient(const Board *b, int color) {
+    bb_t us = b->co[color];
+    if (us & (b->pawns | b->rooks | b->queens)) return 0;
+    if (us & b->knights)
+        return __builtin_popcountll(us) <= 2 && !(b->co[!color] & ~b->kings & ~b->queens);
+    if (us & b->bishops) {
+        const bb_t DARK = 0xaa55aa55aa55aa55ULL;
+        int same_color = !(b->bishops & DARK) || !(b->bishops & ~DARK);
+        return same_color && !b->pawns && !b->knights;
+    }
+    return 1;
+}
+
+/* status(turn, ..., castling) -> 1 (board.is_check()) | 2 (is_insufficient_material()) */
+static PyObject *status(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 12) {
+        PyErr_SetString(PyExc_TypeError, "status() takes 12 arguments");
+        return NULL;
+    }
+    Board b;
+    if (read_board(args, &b) < 0) return NULL;
+    bb_t kings = b.co[b.turn] & b.kings & ~b.promoted;
+    int check = kings && attackers(&b, !b.turn, msb(kings), b.occ) != 0;
+    return PyLong_FromLong(check | (insufficient(&b, 1) && insufficient(&b, 0)) << 1);
+}
+
+/* san(turn, ..., castling, code, codes, check_after, any_legal_after) -> the SAN of the
+ * legal move ``code`` on this board (server/engine/chess_san.py's san_of, with its rivals
+ * taken from ``codes``, the board's legal moves) */
+static PyObject *san(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 16) {
+        PyErr_SetString(PyExc_TypeError, "san() takes 16 arguments");
+        return NULL;
+    }
+    Board b;
+    if (read_board(args, &b) < 0) return NULL;
+    long code = PyLong_AsLong(args[12]);
+    if (code == -1 && PyErr_Occurred()) return NULL;
+    PyObject *codes = args[13];
+    if (!PyList_Check(codes)) {
+        PyErr_SetString(PyExc_TypeError, "codes is a list");
+        return NULL;
+    }
+    int check = PyObject_IsTrue(args[14]), any_legal = PyObject_IsTrue(args[15]);
+    if (check < 0 || any_legal < 0) return NULL;
+    int from = (int)(code >> 6 & 63), to = (int)(code & 63), promotion = (int)(code >> 12 & 7);
+    static const char LETTER[] = " PNBRQK";
+    char text[16];
+    int n = 0;
+    int piece = piece_at(&b, from);
+    if (!piece) {
+        PyErr_SetString(PyExc_ValueError, "no piece on the move's square");
+        return NULL;
+    }
+    int diff = (from & 7) - (to & 7);
+    if (piece == 6 && (diff > 1 || diff < -1 || (b.rooks & b.co[b.turn] & SQ(to)))) {
+        n = (int)strlen(strcpy(text, (to & 7) < (from & 7) ? "O-O-O" : "O-O"));
+    } else {
+        int capture = ((SQ(from) ^ SQ(to)) & b.co[!b.turn]) ||
+                      (b.ep == to && (b.pawns & SQ(from)) &&
+                       (to - from == 7 || to - from == 9 || from - to == 7 || from - to == 9) &&
+                       !(b.occ & SQ(to)));
+        if (piece == 1) {
+            if (capture) text[n++] = (char)('a' + (from & 7));
+        } else {
+            text[n++] = LETTER[piece];
+            /* the rivals: other pieces of the kind with a legal move to the same square */
+            bb_t same = 0, others = 0;
+            bb_t *set = piece_set(&b, piece);
+            same = *set & b.co[b.turn] & ~SQ(from);
+            for (Py_ssize_t i = 0; i < PyList_GET_SIZE(codes); i++) {
+                long c = PyLong_AsLong(PyList_GET_ITEM(codes, i));
+                if (c == -1 && PyErr_Occurred()) return NULL;
+                int o = (int)(c >> 6 & 63);
+                if ((c & 63) == to && (same & SQ(o))) others |= SQ(o);
+            }
+            if (others) {
+                int column = (others & (RANK_1 << (from & 56))) != 0;
+                int row = (others & (FILE_A << (from & 7))) != 0;
+                if (!row) column = 1;
+                if (column) text[n++] = (char)('a' + (from & 7));
+                if (row) text[n++] = (char)('1' + (from >> 3));
+            }
+        }
+        if (capture) text[n++] = 'x';
+        text[n++] = (char)('a' + (to & 7));
+        text[n++] = (char)('1' + (to >> 3));
+        if (promotion) {
+            text[n++] = '=';
+            text[n++] = LETTER[promotion];
+        }
+    }
+    if (check) text[n++] = any_legal ? '+' : '#';
+    return PyUnicode_FromStringAndSize(text, n);
+}
+
 static PyMethodDef methods[] = {
     {"gen", (PyCFunction)(void (*)(void))gen, METH_FASTCALL,
      "gen(mode, turn, pawns, knights, bishops, rooks, queens, kings, white, black, promoted, "
@@ -645,6 +745,10 @@ static PyMethodDef methods[] = {
      "play(turn, pawns, knights, bishops, rooks, queens, kings, white, black, promoted, ep, "
      "castling, halfmove_clock, fullmove_number, code) -> the board after the move, and "
      "facts of the move and the position after (see _chess_moves.c)"},
+    {"status", (PyCFunction)(void (*)(void))status, METH_FASTCALL,
+     "status(turn, ..., castling) -> 1 if in check | 2 if insufficient material"},
+    {"san", (PyCFunction)(void (*)(void))san, METH_FASTCALL,
+     "san(turn, ..., castling, code, legal codes, check after, any legal after) -> SAN"},
     {"fen", (PyCFunction)(void (*)(void))fen, METH_FASTCALL,
      "fen(turn, pawns, knights, bishops, rooks, queens, kings, white, black, promoted, ep, "
      "castling, halfmove_clock, fullmove_number) -> the board's FEN"},

@@ -20,7 +20,14 @@ import chess.pgn
 
 from .base import Game, IllegalMove, InvalidMove, InvalidOptions, Json, Option, Outcome, Seat
 from .chess_fen import compiled_fen, fen_of_ranks, rank_text, rank_texts
-from .chess_moves import code_of, compiled_play, legal_codes, to_move
+from .chess_moves import (
+    code_of,
+    compiled_play,
+    compiled_san,
+    compiled_status,
+    legal_codes,
+    to_move,
+)
 from .chess_san import rivals, san_of
 
 WHITE, BLACK = 0, 1
@@ -65,8 +72,8 @@ class ChessState:
     """
 
     __slots__ = (
-        "_codes", "_fen", "_legal", "_outcome", "_ranks", "_san", "_texts", "board", "hashes",
-        "keys", "prev", "prev_ranks", "prev_rivals", "start_fen",
+        "_codes", "_fen", "_legal", "_outcome", "_ranks", "_san", "_status", "_texts", "board",
+        "hashes", "keys", "prev", "prev_codes", "prev_ranks", "prev_rivals", "start_fen",
     )  # fmt: skip
 
     def __init__(
@@ -87,6 +94,9 @@ class ChessState:
         self.prev = prev
         #: the last move's rivals (chess_san.rivals), when the moves before were known
         self.prev_rivals = prev_rivals
+        #: the legal moves of the position before (codes), for the compiled SAN
+        self.prev_codes: list[int] | None = None
+        self._status = -1
         self._codes: list[int] | None = None
         self._legal: list[chess.Move] | None = None
         self._texts: list[str] | None = None
@@ -153,18 +163,33 @@ class ChessState:
             self._fen = fen_of_ranks(board, ranks)
         return self._fen
 
+    def status(self) -> int:
+        """``board.is_check() | board.is_insufficient_material() << 1``, once per state."""
+        if self._status < 0:
+            status = compiled_status(self.board)
+            if status is None:
+                board = self.board
+                status = board.is_check() | board.is_insufficient_material() << 1
+            self._status = status
+        return self._status
+
+    def is_check(self) -> bool:
+        return bool(self.status() & 1)
+
     def san(self) -> str | None:
         if self._san is _UNSET:
-            stack = self.board.move_stack
-            if not stack or self.prev is None:
-                self._san = None
-            elif self.prev_rivals is not None:  # no move generation but this state's own
-                check = self.board.is_check()
-                legal = bool(self.codes())
-                self._san = san_of(self.prev, stack[-1], self.prev_rivals, check, legal)
-            else:
-                self._san = self.prev.san(stack[-1])
-            self.prev = self.prev_rivals = None
+            stack, prev, san = self.board.move_stack, self.prev, None
+            if stack and prev is not None:
+                move = stack[-1]
+                if self.prev_codes is not None:  # compiled, from the legal moves before
+                    check, legal = self.is_check(), bool(self.codes())
+                    san = compiled_san(prev, move, self.prev_codes, check, legal)
+                elif self.prev_rivals is not None:  # no move generation but this state's own
+                    san = san_of(prev, move, self.prev_rivals, self.is_check(), bool(self.codes()))
+                if san is None:
+                    san = prev.san(move)
+            self._san = san
+            self.prev = self.prev_rivals = self.prev_codes = None
         return self._san
 
     def __repr__(self) -> str:
@@ -303,7 +328,7 @@ class Chess(Game[ChessState, chess.Move]):
             "fen": state.fen(),
             "turn": "white" if board.turn == chess.WHITE else "black",
             "ply": len(board.move_stack),
-            "check": board.is_check(),
+            "check": state.is_check(),
             "last_move": last.uci() if last else None,
             "last_san": state.san(),
         }
@@ -407,13 +432,16 @@ def advance(state: ChessState, move: chess.Move) -> ChessState:
         key = board._transposition_key()
     board.move_stack = [*before.move_stack, move]
     known = state._codes
-    others = None if known is None else rivals(before, move, known)
+    # the rivals for the SAN: from the codes by the compiled SAN itself, else noted now
+    others = None if known is None or played is not None else rivals(before, move, known)
     if irreversible:
         after = ChessState(board, state.start_fen, (key,), before, (hash(key),), others)
     else:
         after = ChessState(
             board, state.start_fen, (*state.keys, key), before, (*state.hashes, hash(key)), others
         )
+    if played is not None:
+        after.prev_codes = known
     if state._ranks is not None:
         after.prev_ranks = (state._ranks, move.from_square >> 3, move.to_square >> 3)
     return after
@@ -422,9 +450,10 @@ def advance(state: ChessState, move: chess.Move) -> ChessState:
 def _outcome(state: ChessState) -> Outcome | None:
     board = state.board
     legal = state.codes()
-    if not legal and board.is_check():
+    status = state.status()
+    if not legal and status & 1:
         return Outcome.win(seat_of(not board.turn), 2, "checkmate")
-    if board.is_insufficient_material():
+    if status & 2:
         return Outcome.draw(2, "insufficient_material")
     if not legal:
         return Outcome.draw(2, "stalemate")

@@ -252,20 +252,48 @@ def _pseudo(
         _en_passant(board, turn, us, occ, out, legal)
 
 
-def _compiled_codes(board: chess.Board, mode: int, to_mask: int) -> list[int] | None:
-    """The compiled generator's list (mode 0: legal moves onto ``to_mask``, 1: legal
-    captures, 2: pseudo-legal captures), or None when it cannot answer: not built, a board
-    of another class (a variant, a test's deliberately broken board), Chess960, no king."""
-    gen = compiled.gen
-    if gen is None or type(board) is not chess.Board or board.chess960:
+def standard_fields(board: chess.Board) -> tuple[Any, ...] | None:
+    """What the compiled core reads of ``board`` — turn, the six piece sets, White's and
+    Black's squares, promoted, the en passant square (-1: none), castling rights — or None
+    when it cannot answer for it: not built, a board of another class (a variant, a test's
+    deliberately broken board), Chess960."""
+    if compiled.gen is None or type(board) is not chess.Board or board.chess960:
         return None
     ep = board.ep_square
     black, white = board.occupied_co  # indexed by colour: chess.BLACK is 0
-    return gen(
-        mode, board.turn, board.pawns, board.knights, board.bishops, board.rooks,
-        board.queens, board.kings, white, black, board.promoted, -1 if ep is None else ep,
-        board.castling_rights, to_mask & chess.BB_ALL,
+    return (
+        board.turn, board.pawns, board.knights, board.bishops, board.rooks, board.queens,
+        board.kings, white, black, board.promoted, -1 if ep is None else ep,
+        board.castling_rights,
     )  # fmt: skip
+
+
+def _compiled_codes(board: chess.Board, mode: int, to_mask: int) -> list[int] | None:
+    """The compiled generator's list (mode 0: legal moves onto ``to_mask``, 1: legal
+    captures, 2: pseudo-legal captures), or None when it cannot answer (no king either)."""
+    fields, gen = standard_fields(board), compiled.gen
+    if fields is None or gen is None:
+        return None
+    return gen(mode, *fields, to_mask & chess.BB_ALL)
+
+
+def compiled_status(board: chess.Board) -> int | None:
+    """``board.is_check() | board.is_insufficient_material() << 1`` from the compiled core,
+    or None when it cannot answer."""
+    fields, status = standard_fields(board), compiled.status
+    return None if fields is None or status is None else status(*fields)
+
+
+def compiled_san(
+    board: chess.Board, move: chess.Move, legal: list[int], check_after: bool, any_after: bool
+) -> str | None:
+    """``board.san(move)`` of a legal ``move`` from the compiled core, given ``board``'s
+    legal moves as codes and whether the position after is check and has a legal move; None
+    when it cannot answer."""
+    fields, san = standard_fields(board), compiled.san
+    if fields is None or san is None:
+        return None
+    return san(*fields, code_of(move), legal, check_after, any_after)
 
 
 def compiled_play(
@@ -275,17 +303,12 @@ def compiled_play(
     cannot answer: ``(after, irreversible, key)`` — the board after (no stack, an empty move
     list: the caller sets it), ``board.is_irreversible(move)`` and ``after``'s
     ``_transposition_key()``. Held to python-chess attribute by attribute in the tests."""
-    play = compiled.play
-    if play is None or type(board) is not chess.Board or board.chess960 or move.drop:
+    fields, play = standard_fields(board), compiled.play
+    if fields is None or play is None or move.drop:
         return None
-    ep = board.ep_square
-    black, white = board.occupied_co
     (pawns, knights, bishops, rooks, queens, kings, white, black, promoted, turn, castling, ep,
      half, full, irreversible, clean, key_ep) = play(
-        board.turn, board.pawns, board.knights, board.bishops, board.rooks, board.queens,
-        board.kings, white, black, board.promoted, -1 if ep is None else ep,
-        board.castling_rights, board.halfmove_clock, board.fullmove_number,
-        (move.promotion or 0) << 12 | move.from_square << 6 | move.to_square,
+        *fields, board.halfmove_clock, board.fullmove_number, code_of(move)
     )  # fmt: skip
     after = _NEW_BOARD(chess.Board)
     after.pawns, after.knights, after.bishops = pawns, knights, bishops
@@ -376,7 +399,18 @@ def code_of(move: chess.Move) -> int:
 
 
 __all__ = [
-    "COMPILED", "code_of", "compiled_play", "legal_capture_codes", "legal_codes",
-    "pseudo_capture_codes", "pseudo_codes", "python_legal_capture_codes", "python_legal_codes",
-    "python_pseudo_capture_codes", "to_move",
+    "COMPILED",
+    "code_of",
+    "compiled_play",
+    "compiled_san",
+    "compiled_status",
+    "legal_capture_codes",
+    "legal_codes",
+    "pseudo_capture_codes",
+    "pseudo_codes",
+    "python_legal_capture_codes",
+    "python_legal_codes",
+    "python_pseudo_capture_codes",
+    "standard_fields",
+    "to_move",
 ]  # fmt: skip

@@ -22,15 +22,17 @@ def wanted() -> bool:
 gen: Callable[..., list[int] | None] | None
 fen: Callable[..., str] | None
 play: Callable[..., tuple[Any, ...]] | None
+status: Callable[..., int] | None
+san: Callable[..., str] | None
 try:
-    from ._chess_moves import fen, gen, play
+    from ._chess_moves import fen, gen, play, san, status
 except ImportError:  # built without a C compiler
-    gen = fen = play = None
+    gen = fen = play = status = san = None
 
 if not wanted():
-    gen = fen = play = None
+    gen = fen = play = status = san = None
 
 #: whether the compiled core is in use (``kibitz bench --engine`` reports it)
 COMPILED = gen is not None
 
-__all__ = ["COMPILED", "fen", "gen", "play", "wanted"]
+__all__ = ["COMPILED", "fen", "gen", "play", "san", "status", "wanted"]

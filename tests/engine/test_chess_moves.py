@@ -279,3 +279,27 @@ def test_a_board_of_another_class_is_pushed_by_python_chess() -> None:
     assert chess_moves.compiled_play(_NoPins(), chess.Move.from_uci("e2e4")) is None
     board960 = chess.Board.from_chess960_pos(100)
     assert chess_moves.compiled_play(board960, next(iter(board960.legal_moves))) is None
+
+
+def test_the_compiled_status_is_python_chess_s() -> None:
+    """Check and insufficient material on sparse random boards (bishops of one colour or
+    both, lone knights, kings missing) and along random games."""
+    rng = random.Random(17)
+    kinds = [chess.KNIGHT, chess.BISHOP, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.PAWN]
+    seen = set()
+    for _ in range(4000):
+        board = chess.Board(None)
+        for color in chess.COLORS:
+            board.set_piece_at(rng.randrange(64), chess.Piece(chess.KING, color))
+        for sq in rng.sample(range(64), rng.randrange(0, 4)):
+            board.set_piece_at(sq, chess.Piece(rng.choice(kinds), rng.random() < 0.5))
+        board.turn = rng.random() < 0.5
+        expected = board.is_check() | board.is_insufficient_material() << 1
+        assert chess_moves.compiled_status(board) == expected, board.fen()
+        seen.add(expected)
+    assert seen == {0, 1, 2, 3}
+    # and it can fail: the other side to move is another answer somewhere
+    board = chess.Board("4k3/8/8/8/8/8/4R3/4K3 b - - 0 1")
+    assert chess_moves.compiled_status(board) == 1
+    board.turn = chess.WHITE
+    assert chess_moves.compiled_status(board) == 0

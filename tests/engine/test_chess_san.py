@@ -7,8 +7,8 @@ import random
 import chess
 import pytest
 
-from server.engine import REGISTRY, turn_rng
-from server.engine.chess_moves import legal_codes
+from server.engine import REGISTRY, compiled, turn_rng
+from server.engine.chess_moves import compiled_san, legal_codes
 from server.engine.chess_san import rivals, san_of
 
 CHESS = REGISTRY.get("chess")
@@ -25,7 +25,20 @@ STARTS = [
 ]
 
 
-def played(fen: str, seed: int, plies: int) -> list[tuple[chess.Board, chess.Move, str]]:
+@pytest.fixture(params=["compiled", "python"])
+def spelled_by(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Each test twice: with the compiled core (its SAN) and without it (san_of)."""
+    if request.param == "python":
+        for name in ("gen", "play", "san", "status", "fen"):
+            monkeypatch.setattr(compiled, name, None)
+    else:
+        assert compiled.COMPILED
+    return str(request.param)
+
+
+def played(
+    fen: str, seed: int, plies: int, kind: str
+) -> list[tuple[chess.Board, chess.Move, str]]:
     """Random games through the engine: (board before, move, the state's SAN) per ply."""
     rng = random.Random(seed)
     state = CHESS.new({"fen": fen}, 2, turn_rng("s", 0))
@@ -39,16 +52,19 @@ def played(fen: str, seed: int, plies: int) -> list[tuple[chess.Board, chess.Mov
         CHESS.outcome(state)
         state = CHESS.play(state, {seat: move}, turn_rng("s", ply))
         CHESS.outcome(state)  # as a room does: the new position's outcome, then its view
-        assert state.prev_rivals is not None  # the SAN below is spelled by san_of
+        if kind == "compiled":
+            assert state.prev_codes is not None  # the SAN below is the compiled one
+        else:
+            assert state.prev_rivals is not None  # the SAN below is spelled by san_of
         out.append((before, move, CHESS.view(state, None)["last_san"]))
     return out
 
 
 @pytest.mark.parametrize("fen", STARTS)
-def test_san_of_every_move_matches_python_chess(fen: str) -> None:
+def test_san_of_every_move_matches_python_chess(fen: str, spelled_by: str) -> None:
     checked = 0
     for seed in range(40):
-        for before, move, san in played(fen, seed, 120):
+        for before, move, san in played(fen, seed, 120, spelled_by):
             assert san == before.san(move), (before.fen(), move.uci())
             checked += 1
     assert checked >= 40
@@ -56,7 +72,10 @@ def test_san_of_every_move_matches_python_chess(fen: str) -> None:
 
 def test_disambiguation_and_suffixes_are_exercised() -> None:
     """The comparison above meets the cases that matter (so it can fail where they differ)."""
-    seen = [san for fen in STARTS for seed in range(40) for _b, _m, san in played(fen, seed, 120)]
+    seen = [
+        san for fen in STARTS for seed in range(40)
+        for _b, _m, san in played(fen, seed, 120, "compiled")
+    ]  # fmt: skip
     assert any(len(s.rstrip("+#")) >= 4 and s[0] in "NRQ" and s[1] in "abcdefgh12345678"
                and s[2] != "x" for s in seen)  # fmt: skip
     assert any(s.endswith("#") for s in seen)
@@ -76,3 +95,11 @@ def test_a_broken_spelling_is_caught() -> None:
     legal = legal_codes(board)
     assert san_of(board, move, rivals(board, move, legal), False, True) == board.san(move) == "Nab3"
     assert san_of(board, move, 0, False, True) == "Nb3" != board.san(move)
+
+
+def test_a_broken_compiled_spelling_is_caught() -> None:
+    """The compiled SAN handed no legal moves (so no rivals) drops the disambiguation."""
+    board = chess.Board("4k3/8/8/8/8/8/8/N1N1K3 w - - 0 1")
+    move = chess.Move.from_uci("a1b3")
+    assert compiled_san(board, move, legal_codes(board), False, True) == "Nab3"
+    assert compiled_san(board, move, [], False, True) == "Nb3" != board.san(move)

@@ -53,6 +53,7 @@ from .bench_common import (
     rss_mb,
     stop_all,
 )
+from .bench_modes import compiled_parts
 
 
 def _progress(label: str, seconds: float, future: concurrent.futures.Future[Any]) -> None:
@@ -166,6 +167,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "think_ms": think * 1000,
             "warmup_s": args.warmup,
             "duration_s": args.duration,
+            "compiled": compiled_parts(),
             **result,
             "server_rss_mb": [round(x, 1) for x in peak_rss],
             "every_acked_move_persisted": persisted,
@@ -295,7 +297,8 @@ def main(args: argparse.Namespace) -> int:
         f"  ({r['latency_samples']} moves)",
         f"refused {r['refused'] or 'none'}  new rooms shed (busy, asked again)"
         f" {r['rooms_shed'] or 'none'}  server RSS {r['server_rss_mb']} MB",
-        f"every acknowledged move persisted: {r['every_acked_move_persisted']}",
+        f"every acknowledged move persisted: {r['every_acked_move_persisted']}"
+        f"  compiled parts: {r['compiled']}",
         f"server CPU per delivered message: {r['server_cpu_us_per_delivered']} us"
         f" (nodes + redis-server) vs ceiling {e['server_cpu_us_per_delivered']} us:"
         f" {r['cpu_ratio_to_ceiling']}x",

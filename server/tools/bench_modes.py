@@ -213,11 +213,23 @@ async def _idle_connections(url: str, n: int, pid: int) -> None:
         await ws.close()
 
 
+def compiled_parts() -> dict[str, bool]:
+    """Which compiled parts this run uses (the nodes a bench starts run the same install
+    and environment: ``KIBITZ_PURE_PYTHON=1`` switches them off for both)."""
+    from ..engine.compiled import COMPILED
+    from ..rooms.delta import COMPILED as DELTA
+
+    return {"chess_core": COMPILED, "delta": DELTA}
+
+
 def engine_mode() -> dict[str, Any]:
+    from .bench_rooms import compiled_vs_python
     from .bench_rooms import run as rooms_cost
 
-    out: dict[str, Any] = {"mode": "engine", "plies_per_s": _engine_plies(2.0)}
+    out: dict[str, Any] = {"mode": "engine", "compiled": compiled_parts()}
+    out["plies_per_s"] = _engine_plies(2.0)
     out["rooms_api_move_cost"] = rooms_cost(samples=100)
+    out["rooms_api_compiled_vs_python"] = compiled_vs_python()
     out["chess_search"] = _search_speed()
     return out
 

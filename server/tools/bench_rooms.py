@@ -10,10 +10,12 @@ rebuilding the room from its log, so every sample starts from the same position.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import json
 import random
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from ..engine import REGISTRY
@@ -107,6 +109,35 @@ def run(games: tuple[str, ...] = ("chess", "dark_chess"), samples: int = 200) ->
             "late_over_same_position_without_history": history,
         }
     return out
+
+
+@contextlib.contextmanager
+def pure_python() -> Iterator[None]:
+    """The compiled parts switched off in this process for a while (what
+    ``KIBITZ_PURE_PYTHON=1`` does from the start): the same run's anchor for them."""
+    from ..engine import compiled
+    from ..rooms import delta
+
+    names = ("gen", "fen", "play", "san", "status")
+    saved = [getattr(compiled, n) for n in names], delta._compiled
+    try:
+        for n in names:
+            setattr(compiled, n, None)
+        delta._compiled = None
+        yield
+    finally:
+        for n, v in zip(names, saved[0], strict=True):
+            setattr(compiled, n, v)
+        delta._compiled = saved[1]
+
+
+def compiled_vs_python(game: str = "chess", samples: int = 200) -> dict[str, Any]:
+    """One move's cost at ply ~10 with the compiled parts and without them, in one run."""
+    with_c = move_cost(game, 10, samples=samples)["us_per_move"]
+    with pure_python():
+        without = move_cost(game, 10, samples=samples)["us_per_move"]
+    ratio = round(with_c / without, 2) if with_c and without else None
+    return {"game": game, "compiled_us": with_c, "python_us": without, "ratio": ratio}
 
 
 def report(result: dict[str, Any]) -> str:

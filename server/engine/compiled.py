@@ -24,15 +24,16 @@ fen: Callable[..., str] | None
 play: Callable[..., tuple[Any, ...]] | None
 status: Callable[..., int] | None
 san: Callable[..., str] | None
+texts: Callable[[list[int]], list[str]] | None
 try:
-    from ._chess_moves import fen, gen, play, san, status
+    from ._chess_moves import fen, gen, play, san, status, texts
 except ImportError:  # built without a C compiler
-    gen = fen = play = status = san = None
+    gen = fen = play = status = san = texts = None
 
 if not wanted():
-    gen = fen = play = status = san = None
+    gen = fen = play = status = san = texts = None
 
 #: whether the compiled core is in use (``kibitz bench --engine`` reports it)
 COMPILED = gen is not None
 
-__all__ = ["COMPILED", "fen", "gen", "play", "san", "status", "wanted"]
+__all__ = ["COMPILED", "fen", "gen", "play", "san", "status", "texts", "wanted"]

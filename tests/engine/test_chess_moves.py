@@ -303,3 +303,21 @@ def test_the_compiled_status_is_python_chess_s() -> None:
     assert chess_moves.compiled_status(board) == 1
     board.turn = chess.WHITE
     assert chess_moves.compiled_status(board) == 0
+
+
+def test_the_compiled_texts_are_the_python_ones() -> None:
+    """Every from-to pair and every promotion, the same interned strings both ways."""
+    from server.engine import compiled
+    from server.engine.chess_game import python_uci_texts, uci_texts
+
+    assert compiled.texts is not None
+    promotions = [p << 12 | c for p in (2, 3, 4, 5) for c in (52 << 6 | 60, 9 << 6 | 0)]
+    codes = list(range(4096)) + promotions
+    texts = uci_texts(codes)
+    assert texts == python_uci_texts(codes)
+    assert texts[-8:] == [to_move(c).uci() for c in promotions] and texts[1] == "a1b1"
+    assert all(a is b for a, b in zip(texts, python_uci_texts(codes), strict=True))  # interned
+    with pytest.raises(ValueError):
+        compiled.texts([-1])
+    # and the comparison can fail: a promotion's text is not its plain move's
+    assert uci_texts([5 << 12 | 52 << 6 | 60]) != python_uci_texts([52 << 6 | 60])

@@ -154,7 +154,10 @@ class Rendering:
 
         ``common`` is :meth:`common` of this very state, when the caller renders it for
         several recipients at once."""
-        out = (self.common() if common is None else common).copy()
+        return self._own_parts((self.common() if common is None else common).copy(), r)
+
+    def _own_parts(self, out: Json, r: Recipient) -> Json:
+        """Fill in ``r``'s own parts (:data:`_OWN`) of a copy of :meth:`common`."""
         out["you"] = r
         out["view"] = self.view_for(r)
         if r is not None:
@@ -295,16 +298,17 @@ class Rendering:
         if not any(e.kind in _PERSONAL for e in events):
             same_for_all = [self.render_event(e, None) for e in events]
         for r in self.recipients():
-            snap = self.snapshot(r, common)
             if same_for_all is None:
                 rendered = [self.render_event(e, r) for e in events]
             else:
                 rendered = same_for_all
-            full = {"type": "update", "events": rendered, **snap}
+            # the full update, which is also the base of the next delta (the diffs read
+            # only the snapshot's keys, never "type" or "events")
+            full = self._own_parts({"type": "update", "events": rendered, **common}, r)
             before = shown.get(r)
             step: Json | None = None
             if before is not None:  # set with _shown_common, by this method only
-                sets, dels = delta.diff_keys(before, snap, _OWN, memo)
+                sets, dels = delta.diff_keys(before, full, _OWN, memo)
                 sets, dels = shared[0] + sets, shared[1] + dels
                 step = {
                     "type": "delta",
@@ -316,7 +320,7 @@ class Rendering:
                     "set": sets,
                     "del": dels,
                 }
-            shown[r] = snap
+            shown[r] = full
             out.append((r, step, full))
         self._shown_common = common
         for event in events:  # a rematch is also announced on its own (protocol: rematch)

@@ -10,6 +10,8 @@ Dark Chess's fog (``?`` on the squares a seat does not see).
 
 from __future__ import annotations
 
+from typing import Any
+
 import chess
 
 from . import compiled
@@ -89,19 +91,24 @@ def fen(board: chess.Board) -> str:
     return compiled_fen(board) or fen_of_ranks(board, rank_texts(board))
 
 
-def compiled_fen(board: chess.Board) -> str | None:
+def compiled_fen(board: chess.Board, fields: tuple[Any, ...] | None = None) -> str | None:
     """``board.fen()`` from the compiled core, or None when it cannot answer (not built, a
-    board of another class, Chess960)."""
+    board of another class, Chess960). ``fields``: ``chess_moves.standard_fields(board)``,
+    when the caller has them."""
     draw = compiled.fen
-    if draw is None or type(board) is not chess.Board or board.chess960:
+    if draw is None:
         return None
-    black, white = board.occupied_co  # indexed by colour: chess.BLACK is 0
-    ep = board.ep_square
-    return draw(
-        board.turn, board.pawns, board.knights, board.bishops, board.rooks, board.queens,
-        board.kings, white, black, board.promoted, -1 if ep is None else ep,
-        board.castling_rights, board.halfmove_clock, board.fullmove_number,
-    )  # fmt: skip
+    if fields is None:
+        if type(board) is not chess.Board or board.chess960:
+            return None
+        black, white = board.occupied_co  # indexed by colour: chess.BLACK is 0
+        ep = board.ep_square
+        fields = (
+            board.turn, board.pawns, board.knights, board.bishops, board.rooks, board.queens,
+            board.kings, white, black, board.promoted, -1 if ep is None else ep,
+            board.castling_rights,
+        )  # fmt: skip
+    return draw(*fields, board.halfmove_clock, board.fullmove_number)
 
 
 def fen_of_ranks(board: chess.Board, ranks: list[str]) -> str:

@@ -73,8 +73,9 @@ class ChessState:
     """
 
     __slots__ = (
-        "_codes", "_fen", "_legal", "_outcome", "_ranks", "_san", "_status", "_texts", "board",
-        "hashes", "keys", "prev", "prev_codes", "prev_ranks", "prev_rivals", "start_fen",
+        "_codes", "_fen", "_fields", "_legal", "_outcome", "_ranks", "_san", "_status", "_texts",
+        "board", "hashes", "keys", "prev", "prev_codes", "prev_fields", "prev_ranks",
+        "prev_rivals", "start_fen",
     )  # fmt: skip
 
     def __init__(
@@ -97,6 +98,10 @@ class ChessState:
         self.prev_rivals = prev_rivals
         #: the legal moves of the position before (codes), for the compiled SAN
         self.prev_codes: list[int] | None = None
+        #: the compiled core's reading of the board (chess_moves.standard_fields), when
+        #: the move that made it was played there; and the board's before it
+        self._fields: tuple[Any, ...] | None = None
+        self.prev_fields: tuple[Any, ...] | None = None
         self._status = -1
         self._codes: list[int] | None = None
         self._legal: list[chess.Move] | None = None
@@ -133,7 +138,7 @@ class ChessState:
     def codes(self) -> list[int]:
         """The legal moves as :mod:`.chess_moves` codes (python-chess's order)."""
         if self._codes is None:
-            self._codes = legal_codes(self.board)
+            self._codes = legal_codes(self.board, -1, self._fields)
         return self._codes
 
     def legal(self) -> list[chess.Move]:
@@ -149,7 +154,7 @@ class ChessState:
 
     def fen(self) -> str:
         if self._fen is None:
-            self._fen = compiled_fen(self.board)  # drawn at once, when compiled
+            self._fen = compiled_fen(self.board, self._fields)  # at once, when compiled
         if self._fen is None:
             board, known = self.board, self.prev_ranks
             if known is None:
@@ -167,7 +172,7 @@ class ChessState:
     def status(self) -> int:
         """``board.is_check() | board.is_insufficient_material() << 1``, once per state."""
         if self._status < 0:
-            status = compiled_status(self.board)
+            status = compiled_status(self.board, self._fields)
             if status is None:
                 board = self.board
                 status = board.is_check() | board.is_insufficient_material() << 1
@@ -184,13 +189,14 @@ class ChessState:
                 move = stack[-1]
                 if self.prev_codes is not None:  # compiled, from the legal moves before
                     check, legal = self.is_check(), bool(self.codes())
-                    san = compiled_san(prev, move, self.prev_codes, check, legal)
+                    codes = self.prev_codes
+                    san = compiled_san(prev, move, codes, check, legal, self.prev_fields)
                 elif self.prev_rivals is not None:  # no move generation but this state's own
                     san = san_of(prev, move, self.prev_rivals, self.is_check(), bool(self.codes()))
                 if san is None:
                     san = prev.san(move)
             self._san = san
-            self.prev = self.prev_rivals = self.prev_codes = None
+            self.prev = self.prev_rivals = self.prev_codes = self.prev_fields = None
         return self._san
 
     def __repr__(self) -> str:
@@ -430,10 +436,11 @@ def advance(state: ChessState, move: chess.Move) -> ChessState:
     """The state after ``move`` (legal): a board copy without the stack, the move list
     extended, the repetition keys extended (or restarted after an irreversible move)."""
     before = state.board
-    played = compiled_play(before, move)  # the same, in one call, when compiled
+    played = compiled_play(before, move, state._fields)  # the same, in one call, when compiled
     key: Any
+    fields = None
     if played is not None:
-        board, irreversible, key = played
+        board, irreversible, key, fields = played
     else:
         board = before.copy(stack=False)
         irreversible = before.is_irreversible(move)
@@ -450,7 +457,7 @@ def advance(state: ChessState, move: chess.Move) -> ChessState:
             board, state.start_fen, (*state.keys, key), before, (*state.hashes, hash(key)), others
         )
     if played is not None:
-        after.prev_codes = known
+        after.prev_codes, after.prev_fields, after._fields = known, state._fields, fields
     if state._ranks is not None:
         after.prev_ranks = (state._ranks, move.from_square >> 3, move.to_square >> 3)
     return after

@@ -268,42 +268,54 @@ def standard_fields(board: chess.Board) -> tuple[Any, ...] | None:
     )  # fmt: skip
 
 
-def _compiled_codes(board: chess.Board, mode: int, to_mask: int) -> list[int] | None:
+Fields = tuple[Any, ...]
+
+
+def _compiled_codes(
+    board: chess.Board, mode: int, to_mask: int, fields: Fields | None = None
+) -> list[int] | None:
     """The compiled generator's list (mode 0: legal moves onto ``to_mask``, 1: legal
-    captures, 2: pseudo-legal captures), or None when it cannot answer (no king either)."""
-    fields, gen = standard_fields(board), compiled.gen
+    captures, 2: pseudo-legal captures), or None when it cannot answer (no king either).
+    ``fields``: :func:`standard_fields` of ``board``, when the caller has them."""
+    fields, gen = fields or standard_fields(board), compiled.gen
     if fields is None or gen is None:
         return None
     return gen(mode, *fields, to_mask & chess.BB_ALL)
 
 
-def compiled_status(board: chess.Board) -> int | None:
+def compiled_status(board: chess.Board, fields: Fields | None = None) -> int | None:
     """``board.is_check() | board.is_insufficient_material() << 1`` from the compiled core,
     or None when it cannot answer."""
-    fields, status = standard_fields(board), compiled.status
+    fields, status = fields or standard_fields(board), compiled.status
     return None if fields is None or status is None else status(*fields)
 
 
 def compiled_san(
-    board: chess.Board, move: chess.Move, legal: list[int], check_after: bool, any_after: bool
+    board: chess.Board,
+    move: chess.Move,
+    legal: list[int],
+    check_after: bool,
+    any_after: bool,
+    fields: Fields | None = None,
 ) -> str | None:
     """``board.san(move)`` of a legal ``move`` from the compiled core, given ``board``'s
     legal moves as codes and whether the position after is check and has a legal move; None
     when it cannot answer."""
-    fields, san = standard_fields(board), compiled.san
+    fields, san = fields or standard_fields(board), compiled.san
     if fields is None or san is None:
         return None
     return san(*fields, code_of(move), legal, check_after, any_after)
 
 
 def compiled_play(
-    board: chess.Board, move: chess.Move
-) -> tuple[chess.Board, bool, tuple[Any, ...]] | None:
+    board: chess.Board, move: chess.Move, fields: Fields | None = None
+) -> tuple[chess.Board, bool, tuple[Any, ...], Fields] | None:
     """The compiled core's push of a legal ``move`` on a standard ``board``, or None when it
-    cannot answer: ``(after, irreversible, key)`` — the board after (no stack, an empty move
-    list: the caller sets it), ``board.is_irreversible(move)`` and ``after``'s
-    ``_transposition_key()``. Held to python-chess attribute by attribute in the tests."""
-    fields, play = standard_fields(board), compiled.play
+    cannot answer: ``(after, irreversible, key, fields)`` — the board after (no stack, an
+    empty move list: the caller sets it), ``board.is_irreversible(move)``, ``after``'s
+    ``_transposition_key()`` and its :func:`standard_fields`. Held to python-chess attribute
+    by attribute in the tests."""
+    fields, play = fields or standard_fields(board), compiled.play
     if fields is None or play is None or move.drop:
         return None
     (pawns, knights, bishops, rooks, queens, kings, white, black, promoted, turn, castling, ep,
@@ -325,17 +337,19 @@ def compiled_play(
     after.move_stack = []
     after._stack = []
     key = (pawns, knights, bishops, rooks, queens, kings, white, black, turn, clean, key_ep)
-    return after, irreversible, key
+    fields = (turn, pawns, knights, bishops, rooks, queens, kings, white, black, promoted,
+              -1 if ep is None else ep, castling)  # fmt: skip
+    return after, irreversible, key, fields
 
 
 #: a board without running ``Board.__init__`` (which parses a FEN): every attribute is set
 _NEW_BOARD = object.__new__
 
 
-def legal_codes(board: chess.Board, to_mask: int = -1) -> list[int]:
+def legal_codes(board: chess.Board, to_mask: int = -1, fields: Fields | None = None) -> list[int]:
     """``[m.promotion << 12 | m.from_square << 6 | m.to_square for m in
     board.generate_legal_moves(to_mask=to_mask)]`` (``promotion`` 0 for none)."""
-    out = _compiled_codes(board, 0, to_mask)
+    out = _compiled_codes(board, 0, to_mask, fields)
     return python_legal_codes(board, to_mask) if out is None else out
 
 

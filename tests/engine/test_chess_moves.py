@@ -255,9 +255,10 @@ def test_the_compiled_push_is_python_chess_s() -> None:
             move = rng.choice(sharp if sharp and rng.random() < 0.5 else moves)
             played = chess_moves.compiled_play(board, move)
             assert played is not None
-            after, irreversible, key = played
+            after, irreversible, key, fields = played
             expected = board.copy(stack=False)
             expected.push(move)
+            assert fields == chess_moves.standard_fields(expected)
             assert _fields(after) == _fields(expected), (board.fen(), move)
             assert sorted(vars(after)) == sorted(vars(expected))
             assert irreversible == board.is_irreversible(move), (board.fen(), move)

@@ -11,14 +11,12 @@ from __future__ import annotations
 import functools
 import io
 import random
-import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import chess
 import chess.pgn
 
-from . import compiled
 from .base import Game, IllegalMove, InvalidMove, InvalidOptions, Json, Option, Outcome, Seat
 from .chess_fen import compiled_fen, fen_of_ranks, rank_text, rank_texts
 from .chess_moves import (
@@ -28,6 +26,7 @@ from .chess_moves import (
     compiled_status,
     legal_codes,
     to_move,
+    uci_texts,
 )
 from .chess_san import rivals, san_of
 
@@ -208,23 +207,6 @@ def _lean(board: chess.Board) -> chess.Board:
     lean = board.copy(stack=False)
     lean.move_stack = list(board.move_stack)
     return lean
-
-
-#: the UCI text of every from-to pair (promotions aside), interned
-_UCI = [sys.intern(chess.SQUARE_NAMES[i >> 6] + chess.SQUARE_NAMES[i & 63]) for i in range(4096)]
-
-
-def uci_texts(codes: Sequence[int]) -> list[str]:
-    """The UCI texts of :mod:`.chess_moves` codes, interned."""
-    texts = compiled.texts
-    if texts is not None and type(codes) is list:
-        return texts(codes)
-    return python_uci_texts(codes)
-
-
-def python_uci_texts(codes: Sequence[int]) -> list[str]:
-    """:func:`uci_texts` in Python (the fallback, and the tests' reference)."""
-    return [_UCI[c] if c < 4096 else sys.intern(to_move(c).uci()) for c in codes]
 
 
 @functools.lru_cache(maxsize=1 << 16)

@@ -18,7 +18,8 @@ generator below (``python_legal_codes`` and its kin) gives the very same lists, 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import chess
@@ -400,6 +401,23 @@ def _en_passant(
     for frm in _squares(capturers):
         if not legal or board.is_legal(chess.Move(frm, ep)):
             out.append(frm << 6 | ep)
+
+
+#: the UCI text of every from-to pair (promotions aside), interned
+_UCI = [sys.intern(chess.SQUARE_NAMES[i >> 6] + chess.SQUARE_NAMES[i & 63]) for i in range(4096)]
+
+
+def uci_texts(codes: Sequence[int]) -> list[str]:
+    """The UCI texts of :mod:`.chess_moves` codes, interned."""
+    texts = compiled.texts
+    if texts is not None and type(codes) is list:
+        return texts(codes)
+    return python_uci_texts(codes)
+
+
+def python_uci_texts(codes: Sequence[int]) -> list[str]:
+    """:func:`uci_texts` in Python (the fallback, and the tests' reference)."""
+    return [_UCI[c] if c < 4096 else sys.intern(to_move(c).uci()) for c in codes]
 
 
 def to_move(code: int) -> chess.Move:

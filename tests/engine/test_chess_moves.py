@@ -309,7 +309,7 @@ def test_the_compiled_status_is_python_chess_s() -> None:
 def test_the_compiled_texts_are_the_python_ones() -> None:
     """Every from-to pair and every promotion, the same interned strings both ways."""
     from server.engine import compiled
-    from server.engine.chess_game import python_uci_texts, uci_texts
+    from server.engine.chess_moves import python_uci_texts, uci_texts
 
     assert compiled.texts is not None
     promotions = [p << 12 | c for p in (2, 3, 4, 5) for c in (52 << 6 | 60, 9 << 6 | 0)]

@@ -11,8 +11,8 @@ import chess
 from chess import BB_ALL, Bitboard
 
 from ..base import InvalidOptions, Outcome
-from ..chess_game import seat_of, uci_texts
-from ..chess_moves import pseudo_codes
+from ..chess_game import seat_of
+from ..chess_moves import pseudo_codes, uci_texts
 
 WHITE, BLACK = 0, 1
 

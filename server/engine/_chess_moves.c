@@ -358,17 +358,24 @@ static void legal_ep(const Board *b, Out *o) {
 
 static int read_board(PyObject *const *args, Board *b);
 
+/* ``name`` takes ``want`` arguments, the board's twelve fields from ``args[skip]`` on */
+static int board_args(const char *name, PyObject *const *args, Py_ssize_t nargs,
+                      Py_ssize_t want, int skip, Board *b) {
+    if (nargs != want) {
+        PyErr_Format(PyExc_TypeError, "%s() takes %zd arguments", name, want);
+        return -1;
+    }
+    return read_board(args + skip, b);
+}
+
 static PyObject *gen(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
-    if (nargs != 14) {
-        PyErr_SetString(PyExc_TypeError, "gen() takes 14 arguments");
-        return NULL;
-    }
-    long mode = PyLong_AsLong(args[0]);
-    if (mode == -1 && PyErr_Occurred()) return NULL;
     Board b;
     bb_t to_mask;
-    if (read_board(args + 1, &b) < 0 || read_bb(args[13], &to_mask) < 0) return NULL;
+    if (board_args("gen", args, nargs, 14, 1, &b) < 0 || read_bb(args[13], &to_mask) < 0)
+        return NULL;
+    long mode = PyLong_AsLong(args[0]);
+    if (mode == -1 && PyErr_Occurred()) return NULL;
     Out o;
     o.n = o.overflow = 0;
     if (mode == 0) {
@@ -451,12 +458,8 @@ static int read_board(PyObject *const *args, Board *b) {
  * castling, halfmove_clock, fullmove_number) -> board.fen() of a standard board */
 static PyObject *fen(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
-    if (nargs != 14) {
-        PyErr_SetString(PyExc_TypeError, "fen() takes 14 arguments");
-        return NULL;
-    }
     Board b;
-    if (read_board(args, &b) < 0) return NULL;
+    if (board_args("fen", args, nargs, 14, 0, &b) < 0) return NULL;
     long half = PyLong_AsLong(args[12]), full = PyLong_AsLong(args[13]);
     if (PyErr_Occurred()) return NULL;
     static const char LETTERS[] = "pnbrqk";
@@ -549,12 +552,8 @@ static int is_zeroing(const Board *b, int from, int to) {
  *    after, else None: the two last fields of python-chess's _transposition_key) */
 static PyObject *play(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
-    if (nargs != 15) {
-        PyErr_SetString(PyExc_TypeError, "play() takes 15 arguments");
-        return NULL;
-    }
     Board b;
-    if (read_board(args, &b) < 0) return NULL;
+    if (board_args("play", args, nargs, 15, 0, &b) < 0) return NULL;
     long half = PyLong_AsLong(args[12]), full = PyLong_AsLong(args[13]);
     long code = PyLong_AsLong(args[14]);
     if (PyErr_Occurred()) return NULL;
@@ -655,12 +654,8 @@ static int insufficient(const Board *b, int color) {
 /* status(turn, ..., castling) -> 1 (board.is_check()) | 2 (is_insufficient_material()) */
 static PyObject *status(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
-    if (nargs != 12) {
-        PyErr_SetString(PyExc_TypeError, "status() takes 12 arguments");
-        return NULL;
-    }
     Board b;
-    if (read_board(args, &b) < 0) return NULL;
+    if (board_args("status", args, nargs, 12, 0, &b) < 0) return NULL;
     bb_t kings = b.co[b.turn] & b.kings & ~b.promoted;
     int check = kings && attackers(&b, !b.turn, msb(kings), b.occ) != 0;
     return PyLong_FromLong(check | (insufficient(&b, 1) && insufficient(&b, 0)) << 1);
@@ -671,12 +666,8 @@ static PyObject *status(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
  * taken from ``codes``, the board's legal moves) */
 static PyObject *san(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
-    if (nargs != 16) {
-        PyErr_SetString(PyExc_TypeError, "san() takes 16 arguments");
-        return NULL;
-    }
     Board b;
-    if (read_board(args, &b) < 0) return NULL;
+    if (board_args("san", args, nargs, 16, 0, &b) < 0) return NULL;
     long code = PyLong_AsLong(args[12]);
     if (code == -1 && PyErr_Occurred()) return NULL;
     PyObject *codes = args[13];

@@ -1,92 +1,23 @@
-"""Typing stub of the compiled generator (``_chess_moves.c``)."""
+"""Typing stub of the compiled chess core (``_chess_moves.c``).
 
-def gen(
-    mode: int,
-    turn: bool,
-    pawns: int,
-    knights: int,
-    bishops: int,
-    rooks: int,
-    queens: int,
-    kings: int,
-    white: int,
-    black: int,
-    promoted: int,
-    ep: int,
-    castling: int,
-    to_mask: int,
-    /,
-) -> list[int] | None: ...
-def fen(
-    turn: bool,
-    pawns: int,
-    knights: int,
-    bishops: int,
-    rooks: int,
-    queens: int,
-    kings: int,
-    white: int,
-    black: int,
-    promoted: int,
-    ep: int,
-    castling: int,
-    halfmove_clock: int,
-    fullmove_number: int,
-    /,
-) -> str: ...
+Every function reads a standard board as twelve positional fields (``Board``): turn, pawns,
+knights, bishops, rooks, queens, kings, White's squares, Black's squares, promoted, the en
+passant square (-1: none), castling rights — what ``chess_moves.standard_fields`` gives.
+"""
+
+
+Board = tuple[bool, int, int, int, int, int, int, int, int, int, int, int]
+
+def gen(mode: int, *board_and_mask: *tuple[*Board, int]) -> list[int] | None: ...
+def fen(*board_and_clocks: *tuple[*Board, int, int]) -> str: ...
 def play(
-    turn: bool,
-    pawns: int,
-    knights: int,
-    bishops: int,
-    rooks: int,
-    queens: int,
-    kings: int,
-    white: int,
-    black: int,
-    promoted: int,
-    ep: int,
-    castling: int,
-    halfmove_clock: int,
-    fullmove_number: int,
-    code: int,
-    /,
+    *board_clocks_code: *tuple[*Board, int, int, int],
 ) -> tuple[
     int, int, int, int, int, int, int, int, int, bool, int, int | None, int, int, bool, int,
     int | None,
 ]: ...
-def status(
-    turn: bool,
-    pawns: int,
-    knights: int,
-    bishops: int,
-    rooks: int,
-    queens: int,
-    kings: int,
-    white: int,
-    black: int,
-    promoted: int,
-    ep: int,
-    castling: int,
-    /,
-) -> int: ...
+def status(*board: *Board) -> int: ...
 def san(
-    turn: bool,
-    pawns: int,
-    knights: int,
-    bishops: int,
-    rooks: int,
-    queens: int,
-    kings: int,
-    white: int,
-    black: int,
-    promoted: int,
-    ep: int,
-    castling: int,
-    code: int,
-    codes: list[int],
-    check_after: bool,
-    any_legal_after: bool,
-    /,
+    *board_and_move: *tuple[*Board, int, list[int], bool, bool],
 ) -> str: ...
 def texts(codes: list[int], /) -> list[str]: ...

@@ -322,3 +322,24 @@ def test_the_compiled_texts_are_the_python_ones() -> None:
         compiled.texts([-1])
     # and the comparison can fail: a promotion's text is not its plain move's
     assert uci_texts([5 << 12 | 52 << 6 | 60]) != python_uci_texts([52 << 6 | 60])
+
+
+def test_the_compiled_core_refuses_bad_arguments() -> None:
+    from server.engine import _chess_moves as core
+
+    fields = chess_moves.standard_fields(chess.Board())
+    assert fields is not None
+    for call in (
+        lambda: core.gen(),  # type: ignore[call-arg]
+        lambda: core.gen(0, *fields),  # type: ignore[call-arg]
+        lambda: core.status(*fields[:-1]),  # type: ignore[call-arg]
+        lambda: core.fen(*fields, 0),  # type: ignore[call-arg]
+        lambda: core.play(*fields, 0, 1),  # type: ignore[call-arg]
+        lambda: core.san(*fields, 12, [], False),  # type: ignore[call-arg]
+    ):
+        with pytest.raises(TypeError, match="takes"):
+            call()
+    with pytest.raises(ValueError):
+        core.gen(0, *fields[:-2], 64, fields[-1], chess.BB_ALL)  # no square 64
+    with pytest.raises(OverflowError):
+        core.status(*fields[:1], -1, *fields[2:])  # a negative bitboard

@@ -15,6 +15,7 @@ from typing import Any
 import chess
 
 from . import compiled
+from .chess_moves import standard_fields
 
 _PIECES = [
     (color, piece_type, chess.Piece(piece_type, color).symbol())
@@ -95,19 +96,9 @@ def compiled_fen(board: chess.Board, fields: tuple[Any, ...] | None = None) -> s
     """``board.fen()`` from the compiled core, or None when it cannot answer (not built, a
     board of another class, Chess960). ``fields``: ``chess_moves.standard_fields(board)``,
     when the caller has them."""
-    draw = compiled.fen
-    if draw is None:
+    draw, fields = compiled.fen, fields or standard_fields(board)
+    if draw is None or fields is None:
         return None
-    if fields is None:
-        if type(board) is not chess.Board or board.chess960:
-            return None
-        black, white = board.occupied_co  # indexed by colour: chess.BLACK is 0
-        ep = board.ep_square
-        fields = (
-            board.turn, board.pawns, board.knights, board.bishops, board.rooks, board.queens,
-            board.kings, white, black, board.promoted, -1 if ep is None else ep,
-            board.castling_rights,
-        )  # fmt: skip
     return draw(*fields, board.halfmove_clock, board.fullmove_number)
 
 

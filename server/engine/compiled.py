@@ -33,7 +33,11 @@ except ImportError:  # built without a C compiler
 if not wanted():
     gen = fen = play = status = san = texts = None
 
+#: this module's compiled functions (set to None, each is done in Python: what
+#: ``KIBITZ_PURE_PYTHON=1`` does from the start; the bench's anchor and the tests do it later)
+NAMES = ("gen", "fen", "play", "status", "san", "texts")
+
 #: whether the compiled core is in use (``kibitz bench --engine`` reports it)
 COMPILED = gen is not None
 
-__all__ = ["COMPILED", "fen", "gen", "play", "san", "status", "texts", "wanted"]
+__all__ = ["COMPILED", "NAMES", "fen", "gen", "play", "san", "status", "texts", "wanted"]

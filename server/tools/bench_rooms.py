@@ -118,7 +118,7 @@ def pure_python() -> Iterator[None]:
     from ..engine import compiled
     from ..rooms import delta
 
-    names = ("gen", "fen", "play", "san", "status")
+    names = compiled.NAMES
     saved = [getattr(compiled, n) for n in names], delta._compiled
     try:
         for n in names:

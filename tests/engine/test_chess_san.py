@@ -29,7 +29,7 @@ STARTS = [
 def spelled_by(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Each test twice: with the compiled core (its SAN) and without it (san_of)."""
     if request.param == "python":
-        for name in ("gen", "play", "san", "status", "fen"):
+        for name in compiled.NAMES:
             monkeypatch.setattr(compiled, name, None)
     else:
         assert compiled.COMPILED

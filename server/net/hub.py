@@ -318,14 +318,13 @@ class Hub(Hosting, Lobby, Sessions):
                 return events
             if time.monotonic() > hosted.lease_until - self.lease_margin:
                 await self._renew_now(hosted)
-            before = (room.status, [s.kind for s in room.seats])
+            before = (room.status, *room.seats)  # seats are values: replaced when changed
             t0 = time.perf_counter()
             base = room.version
             unreplicated = False
+            records = [e.to_record() for e in events]
             try:
-                await self.store.append(
-                    room.id, base, [e.to_record() for e in events], node=self.node
-                )
+                await self.store.append(room.id, base, records, node=self.node)
             except Unreplicated:
                 unreplicated = True  # in the log all the same: applied and shown like any
             except Unknown as exc:
@@ -345,14 +344,14 @@ class Hub(Hosting, Lobby, Sessions):
                 log.error("append to room %s failed: %s", room.id, exc)
                 raise ProtocolError("unavailable", "the game store is unavailable") from None
             self.metrics.redis_rtt.observe(time.perf_counter() - t0)
-            outs = room.apply_all(events)
+            outs = room.apply_all(events, records)
             self.fan_out(room.id, outs)
             if self.publish is not None:
                 await self.publish(room.id, outs)
             for event in events:
                 if event.kind == "move":
                     self.metrics.moves.inc()
-            after = (room.status, [s.kind for s in room.seats])
+            after = (room.status, *room.seats)
             if after != before:
                 await self._publish_summary(hosted)
             else:  # the turn count: refreshed in the lobby a little later, in one batch

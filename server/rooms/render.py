@@ -37,6 +37,14 @@ Change = tuple[Recipient, Json | None, Json]
 #: others are ``Rendering.common``'s, the same for everybody
 _OWN = ("you", "view", "turn", "legal", "your_move")
 
+#: the keys of :meth:`Rendering.common`'s part, in order
+_COMMON = (
+    "room", "game", "version", "status", "you", "seats", "to_act", "sealed", "view", "turn",
+    "clock", "settings", "at", "outcome", "undo", "draw_offer", "rematch",
+)  # fmt: skip
+#: the keys every recipient's snapshot shares
+_SHARED = tuple(k for k in _COMMON if k not in _OWN)
+
 #: the events whose rendering depends on the recipient (:meth:`Rendering.render_event`)
 _PERSONAL = frozenset({"sealed", "rematch"})
 
@@ -107,7 +115,10 @@ class Rendering:
                 out["move"] = d["move"]
             return out
         if k == "move":
-            return {"kind": "move", "seats": sorted(int(s) for s in d["moves"])}
+            moves = d["moves"]
+            if len(moves) == 1:  # one seat moved (every turn-based game's every move)
+                return {"kind": "move", "seats": [int(next(iter(moves)))]}
+            return {"kind": "move", "seats": sorted(int(s) for s in moves)}
         if k in ("unseat", "undo_request"):
             return {"kind": k, "seat": d["seat"]}
         if k == "undo_answer":
@@ -156,12 +167,13 @@ class Rendering:
         several recipients at once."""
         return self._own_parts((self.common() if common is None else common).copy(), r)
 
-    def _own_parts(self, out: Json, r: Recipient) -> Json:
-        """Fill in ``r``'s own parts (:data:`_OWN`) of a copy of :meth:`common`."""
+    def _own_parts(self, out: Json, r: Recipient, turns: int | None = None) -> Json:
+        """Fill in ``r``'s own parts (:data:`_OWN`) of a copy of :meth:`common` (``turns``:
+        ``len(self.turns)``, when the caller knows it)."""
         out["you"] = r
         out["view"] = self.view_for(r)
         if r is not None:
-            out["turn"] = len(self.turns)
+            out["turn"] = len(self.turns) if turns is None else turns
             if r in self.pending:
                 out["your_move"] = str(self.pending[r])
             elif r in out["to_act"]:
@@ -291,12 +303,13 @@ class Rendering:
         was = self._shown_common
         shared: tuple[list[list[Any]], list[delta.Path]] = ([], [])
         if was is not None:
-            shared = delta.diff_keys(was, common, [k for k in common if k not in _OWN])
+            shared = delta.diff_keys(was, common, _SHARED)
         # most events read the same for everybody: rendered once, unless one of them is a
         # sealed move or a rematch (their seat alone learns the move, the new seat's token)
         same_for_all = None
         if not any(e.kind in _PERSONAL for e in events):
             same_for_all = [self.render_event(e, None) for e in events]
+        turns = len(self.turns)
         for r in self.recipients():
             if same_for_all is None:
                 rendered = [self.render_event(e, r) for e in events]
@@ -304,12 +317,15 @@ class Rendering:
                 rendered = same_for_all
             # the full update, which is also the base of the next delta (the diffs read
             # only the snapshot's keys, never "type" or "events")
-            full = self._own_parts({"type": "update", "events": rendered, **common}, r)
+            full = self._own_parts({"type": "update", "events": rendered, **common}, r, turns)
             before = shown.get(r)
             step: Json | None = None
             if before is not None:  # set with _shown_common, by this method only
                 sets, dels = delta.diff_keys(before, full, _OWN, memo)
-                sets, dels = shared[0] + sets, shared[1] + dels
+                if shared[0]:
+                    sets = shared[0] + sets
+                if shared[1]:
+                    dels = shared[1] + dels
                 step = {
                     "type": "delta",
                     "room": self.id,

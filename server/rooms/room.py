@@ -19,7 +19,7 @@ server: what clients get are renderings for one recipient (:meth:`Room.render`).
 from __future__ import annotations
 
 import hmac
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from ..engine import REGISTRY, Game, IllegalMove, InvalidOptions, Outcome, Registry, turn_rng
@@ -69,7 +69,8 @@ class Room(Offers, TakeBacks, Timing, Rendering):
     # a node holds thousands of rooms: slots instead of a dict each (over 30 attributes
     # make an instance dict a full table, ~1.6 KB)
     __slots__ = (
-        "_acting", "_seats_json", "_settings", "_shown", "_shown_common", "_views", "cids", "clock",
+        "_acting", "_seats_json", "_settings", "_shown", "_shown_common", "_tokens", "_views",
+        "cids", "clock",
         "created_at", "draw_offer", "game", "gone", "id", "last_at", "log", "n_seats",
         "options", "outcome", "past", "pending", "policy", "position_version", "rematch",
         "rematch_votes", "seats", "seed", "started", "state", "turns", "undo_floor",
@@ -125,6 +126,9 @@ class Room(Offers, TakeBacks, Timing, Rendering):
         self.cids: dict[str, Json] = {}  # in insertion order: the oldest goes first
         self._settings: Json | None = None
         self._seats_json: list[Json] | None = None
+        #: the hashes of tokens that proved right here (a seated player sends theirs with
+        #: every move): SHA-256 once per token, not per move; only right ones, so bounded
+        self._tokens: dict[str, str] = {}
 
     # -- creation --------------------------------------------------------------------------
 
@@ -215,8 +219,15 @@ class Room(Offers, TakeBacks, Timing, Rendering):
         s = self.seats[seat]
         if s.kind != "person":
             raise NotSeated(f"seat {seat} is not held by a person")
-        if not isinstance(token, str) or not hmac.compare_digest(s.token_hash, hash_token(token)):
+        if not isinstance(token, str):
             raise BadToken(f"wrong token for seat {seat}")
+        known = self._tokens.get(token)
+        if not hmac.compare_digest(s.token_hash, hash_token(token) if known is None else known):
+            raise BadToken(f"wrong token for seat {seat}")
+        if known is None:
+            if len(self._tokens) >= 2 * self.n_seats:  # seats changed hands: start again
+                self._tokens.clear()
+            self._tokens[token] = s.token_hash
 
     # -- decide: commands ------------------------------------------------------------------
 
@@ -302,23 +313,26 @@ class Room(Offers, TakeBacks, Timing, Rendering):
         self.fold(event)
         return [(r, self.update(r, [event])) for r in self.recipients()]
 
-    def apply_all(self, events: list[Event]) -> list[Change]:
-        """Fold ``events`` (one command's) in; return every recipient's delta and update."""
+    def apply_all(self, events: list[Event], records: list[Json] | None = None) -> list[Change]:
+        """Fold ``events`` (one command's) in; return every recipient's delta and update.
+        ``records``: their :meth:`Event.to_record`, when the caller made them already (for
+        the store)."""
         if not self._shown:  # first change since creation or replay: the bases are now
             self.changes([])
-        for event in events:
-            self.fold(event)
+        for i, event in enumerate(events):
+            self.fold(event, None if records is None else records[i])
         return self.changes(events)
 
-    def fold(self, event: Event) -> None:
-        """Fold ``event`` into the room's state; render nothing (replays use this)."""
-        handler = getattr(self, f"_apply_{event.kind}", None)
+    def fold(self, event: Event, record: Json | None = None) -> None:
+        """Fold ``event`` into the room's state; render nothing (replays use this).
+        ``record``: ``event.to_record()``, when the caller has it."""
+        handler = _FOLDS.get(event.kind)
         if handler is None:
             raise ValueError(f"unknown room event {event.kind!r}")
         was_started = self.started
-        handler(event.data, event.at)
+        handler(self, event.data, event.at)
         self.last_at = event.at
-        self.log.append(event.to_record())
+        self.log.append(event.to_record() if record is None else record)
         self.version += 1
         if event.kind in ("move", "undo") or self.started != was_started:
             self.position_version = self.version
@@ -380,7 +394,8 @@ class Room(Offers, TakeBacks, Timing, Rendering):
         rng = turn_rng(self.seed, len(self.turns) + 1)
         self.state = self.game.play(self.state, moves, rng, check=False)
         self.turns.add(d["moves"].items(), at)
-        self.lapse_draw_offer({int(s) for s in d["moves"]})
+        if self.draw_offer is not None:
+            self.lapse_draw_offer(set(moves))
         self.past.append(self.state)
         self.pending.clear()
         self.undo_request = None
@@ -394,7 +409,7 @@ class Room(Offers, TakeBacks, Timing, Rendering):
         seat = d["seat"]
         leave = self.game.leave(self.state, seat, d["reason"])
         if leave is not None:  # the game goes on without this seat
-            self._apply_leave(seat, leave, at)
+            self._leave_game(seat, leave, at)
             return
         self.draw_offer = None
         self._stop_clocks(at)
@@ -402,7 +417,7 @@ class Room(Offers, TakeBacks, Timing, Rendering):
         self.pending.clear()
         self.undo_request = None
 
-    def _apply_leave(self, seat: int, move: Any, at: float) -> None:
+    def _leave_game(self, seat: int, move: Any, at: float) -> None:
         """``seat`` leaves a game that goes on: its leaving is a turn of the log (a take-back
         replays it too), its clock stops for good, the others' turn goes on."""
         was_acting = seat in self.to_act()
@@ -455,6 +470,14 @@ class Room(Offers, TakeBacks, Timing, Rendering):
         self._not_over()
         if not self.started:
             raise NotStarted("the game starts when every seat is taken")
+
+
+#: each event kind's fold: ``Room._apply_<kind>`` (the kinds a log may hold)
+_FOLDS: dict[str, Callable[..., None]] = {
+    name.removeprefix("_apply_"): getattr(Room, name)
+    for name in dir(Room)
+    if name.startswith("_apply_")
+}
 
 
 def clamp_since(value: Any) -> int | None:

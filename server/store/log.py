@@ -120,13 +120,15 @@ class Unknown(StoreError):
 
 
 def append_refused(exc: Exception, room_id: str, base_version: int) -> Exception:
-    """The error the append script's refusal stands for (``exc`` itself if none)."""
+    """The error the append script's refusal stands for. Any other error reply (Redis out
+    of memory; a log whose entries were deleted by hand, where the first ``XADD`` fails)
+    came before anything was written: a :class:`StoreError`, nothing appended."""
     text = str(exc)
     if text.startswith("FENCED"):
         return Fenced(room_id, base_version, int(text.split()[1]))
     if text.startswith("NOTHOST"):
         return NotHost(f"room {room_id}: this node does not hold the lease")
-    return exc
+    return StoreError(f"room {room_id}: not appended: {text}")
 
 
 class Store:
@@ -229,7 +231,13 @@ class Store:
                 if self.durability == "replica":
                     raise StoreError("durability 'replica' needs the pipelined connection")
                 return int(await self._append(keys=keys, args=args))
-            version = int(await self._pipe_script(_APPEND, self._append_sha, keys, args))
+            try:  # the script by its digest: the future itself, no coroutine on the way
+                reply = await self.pipe.call("EVALSHA", self._append_sha, 3, *keys, *args)
+            except hiredis.ReplyError as exc:
+                if not str(exc).startswith("NOSCRIPT"):
+                    raise
+                reply = await self._pipe_script(_APPEND, self._append_sha, keys, args)
+            version = int(reply)
             # on the same connection, after the append: its write is in what WAIT counts
             replicated = self.durability != "replica" or int(
                 await self.pipe.call("WAIT", 1, self.wait_ms)

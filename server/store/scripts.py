@@ -2,7 +2,11 @@
 
 * ``APPEND`` — the fenced append: refused (``NOTHOST``) unless the named node holds the
   room's lease, and (``FENCED v``) unless the stream ends exactly at the version it builds
-  on; it also adds the room to, or removes it from, the live set.
+  on; it also adds the room to, or removes it from, the live set. A log's entries are
+  versions 1, 2, 3, ... (their stream ids ``v-0``), written by this script only and never
+  deleted one by one, so its length is its version (``XLEN``, O(1), rather than reading the
+  last entry back); were an entry ever deleted, the ``XADD`` of an id not above the last
+  would fail the append rather than leave a gap.
 * ``ACQUIRE`` / ``ACQUIRE_MANY`` — take a lease if it is free or already ours.
 * ``RENEW`` — extend the leases we still hold; ``RELEASE`` — drop ours.
 """
@@ -11,9 +15,7 @@ APPEND = """
 if ARGV[4] ~= '' and redis.call('GET', KEYS[3]) ~= ARGV[4] then
   return redis.error_reply('NOTHOST')
 end
-local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
-local v = 0
-if #last > 0 then v = tonumber(string.match(last[1][1], '^(%d+)')) end
+local v = redis.call('XLEN', KEYS[1])
 if v ~= tonumber(ARGV[1]) then return redis.error_reply('FENCED ' .. v) end
 for i = 5, #ARGV do
   v = v + 1

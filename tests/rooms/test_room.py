@@ -138,6 +138,46 @@ def test_sealed_simultaneous_turn_reveals_nothing_early(registry: Registry) -> N
     assert room.outcome is not None and room.outcome.winner == 0
 
 
+def _remembered_tokens_still_checked(room: Room) -> None:
+    """A token that proved right once (remembered, so not hashed again) is still right only
+    for its own seat, and only while that seat's holder is the same."""
+    run(room, room.take_seat(0, "tok-a", "Ada", NOW))
+    room.check_token(0, "tok-a")
+    room.check_token(0, "tok-a")  # remembered now
+    run(room, room.leave_seat(0, "tok-a", NOW))
+    run(room, room.take_seat(0, "tok-c", "Cy", NOW))
+    with pytest.raises(errors.BadToken):  # the old holder's token, remembered
+        room.check_token(0, "tok-a")
+    run(room, room.take_seat(1, "tok-b", "Bob", NOW))
+    room.check_token(0, "tok-c")
+    room.check_token(1, "tok-b")
+    for seat, token in ((1, "tok-c"), (0, "tok-b"), (0, "tok-x")):
+        with pytest.raises(errors.BadToken):  # right for the other seat only, or never
+            room.check_token(seat, token)
+
+
+def test_remembered_tokens_are_still_checked(registry: Registry) -> None:
+    _remembered_tokens_still_checked(make(registry))
+
+
+def test_the_token_check_catches_a_memo_that_trusts_what_it_saw(registry: Registry) -> None:
+    class Trusting(Room):
+        """Broken on purpose: a token seen right once passes for any seat, any holder."""
+
+        __slots__ = ()
+
+        def check_token(self, seat: int, token: str) -> None:
+            if token in self._tokens:
+                return
+            super().check_token(seat, token)
+
+    event = Room.create("r1", "chess", None, None, "seed", NOW, {}, registry)
+    broken = Trusting.from_created(event, registry)
+    assert type(broken) is Trusting
+    with pytest.raises(pytest.fail.Exception):
+        _remembered_tokens_still_checked(broken)
+
+
 def test_resign(registry: Registry) -> None:
     room = seated(registry)
     with pytest.raises(errors.BadToken):

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from server.store import Fenced, NotHost, Store
+from server.store import Fenced, NotHost, Store, StoreError
 
 
 @pytest.fixture
@@ -25,6 +25,19 @@ async def test_an_append_builds_on_the_exact_last_version(store: Store) -> None:
     assert await store.version("r") == 2
     await store.append("r", 2, [], status="over")
     assert await store.live_rooms() == []
+    await store.close()
+
+
+async def test_a_log_with_an_entry_deleted_refuses_appends_and_never_gaps(store: Store) -> None:
+    """The fence reads a log's version as its length: with an entry deleted by hand (which
+    Kibitz never does), no append can land at all — none leaves a gap or a doubled version."""
+    assert await store.append("r", 0, [{"n": 1}, {"n": 2}, {"n": 3}]) == 3
+    await store.redis.xdel(store.rk("room", "r"), "2-0")
+    with pytest.raises(Fenced):  # the writer that knows version 3
+        await store.append("r", 3, [{"n": 4}])
+    with pytest.raises(StoreError, match="equal or smaller"):  # one that believes the length
+        await store.append("r", 2, [{"n": 4}])
+    assert await store.load("r") == [{"n": 1}, {"n": 3}]
     await store.close()
 
 

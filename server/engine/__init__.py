@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .base import (
+    NO_DRAWS,
     EngineError,
     Game,
     IllegalMove,
@@ -44,6 +45,7 @@ def get_game(name: str) -> Game[Any, Any]:
 _register_builtin_games()
 
 __all__ = [
+    "NO_DRAWS",
     "REGISTRY",
     "EngineError",
     "Game",

@@ -211,6 +211,25 @@ class LazyRandom(random.Random):
         super().seed(a, version)
 
 
+class NoDraws(random.Random):
+    """The rng handed to ``play`` by a game whose play draws no chance
+    (``Game.play_draws = False``: chess, Dark Chess), instead of a :class:`LazyRandom` made
+    for each move: any draw from it raises, so a game that came to draw at play with the
+    flag still off fails loudly (its every test) rather than lose its determinism."""
+
+    def __init__(self) -> None:  # nothing to seed
+        self.gauss_next = None
+
+    def _refuse(self, *args: Any) -> Any:
+        raise RuntimeError("this game declared that its play draws no chance (play_draws)")
+
+    random = getrandbits = getstate = setstate = seed = _refuse  # type: ignore[assignment]
+
+
+#: the one :class:`NoDraws` (it holds no state)
+NO_DRAWS = NoDraws()
+
+
 def turn_rng(seed: str, ply: int) -> random.Random:
     """The rng for turn ``ply`` of a room seeded with ``seed`` (ply 0 is ``new``).
 
@@ -238,6 +257,9 @@ class Game(Generic[S, M]):
     seat_names: ClassVar[tuple[str, ...]] = ()
     options: ClassVar[Mapping[str, Option]] = {}
     #: the game hides something from some seat (fog, face-down pieces, sealed moves, deck)
+    #: whether ``play`` may draw from its rng (a room hands a game that says no
+    #: :data:`NO_DRAWS` instead of a new rng each move)
+    play_draws: ClassVar[bool] = True
     hidden_information: ClassVar[bool] = False
     #: the move texts reveal nothing a spectator's view does not show (what is hidden is
     #: a chance draw: face-down pieces, a card deck): the record of a running game may be

@@ -72,7 +72,8 @@ class ChessState:
     """
 
     __slots__ = (
-        "_codes", "_fen", "_fields", "_legal", "_outcome", "_ranks", "_san", "_status", "_texts",
+        "_codes", "_fen", "_fields", "_legal", "_outcome", "_parsed", "_ranks", "_san", "_status",
+        "_texts",
         "board", "hashes", "keys", "prev", "prev_codes", "prev_fields", "prev_ranks",
         "prev_rivals", "start_fen",
     )  # fmt: skip
@@ -108,6 +109,9 @@ class ChessState:
         self._outcome: Any = _UNSET
         self._fen: str | None = None
         self._san: Any = _UNSET
+        #: the last move text parsed here and its move (a room parses a move to check it,
+        #: then again to fold its event in)
+        self._parsed: tuple[str, chess.Move] | None = None
         #: the FEN texts of the ranks (:func:`.chess_fen.rank_texts`), once the FEN is known
         self._ranks: list[str] | None = None
         #: the ranks of the position before the last move, when known, and the two ranks
@@ -237,6 +241,7 @@ class Chess(Game[ChessState, chess.Move]):
     title = "Chess"
     description = "Standard chess under FIDE rules."
     min_seats = max_seats = 2
+    play_draws = False
     seat_names = ("White", "Black")
     options = {
         "fen": Option("str", chess.STARTING_FEN, "Starting position (FEN)", max_length=100),
@@ -282,7 +287,12 @@ class Chess(Game[ChessState, chess.Move]):
         return state.board.is_legal(move)
 
     def parse_move(self, state: ChessState, seat: Seat, text: str) -> chess.Move:
-        return parse_uci_or_san(state.board, text)
+        parsed = state._parsed
+        if parsed is not None and parsed[0] == text:
+            return parsed[1]
+        move = parse_uci_or_san(state.board, text)
+        state._parsed = (text, move)
+        return move
 
     def play(
         self,

@@ -22,7 +22,16 @@ import hmac
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from ..engine import REGISTRY, Game, IllegalMove, InvalidOptions, Outcome, Registry, turn_rng
+from ..engine import (
+    NO_DRAWS,
+    REGISTRY,
+    Game,
+    IllegalMove,
+    InvalidOptions,
+    Outcome,
+    Registry,
+    turn_rng,
+)
 from .clock import Clock
 from .errors import (
     BadRequest,
@@ -391,7 +400,7 @@ class Room(Offers, TakeBacks, Timing, Rendering):
 
     def _apply_move(self, d: Mapping[str, Any], at: float) -> None:
         moves = {int(s): self.game.parse_move(self.state, int(s), t) for s, t in d["moves"].items()}
-        rng = turn_rng(self.seed, len(self.turns) + 1)
+        rng = self._next_rng()
         self.state = self.game.play(self.state, moves, rng, check=False)
         self.turns.add(d["moves"].items(), at)
         if self.draw_offer is not None:
@@ -421,7 +430,7 @@ class Room(Offers, TakeBacks, Timing, Rendering):
         """``seat`` leaves a game that goes on: its leaving is a turn of the log (a take-back
         replays it too), its clock stops for good, the others' turn goes on."""
         was_acting = seat in self.to_act()
-        rng = turn_rng(self.seed, len(self.turns) + 1)
+        rng = self._next_rng()
         self.state = self.game.play(self.state, {seat: move}, rng, check=False)
         self.turns.append(Turn.of({str(seat): str(move)}, at))
         self.undo_floor = len(self.turns)
@@ -434,6 +443,12 @@ class Room(Offers, TakeBacks, Timing, Rendering):
                 self.clock.left[seat] = max(0.0, self.clock.left[seat] - (at - self.clock.since))
             self.clock.start_turn(at)
         self._check_end()
+
+    def _next_rng(self) -> Any:
+        """The rng of the next turn (:data:`NO_DRAWS` for a game whose play draws nothing)."""
+        if not self.game.play_draws:
+            return NO_DRAWS
+        return turn_rng(self.seed, len(self.turns) + 1)
 
     def _check_end(self) -> None:
         if self.started and self.outcome is None:

@@ -31,6 +31,7 @@ class DarkChess(Game[DarkChessState, chess.Move]):
         "move to. No check: capture the king to win."
     )
     min_seats = max_seats = 2
+    play_draws = False
     seat_names = ("White", "Black")
     hidden_information = True
     options = {

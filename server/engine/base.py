@@ -256,10 +256,10 @@ class Game(Generic[S, M]):
     max_seats: ClassVar[int]
     seat_names: ClassVar[tuple[str, ...]] = ()
     options: ClassVar[Mapping[str, Option]] = {}
-    #: the game hides something from some seat (fog, face-down pieces, sealed moves, deck)
     #: whether ``play`` may draw from its rng (a room hands a game that says no
     #: :data:`NO_DRAWS` instead of a new rng each move)
     play_draws: ClassVar[bool] = True
+    #: the game hides something from some seat (fog, face-down pieces, sealed moves, deck)
     hidden_information: ClassVar[bool] = False
     #: the move texts reveal nothing a spectator's view does not show (what is hidden is
     #: a chance draw: face-down pieces, a card deck): the record of a running game may be

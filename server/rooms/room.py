@@ -487,7 +487,8 @@ class Room(Offers, TakeBacks, Timing, Rendering):
             raise NotStarted("the game starts when every seat is taken")
 
 
-#: each event kind's fold: ``Room._apply_<kind>`` (the kinds a log may hold)
+#: each event kind's fold: ``Room._apply_<kind>`` (the kinds a log may hold), looked up
+#: once rather than by name at every event (a subclass's own folds are not seen here)
 _FOLDS: dict[str, Callable[..., None]] = {
     name.removeprefix("_apply_"): getattr(Room, name)
     for name in dir(Room)

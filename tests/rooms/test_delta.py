@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from server.engine import REGISTRY
-from server.rooms import delta
+from server.rooms import delta, render
 from server.rooms.room import BOT, Event, Room
 from server.sdk.client import patched
 
@@ -221,3 +221,13 @@ def test_bad_arguments_to_the_compiled_comparison_are_refused() -> None:
         _delta.diff_keys([], {}, [], [], [], [], None)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         _delta.diff_keys({}, {}, 5, [], [], [], None)  # keys not iterable
+
+
+def test_the_common_keys_the_deltas_compare_are_the_common_parts_keys() -> None:
+    """The deltas compare the common part over a fixed list of keys: a key added to the
+    common part but not to that list would never reach a live client."""
+    for game, seats in GAMES:
+        event = Room.create("r", game, None, seats, "seed", NOW, None, REGISTRY)
+        room = Room.from_created(event)
+        assert tuple(room.common()) == render._COMMON, game
+        assert set(render._SHARED) | set(render._OWN) >= set(room.snapshot(0))

@@ -19,6 +19,7 @@ from .base import (
     Outcome,
     Registry,
     Seat,
+    play_rng,
     turn_rng,
 )
 
@@ -57,5 +58,6 @@ __all__ = [
     "Registry",
     "Seat",
     "get_game",
+    "play_rng",
     "turn_rng",
 ]

@@ -230,6 +230,12 @@ class NoDraws(random.Random):
 NO_DRAWS = NoDraws()
 
 
+def play_rng(game: Game[Any, Any], seed: str, ply: int) -> random.Random:
+    """The rng ``game.play`` gets for turn ``ply``: :func:`turn_rng`, or :data:`NO_DRAWS` for
+    a game whose play draws nothing (``Game.play_draws``)."""
+    return turn_rng(seed, ply) if game.play_draws else NO_DRAWS
+
+
 def turn_rng(seed: str, ply: int) -> random.Random:
     """The rng for turn ``ply`` of a room seeded with ``seed`` (ply 0 is ``new``).
 

@@ -22,16 +22,8 @@ import hmac
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from ..engine import (
-    NO_DRAWS,
-    REGISTRY,
-    Game,
-    IllegalMove,
-    InvalidOptions,
-    Outcome,
-    Registry,
-    turn_rng,
-)
+from ..engine import REGISTRY, Game, IllegalMove, InvalidOptions, Outcome, Registry
+from ..engine.base import play_rng, turn_rng
 from .clock import Clock
 from .errors import (
     BadRequest,
@@ -79,11 +71,10 @@ class Room(Offers, TakeBacks, Timing, Rendering):
     # make an instance dict a full table, ~1.6 KB)
     __slots__ = (
         "_acting", "_seats_json", "_settings", "_shown", "_shown_common", "_tokens", "_views",
-        "cids", "clock",
-        "created_at", "draw_offer", "game", "gone", "id", "last_at", "log", "n_seats",
-        "options", "outcome", "past", "pending", "policy", "position_version", "rematch",
-        "rematch_votes", "seats", "seed", "started", "state", "turns", "undo_floor",
-        "undo_request", "undos", "version"
+        "cids", "clock", "created_at", "draw_offer", "game", "gone", "id", "last_at", "log",
+        "n_seats", "options", "outcome", "past", "pending", "policy", "position_version", "rematch",
+        "rematch_votes", "seats", "seed", "started", "state", "turns", "undo_floor", "undo_request",
+        "undos", "version"
     )  # fmt: skip
 
     def __init__(
@@ -400,7 +391,7 @@ class Room(Offers, TakeBacks, Timing, Rendering):
 
     def _apply_move(self, d: Mapping[str, Any], at: float) -> None:
         moves = {int(s): self.game.parse_move(self.state, int(s), t) for s, t in d["moves"].items()}
-        rng = self._next_rng()
+        rng = play_rng(self.game, self.seed, len(self.turns) + 1)
         self.state = self.game.play(self.state, moves, rng, check=False)
         self.turns.add(d["moves"].items(), at)
         if self.draw_offer is not None:
@@ -430,7 +421,7 @@ class Room(Offers, TakeBacks, Timing, Rendering):
         """``seat`` leaves a game that goes on: its leaving is a turn of the log (a take-back
         replays it too), its clock stops for good, the others' turn goes on."""
         was_acting = seat in self.to_act()
-        rng = self._next_rng()
+        rng = play_rng(self.game, self.seed, len(self.turns) + 1)
         self.state = self.game.play(self.state, {seat: move}, rng, check=False)
         self.turns.append(Turn.of({str(seat): str(move)}, at))
         self.undo_floor = len(self.turns)
@@ -443,12 +434,6 @@ class Room(Offers, TakeBacks, Timing, Rendering):
                 self.clock.left[seat] = max(0.0, self.clock.left[seat] - (at - self.clock.since))
             self.clock.start_turn(at)
         self._check_end()
-
-    def _next_rng(self) -> Any:
-        """The rng of the next turn (:data:`NO_DRAWS` for a game whose play draws nothing)."""
-        if not self.game.play_draws:
-            return NO_DRAWS
-        return turn_rng(self.seed, len(self.turns) + 1)
 
     def _check_end(self) -> None:
         if self.started and self.outcome is None:
@@ -487,8 +472,7 @@ class Room(Offers, TakeBacks, Timing, Rendering):
             raise NotStarted("the game starts when every seat is taken")
 
 
-#: each event kind's fold: ``Room._apply_<kind>`` (the kinds a log may hold), looked up
-#: once rather than by name at every event (a subclass's own folds are not seen here)
+#: each event kind's fold, ``Room._apply_<kind>``, found once (not a subclass's own folds)
 _FOLDS: dict[str, Callable[..., None]] = {
     name.removeprefix("_apply_"): getattr(Room, name)
     for name in dir(Room)

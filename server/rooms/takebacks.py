@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..engine import turn_rng
+from ..engine import play_rng, turn_rng
 from .errors import BadRequest, UndoUnavailable
 from .values import Event, Recent, Turns, UndoRequest
 
@@ -113,7 +113,7 @@ class TakeBacks:
         self.past.append(self.state)
         for turn in keep:
             moves = {int(s): self.game.parse_move(self.state, int(s), t) for s, t in turn.played}
-            rng = turn_rng(self.seed, len(self.turns) + 1)
+            rng = play_rng(self.game, self.seed, len(self.turns) + 1)
             self.state = self.game.play(self.state, moves, rng, check=False)
             self.turns.append(turn)
             self.past.append(self.state)

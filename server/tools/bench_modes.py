@@ -276,7 +276,7 @@ def _engine_plies(seconds: float) -> dict[str, Any]:
     loop and, when installed, OpenSpiel's dark chess."""
     import chess
 
-    from ..engine import NO_DRAWS, turn_rng
+    from ..engine import play_rng, turn_rng
 
     out: dict[str, Any] = {}
     for game in REGISTRY:
@@ -293,8 +293,7 @@ def _engine_plies(seconds: float) -> dict[str, Any]:
                 if not acting:
                     break
                 moves = {s: rng.choice(game.legal_moves(state, s)) for s in acting}
-                # as a room plays it: a game whose play draws nothing gets NO_DRAWS
-                turn = turn_rng(str(games), plies) if game.play_draws else NO_DRAWS
+                turn = play_rng(game, str(games), plies)  # as a room plays it
                 state = game.play(state, moves, turn, check=False)
                 game.outcome(state)
                 plies += 1

@@ -73,8 +73,7 @@ class ChessState:
 
     __slots__ = (
         "_codes", "_fen", "_fields", "_legal", "_outcome", "_parsed", "_ranks", "_san", "_status",
-        "_texts",
-        "board", "hashes", "keys", "prev", "prev_codes", "prev_fields", "prev_ranks",
+        "_texts", "board", "hashes", "keys", "prev", "prev_codes", "prev_fields", "prev_ranks",
         "prev_rivals", "start_fen",
     )  # fmt: skip
 

@@ -462,11 +462,6 @@ class Hub(Hosting, Lobby, Sessions):
             group = groups.get(recipient)
             if not group:
                 continue
-            if len(group) == 1:  # most often: one connection a seat
-                (client,) = group  # (sending may cut it, which changes the set)
-                one = step if step is not None and client.deltas else full
-                client.send_wire(wire(client.codec.encode(one)))
-                continue
             frames: dict[tuple[str, bool], bytes] = {}
             for client in list(group):
                 use_delta = step is not None and client.deltas

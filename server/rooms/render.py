@@ -115,10 +115,7 @@ class Rendering:
                 out["move"] = d["move"]
             return out
         if k == "move":
-            moves = d["moves"]
-            if len(moves) == 1:  # one seat moved (every turn-based game's every move)
-                return {"kind": "move", "seats": [int(next(iter(moves)))]}
-            return {"kind": "move", "seats": sorted(int(s) for s in moves)}
+            return {"kind": "move", "seats": sorted(map(int, d["moves"]))}
         if k in ("unseat", "undo_request"):
             return {"kind": k, "seat": d["seat"]}
         if k == "undo_answer":

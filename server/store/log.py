@@ -231,13 +231,7 @@ class Store:
                 if self.durability == "replica":
                     raise StoreError("durability 'replica' needs the pipelined connection")
                 return int(await self._append(keys=keys, args=args))
-            try:  # the script by its digest: the future itself, no coroutine on the way
-                reply = await self.pipe.call("EVALSHA", self._append_sha, 3, *keys, *args)
-            except hiredis.ReplyError as exc:
-                if not str(exc).startswith("NOSCRIPT"):
-                    raise
-                reply = await self._pipe_script(_APPEND, self._append_sha, keys, args)
-            version = int(reply)
+            version = int(await self._pipe_script(_APPEND, self._append_sha, keys, args))
             # on the same connection, after the append: its write is in what WAIT counts
             replicated = self.durability != "replica" or int(
                 await self.pipe.call("WAIT", 1, self.wait_ms)

@@ -1,5 +1,6 @@
-"""The compiled parts: the chess core (``server/engine/_chess_moves.c``: legal moves, FEN)
-and the delta's comparison (``server/rooms/_delta.c``).
+"""The compiled parts: the chess core (``server/engine/_chess_moves.c``: legal moves, FEN),
+the chess bot's search (``server/bots/_chess_search.c``, on the same move generator,
+``server/engine/chess_core.h``) and the delta's comparison (``server/rooms/_delta.c``).
 
 Optional: without a C compiler the build goes on and each module uses its pure-Python code
 (the same answers, slower). Everything else is in ``pyproject.toml``.
@@ -12,6 +13,16 @@ setup(
         Extension(
             "server.engine._chess_moves",
             ["server/engine/_chess_moves.c"],
+            depends=["server/engine/chess_core.h"],
+            optional=True,
+            extra_compile_args=["-O2"],
+        ),
+        Extension(
+            "server.bots._chess_search",
+            ["server/bots/_chess_search.c"],
+            include_dirs=["server/engine"],
+            depends=["server/engine/chess_core.h"],
+            libraries=["m"],
             optional=True,
             extra_compile_args=["-O2"],
         ),

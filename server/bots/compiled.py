@@ -1,0 +1,102 @@
+"""The chess bot's compiled search (``_chess_search.c``), when it was built and is not
+switched off.
+
+It is :class:`~server.bots.alphabeta.AlphaBeta` on
+:class:`~server.bots.chess_position.ChessPosition` with PeSTO's evaluation, step for step,
+in C, on the engine's compiled move generator (``server/engine/chess_core.h``): some thirty
+times the nodes a second. The evaluation's tables are handed over from :mod:`.pesto` here,
+so both searches evaluate alike (``tests/bots/test_compiled_search.py`` holds the two to the
+same scores, moves and leaf counts). Without a C compiler, or with ``KIBITZ_PURE_PYTHON=1``,
+:data:`SEARCH` is ``None`` and the bot searches in Python.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+import chess
+
+from server.engine import compiled as engine_compiled
+from server.engine.chess_moves import code_of, standard_fields
+
+from .chess_eval import PHASE, VALUE
+from .pesto import PESTO, unpack
+
+#: the compiled search, or None (not built, or switched off)
+SEARCH: ModuleType | None
+try:
+    from . import _chess_search as SEARCH
+except ImportError:  # built without a C compiler
+    SEARCH = None
+if engine_compiled.gen is None:  # KIBITZ_PURE_PYTHON, or no compiled move generator
+    SEARCH = None
+
+#: a transposition table's size: 2**19 entries of 16 bytes (8 MB)
+TABLE_BYTES = 16 << 19
+
+
+def _setup(module: ModuleType) -> None:
+    mg, eg = [0] * (14 * 64), [0] * (14 * 64)
+    for color in chess.COLORS:  # row color * 7 + piece type, as the C side reads it
+        for piece, table in PESTO[color].items():
+            row = (color * 7 + piece) * 64
+            for sq, packed in enumerate(table):
+                mg[row + sq], eg[row + sq] = unpack(packed)
+    types = range(7)
+    module.setup(mg, eg, [PHASE.get(t, 0) for t in types], [VALUE.get(t, 0) for t in types])
+
+
+if SEARCH is not None:
+    _setup(SEARCH)
+
+
+def new_table() -> bytearray:
+    """An empty transposition table for :func:`search` (a bot keeps it between turns)."""
+    return bytearray(TABLE_BYTES)
+
+
+def game_of(board: chess.Board, start_fen: str) -> tuple[tuple[Any, ...], list[int]] | None:
+    """The compiled search's reading of a game: its first position's fields (and halfmove
+    clock) and its moves as codes; None when the core cannot read the board (not standard
+    chess, or the core switched off)."""
+    start = chess.Board(start_fen)
+    fields = standard_fields(start)
+    if fields is None or type(board) is not chess.Board or board.chess960:
+        return None
+    return (*fields, start.halfmove_clock), [code_of(m) for m in board.move_stack]
+
+
+def search(
+    game: tuple[tuple[Any, ...], list[int]],
+    root: list[int],
+    *,
+    budget: float,
+    next_depth: float = 0.95,
+    max_depth: int = 64,
+    max_nodes: int = 0,
+    table: bytearray | None = None,
+) -> tuple[int, int, int, int]:
+    """(move code, score, depth finished, nodes) of the compiled search of ``game`` (see
+    :func:`game_of`) among ``root`` (codes, tried in this order): at most ``budget``
+    seconds (no new depth after ``next_depth`` of it), ``max_depth`` plies and, past depth
+    1, ``max_nodes`` nodes (0: no cap; with a cap and a long budget the search is
+    deterministic)."""
+    assert SEARCH is not None
+    start, moves = game
+    return SEARCH.search(
+        start, moves, root, budget, next_depth, max_depth, max_nodes,
+        new_table() if table is None else table,
+    )  # fmt: skip
+
+
+def evaluate(game: tuple[tuple[Any, ...], list[int]]) -> int:
+    """The compiled evaluation of the game's position, for the side to move."""
+    assert SEARCH is not None
+    return SEARCH.evaluate(*game)
+
+
+def perft(game: tuple[tuple[Any, ...], list[int]], depth: int) -> int:
+    """Leaves ``depth`` plies below the game's position, through the search's own make."""
+    assert SEARCH is not None
+    return SEARCH.perft(*game, depth)

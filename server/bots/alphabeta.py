@@ -30,11 +30,10 @@ from typing import Any, Protocol
 import chess
 
 from server.engine import Game
-from server.engine.chess_moves import code_of
 
-from . import compiled as compiled_search
 from .bot import Ask, Deadline, Memory, SearchBot
 from .chess_eval import MATE
+from .compiled import SEARCH, best_move, game_of, new_table
 from .game_position import GamePosition
 
 INF = 10 * MATE
@@ -405,9 +404,8 @@ class AlphaBetaBot(SearchBot):
         remember: start each turn from the transposition table of the seat's previous turn
             in the same game (found by its view history, so no other room's; see
             :class:`~server.bots.bot.Memory`).
-        compiled: in chess, search with the compiled search (:mod:`.compiled`: this very
-            search in C, some thirty times the nodes a second) when it is built and the
-            options are its own (PeSTO, the pruning on, no safety or pawn terms).
+        compiled: chess with the compiled search (:mod:`.compiled`: this search in C) when it
+            is built and the options are its own (the defaults, any ``next_depth``).
 
     The defaults are the measured best (docs/BOTS.md, "The ladder"); ``pesto=0&prune=0&
     futility=0&lmp=0&next_depth=0.45&deep_lmr=0&remember=0`` is the search as it was before
@@ -442,60 +440,38 @@ class AlphaBetaBot(SearchBot):
         self.last: SearchResult | None = None
         self.remember = remember
         self.pawns = pawns
-        self._tables: Memory[Table] = Memory(TABLES)
+        #: the table each view history left (a dict, or the compiled search's bytearray)
+        self._tables: Memory[Table | bytearray] = Memory(TABLES)
         its_own = Pruning(prune=True, futility=True, lmp=True, next_depth=next_depth, deep_lmr=True)
-        #: whether chess goes to the compiled search (which has the defaults' options only)
-        self.compiled = (
-            compiled
-            and compiled_search.SEARCH is not None
-            and pesto
-            and not safety
-            and not pawns
-            and self.pruning == its_own
-        )
-        self._compiled_tables: Memory[bytearray] = Memory(TABLES)
+        self.compiled = compiled and SEARCH is not None and pesto  # chess in C
+        self.compiled &= not safety and not pawns and self.pruning == its_own
 
     def answer(self, ask: Ask) -> str:
         state = ask.world()
+        root = list(ask.moves(state).values())
+        ask.rng.shuffle(root)  # ties between equal moves go to chance, not to list order
+        game = None
         if self.compiled and ask.game.name == "chess":
-            game = compiled_search.game_of(state.board, state.start_fen)
-            if game is not None:
-                return self._answer_compiled(ask, state, game)
-        position, null_move = self.position(
-            ask.game, state, ask.rng, safety=self.safety, pesto=self.pesto, pawns=self.pawns
-        )
-        root = list(ask.moves(state).values())
-        ask.rng.shuffle(root)  # ties between equal moves go to chance, not to list order
+            game = game_of(state.board, state.start_fen)
         table, digest = self._tables.recall(ask, take=True) if self.remember else (None, "")
-        search = AlphaBeta(position, null_move=null_move, pruning=self.pruning, tt=table)
-        result = search.search(root, ask.deadline, max_depth=self.max_depth)
-        self.last = result
+        if game is not None:
+            if not isinstance(table, bytearray):
+                table = new_table()
+            found = best_move(
+                game, root, ask.deadline, self.pruning.next_depth, self.max_depth, table
+            )
+            self.last = SearchResult(*found)
+        else:
+            position, null_move = self.position(
+                ask.game, state, ask.rng, safety=self.safety, pesto=self.pesto, pawns=self.pawns
+            )
+            tt = table if isinstance(table, dict) else None
+            search = AlphaBeta(position, null_move=null_move, pruning=self.pruning, tt=tt)
+            self.last = search.search(root, ask.deadline, max_depth=self.max_depth)
+            table = trimmed(search.tt)
         if self.remember:
-            self._tables.keep(ask, digest, trimmed(search.tt))
-        return str(result.move)
-
-    def _answer_compiled(self, ask: Ask, state: Any, game: Any) -> str:
-        started = time.perf_counter()
-        root = list(ask.moves(state).values())
-        ask.rng.shuffle(root)  # ties between equal moves go to chance, not to list order
-        codes = [code_of(move) for move in root]
-        memory = self._compiled_tables
-        table, digest = memory.recall(ask, take=True) if self.remember else (None, "")
-        if table is None:
-            table = compiled_search.new_table()
-        code, score, depth, nodes = compiled_search.search(
-            game,
-            codes,
-            budget=max(0.0, ask.deadline.left()),
-            next_depth=self.pruning.next_depth,
-            max_depth=self.max_depth,
-            table=table,
-        )
-        move = root[codes.index(code)]
-        self.last = SearchResult(move, score, depth, nodes, time.perf_counter() - started)
-        if self.remember:
-            memory.keep(ask, digest, table)
-        return str(move)
+            self._tables.keep(ask, digest, table)
+        return str(self.last.move)
 
     @staticmethod
     def position(

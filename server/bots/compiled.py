@@ -12,6 +12,7 @@ same scores, moves and leaf counts). Without a C compiler, or with ``KIBITZ_PURE
 
 from __future__ import annotations
 
+import time
 from types import ModuleType
 from typing import Any
 
@@ -20,17 +21,22 @@ import chess
 from server.engine import compiled as engine_compiled
 from server.engine.chess_moves import code_of, standard_fields
 
+from .bot import Deadline
 from .chess_eval import PHASE, VALUE
 from .pesto import PESTO, unpack
 
 #: the compiled search, or None (not built, or switched off)
 SEARCH: ModuleType | None
 try:
-    from . import _chess_search as SEARCH
+    import server.bots._chess_search as SEARCH
 except ImportError:  # built without a C compiler
     SEARCH = None
 if engine_compiled.gen is None:  # KIBITZ_PURE_PYTHON, or no compiled move generator
     SEARCH = None
+
+#: a game as the compiled search reads it: its first position (the twelve board fields and
+#: the halfmove clock) and its moves since (codes)
+Game = tuple[tuple[Any, ...], list[int]]
 
 #: a transposition table's size: 2**19 entries of 16 bytes (8 MB)
 TABLE_BYTES = 16 << 19
@@ -56,7 +62,7 @@ def new_table() -> bytearray:
     return bytearray(TABLE_BYTES)
 
 
-def game_of(board: chess.Board, start_fen: str) -> tuple[tuple[Any, ...], list[int]] | None:
+def game_of(board: chess.Board, start_fen: str) -> Game | None:
     """The compiled search's reading of a game: its first position's fields (and halfmove
     clock) and its moves as codes; None when the core cannot read the board (not standard
     chess, or the core switched off)."""
@@ -68,7 +74,7 @@ def game_of(board: chess.Board, start_fen: str) -> tuple[tuple[Any, ...], list[i
 
 
 def search(
-    game: tuple[tuple[Any, ...], list[int]],
+    game: Game,
     root: list[int],
     *,
     budget: float,
@@ -90,13 +96,37 @@ def search(
     )  # fmt: skip
 
 
-def evaluate(game: tuple[tuple[Any, ...], list[int]]) -> int:
+def best_move(
+    game: Game,
+    root: list[chess.Move],
+    deadline: Deadline,
+    next_depth: float,
+    max_depth: int,
+    table: bytearray,
+) -> tuple[chess.Move, int, int, int, float]:
+    """The bot's search: the best of ``root`` (tried in this order) by ``deadline``, with
+    ``table`` (kept from the seat's last turn, or new): (move, score, depth, nodes,
+    seconds)."""
+    started = time.perf_counter()
+    codes = [code_of(move) for move in root]
+    code, score, depth, nodes = search(
+        game,
+        codes,
+        budget=max(0.0, deadline.left()),
+        next_depth=next_depth,
+        max_depth=max_depth,
+        table=table,
+    )
+    return root[codes.index(code)], score, depth, nodes, time.perf_counter() - started
+
+
+def evaluate(game: Game) -> int:
     """The compiled evaluation of the game's position, for the side to move."""
     assert SEARCH is not None
     return SEARCH.evaluate(*game)
 
 
-def perft(game: tuple[tuple[Any, ...], list[int]], depth: int) -> int:
+def perft(game: Game, depth: int) -> int:
     """Leaves ``depth`` plies below the game's position, through the search's own make."""
     assert SEARCH is not None
     return SEARCH.perft(*game, depth)

@@ -159,31 +159,14 @@ def test_any_two_seat_game_through_the_contract() -> None:
     assert result.depth >= 1
 
 
-def test_keeps_its_table_for_the_next_turn_of_the_same_game_only() -> None:
-    bot = AlphaBetaBot(max_depth=3)
+def test_keeps_no_table_when_told_not_to() -> None:
+    """(What it keeps, and for whom: ``tests/bots/test_compiled_search.py``, both searches.)"""
     p = random_game("chess", 5, 10)
     seat = min(p.game.to_act(p.state))
-    bot.choose(p.game, seat, p.views[seat], p.legal(seat), 5.0, random.Random(0))
-    first = bot._tables.latest()
-    assert first  # what the search learned, kept under this game's view history
-    # another game (another room) starts from an empty table and keeps its own
-    q = random_game("chess", 6, 10)
-    other = min(q.game.to_act(q.state))
-    bot.choose(q.game, other, q.views[other], q.legal(other), 5.0, random.Random(0))
-    assert len(bot._tables) == 2 and bot._tables.latest() is not first
-    # the same seat's next turn of the first game starts from the first table
-    for mover in (seat, 1 - seat):
-        p.play({mover: p.legal(mover)[0]})
-    bot.choose(p.game, seat, p.views[seat], p.legal(seat), 5.0, random.Random(0))
-    assert len(bot._tables) == 2 and bot._tables.latest() is first
-    # the other seat of the first game never had that history: it starts afresh
-    p.play({seat: p.legal(seat)[0]})
-    bot.choose(p.game, 1 - seat, p.views[1 - seat], p.legal(1 - seat), 5.0, random.Random(0))
-    assert len(bot._tables) == 3 and bot._tables.latest() is not first
-    # off, nothing is kept
-    fresh = AlphaBetaBot(max_depth=3, remember=False)
-    fresh.choose(p.game, 1 - seat, p.views[1 - seat], p.legal(1 - seat), 5.0, random.Random(0))
-    assert len(fresh._tables) == 0
+    for compiled in (True, False):
+        fresh = AlphaBetaBot(max_depth=3, remember=False, compiled=compiled)
+        fresh.choose(p.game, seat, p.views[seat], p.legal(seat), 5.0, random.Random(0))
+        assert len(fresh._tables) == 0
 
 
 def test_a_kept_table_drops_its_shallowest_searches_first() -> None:

@@ -74,6 +74,9 @@ def test_bench_restart_memory_and_engine_modes() -> None:
     assert engine["rooms_api_move_cost"]["chess"]["late"]["ply"] == 150  # type: ignore[index]
     search = engine["chess_search"]  # the same search both ways: the same nodes
     assert search["kibitz"]["nodes"] == search["python_chess"]["nodes"] > 1000  # type: ignore[index]
+    # the compiled search, the same algorithm: within a few nodes of it at the same depth
+    assert abs(search["compiled"]["nodes"] - search["kibitz"]["nodes"]) < 100  # type: ignore[index]
+    assert search["compiled_deeper"]["nodes"] > search["compiled"]["nodes"]  # type: ignore[index]
 
 
 def test_median_run_is_the_middle_pair() -> None:

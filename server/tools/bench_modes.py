@@ -246,7 +246,9 @@ SEARCH_FENS = (
 def _search_speed(depth: int = 5) -> dict[str, Any]:
     """The chess bot's search (``alphabeta``'s defaults) to ``depth`` on four positions:
     nodes a second on the bot's position (move codes, its own push) and on the same search
-    over python-chess's moves and push, in the same run — the same nodes both ways."""
+    over python-chess's moves and push, in the same run — the same nodes both ways — and the
+    compiled search the bot plays with (:mod:`server.bots.compiled`: the same search in C,
+    within a few nodes), to the same depth and two deeper (a fraction of a second)."""
     import chess
 
     from ..bots.alphabeta import AlphaBeta, AlphaBetaBot
@@ -267,6 +269,24 @@ def _search_speed(depth: int = 5) -> dict[str, Any]:
         out[label] = {"nodes": nodes, "seconds": round(seconds, 2),
                       "nodes_per_s": round(nodes / seconds)}  # fmt: skip
     out["speedup"] = round(out["kibitz"]["nodes_per_s"] / out["python_chess"]["nodes_per_s"], 2)
+    from ..bots import compiled
+
+    if compiled.SEARCH is None:
+        return out
+    anchor = out["python_chess"]["nodes_per_s"]
+    for label, deep in (("compiled", depth), ("compiled_deeper", depth + 2)):
+        nodes, seconds = 0, 0.0
+        for fen in SEARCH_FENS:
+            board = chess.Board(fen)
+            game = compiled.game_of(board, fen)
+            assert game is not None
+            root = [compiled.code_of(m) for m in board.legal_moves]
+            t0 = time.perf_counter()
+            nodes += compiled.search(game, root, budget=600, max_depth=deep)[3]
+            seconds += time.perf_counter() - t0
+        out[label] = {"depth": deep, "nodes": nodes, "seconds": round(seconds, 3),
+                      "nodes_per_s": round(nodes / seconds),
+                      "speedup": round(nodes / seconds / anchor, 1)}  # fmt: skip
     return out
 
 

@@ -439,6 +439,14 @@ static int read_ints(PyObject *list, int *out, Py_ssize_t n, const char *what) {
     return 0;
 }
 
+static int is_legal(const Board *b, long code) {
+    Out o;
+    gen_moves(b, 0, &o);
+    for (int i = 0; i < o.n; i++)
+        if (o.codes[i] == code) return 1;
+    return 0;
+}
+
 static PyObject *setup(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *mg, *eg, *phase, *value;
@@ -482,6 +490,10 @@ static int replay(Search *s, PyObject *start, PyObject *moves) {
     for (Py_ssize_t i = 0; i < n; i++) {
         long code = PyLong_AsLong(PyList_GET_ITEM(moves, i));
         if (code == -1 && PyErr_Occurred()) return -1;
+        if (!is_legal(&b, code)) {
+            PyErr_Format(PyExc_ValueError, "moves[%zd] (%ld) is not a legal move there", i, code);
+            return -1;
+        }
         Board next;
         half = make(&b, &next, (int)code) ? 0 : half + 1;
         b = next;
@@ -525,6 +537,11 @@ static PyObject *search(PyObject *self, PyObject *args) {
     }
     n = (int)PyList_GET_SIZE(root_list);
     if (read_ints(root_list, root_moves, n, "root") < 0) goto done;
+    for (int i = 0; i < n; i++)
+        if (!is_legal(&s->boards[0], root_moves[i])) {
+            PyErr_Format(PyExc_ValueError, "root[%d] (%d) is not a legal move here", i, root_moves[i]);
+            goto done;
+        }
     s->tt = (Entry *)view.buf;
     s->mask = entries - 1;
     s->max_nodes = max_nodes;

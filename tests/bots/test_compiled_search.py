@@ -177,6 +177,12 @@ def test_bad_arguments_are_refused_with_an_error() -> None:
         compiled.search(read, root, budget=0.1, table=bytearray(1000))
     with pytest.raises(ValueError, match="root"):
         compiled.search(read, [], budget=0.1)
+    with pytest.raises(ValueError, match="not a legal move here"):
+        compiled.search(read, [code_of(chess.Move.from_uci("e2e5"))], budget=0.1)
+    with pytest.raises(ValueError, match=r"moves\[1\] .* not a legal move there"):
+        compiled.search(
+            (read[0], [code_of(chess.Move.from_uci(u)) for u in ("e2e4", "e2e4")]), root, budget=0.1
+        )
     with pytest.raises(ValueError, match="king"):
         lone = "8/8/8/8/8/8/8/K7 w - - 0 1"
         compiled.search(game(chess.Board(lone), lone), [0], budget=0.1)

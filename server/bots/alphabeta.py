@@ -43,7 +43,7 @@ _RFP_MARGIN = 120  # centipawns a ply: reverse futility pruning's margin
 _FUTILITY = (0, 200, 400)  # frontier and pre-frontier futility margins, by depth
 _LATE_MOVES = (0, 8, 12, 18)  # late move pruning: moves tried in full at depth 1, 2, 3
 #: view histories whose transposition table a bot keeps for its next turn (a room and seat
-#: each); with :data:`TABLE_KEEP` entries of about 350 bytes, at most ~70 MB a process
+#: each): with :data:`TABLE_KEEP` entries of ~350 bytes, or compiled 8 MB, ~35 MB a bot
 TABLES = 4
 #: entries a kept table holds at most (the shallowest searches go first; a 2 s search
 #: stores ~5k: quiescence stores nothing)

@@ -514,6 +514,13 @@ static PyObject *search(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOOddiLO", &start, &moves, &root_list, &budget, &next_depth,
                           &max_depth, &max_nodes, &table))
         return NULL;
+    if (!(budget >= 0 && budget <= 86400) || !(next_depth >= 0 && next_depth <= 1) ||
+        max_depth < 1 || max_depth > 64 || max_nodes < 0) {
+        PyErr_SetString(PyExc_ValueError,
+                        "budget: 0 to 86400 s; next_depth: 0 to 1; max_depth: 1 to 64; "
+                        "max_nodes: 0 or more");
+        return NULL;
+    }
     Py_buffer view;
     if (PyObject_GetBuffer(table, &view, PyBUF_WRITABLE) < 0) return NULL;
     size_t entries = (size_t)view.len / sizeof(Entry);

@@ -177,6 +177,9 @@ def test_bad_arguments_are_refused_with_an_error() -> None:
         compiled.search(read, root, budget=0.1, table=bytearray(1000))
     with pytest.raises(ValueError, match="root"):
         compiled.search(read, [], budget=0.1)
+    for bad in ({"budget": float("nan")}, {"budget": -1}, {"max_depth": 0}, {"max_depth": 65}):
+        with pytest.raises(ValueError, match="budget: 0 to 86400 s"):
+            compiled.search(read, root, **{"budget": 0.1, **bad})  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="not a legal move here"):
         compiled.search(read, [code_of(chess.Move.from_uci("e2e5"))], budget=0.1)
     with pytest.raises(ValueError, match=r"moves\[1\] .* not a legal move there"):

@@ -74,6 +74,21 @@ def by_slot(keys: Sequence[str]) -> dict[int, list[int]]:
     return groups
 
 
+class TornDownSafeCluster(RedisCluster):
+    """redis-py's cluster client whose commands fail as a connection error when a connection
+    is torn down under them: a slot-map refresh (a failover) disconnects every connection of
+    a node, in use or not, and a command between its health check and its write then finds
+    ``_writer`` gone and raises ``AttributeError`` — an ``internal`` error for the client
+    where the store was only away (``unavailable``: a connection error can always mean the
+    reply, not the command, was lost, as with any other)."""
+
+    async def execute_command(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return await super().execute_command(*args, **kwargs)
+        except AttributeError as exc:
+            raise RedisConnectionError(f"a cluster connection closed: {exc}") from None
+
+
 class ClusterStore(Store):
     """:class:`~server.store.log.Store` on a Redis Cluster (see the module docstring)."""
 
@@ -87,7 +102,7 @@ class ClusterStore(Store):
     def from_cluster_url(
         cls, url: str, *, prefix: str = "kibitz:", durability: str = "local", wait_ms: int = 1000
     ) -> ClusterStore:
-        client = RedisCluster.from_url(url, decode_responses=False)
+        client = TornDownSafeCluster.from_url(url, decode_responses=False)
         store = cls(client, prefix=prefix, durability=durability, wait_ms=wait_ms)
         store.url = url
         return store

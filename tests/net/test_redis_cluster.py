@@ -20,7 +20,7 @@ from server.net.app import Config, KibitzServer
 from server.net.connection import Limits
 from server.sdk import KibitzClient, KibitzError
 from server.store import Unknown
-from server.store.cluster import ClusterStore
+from server.store.cluster import ClusterStore, TornDownSafeCluster
 from server.tools.cluster_failover import Player, acked_moves_kept
 from server.tools.redis_cluster import LocalCluster
 
@@ -129,6 +129,39 @@ async def test_a_rooms_keys_share_one_slot(two_nodes: tuple[KibitzServer, Kibitz
     assert await client.exists(keys[0]) and await client.exists(keys[1])
     assert await client.exists(keys[2])
     await c.close()
+
+
+async def test_a_connection_torn_down_under_a_command_is_a_connection_error(
+    redis_cluster: LocalCluster, prefix: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The redis-py race a failover set off (seen once in the test below): a slot-map
+    refresh disconnects a node's connections while a command is between its connect and
+    its write, and the write finds ``_writer`` gone. Reproduced by tearing the connection
+    down at that very point: redis-py's client raises ``AttributeError`` (an ``internal``
+    error for our client), the store's raises a connection error (``unavailable``)."""
+    from redis.asyncio.connection import Connection
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    key = f"{prefix}torn".encode()
+    plain = RedisCluster.from_url(redis_cluster.url, decode_responses=False)
+    safe = TornDownSafeCluster.from_url(redis_cluster.url, decode_responses=False)
+    for client in (plain, safe):
+        await client.set(key, b"1")
+    send = Connection._send_packed_command
+
+    async def torn_down(self: Connection, command: Any) -> None:
+        await self.disconnect(nowait=True)  # what the refresh does to every connection
+        await send(self, command)
+
+    monkeypatch.setattr(Connection, "_send_packed_command", torn_down)
+    with pytest.raises(AttributeError):
+        await plain.get(key)
+    with pytest.raises(RedisConnectionError, match="a cluster connection closed"):
+        await safe.get(key)
+    monkeypatch.undo()
+    assert await safe.get(key) == b"1"  # the next command reconnects
+    for client in (plain, safe):
+        await client.aclose()
 
 
 async def test_a_killed_primary_fails_over_and_no_acknowledged_move_is_lost(

@@ -261,6 +261,20 @@ static int push(Search *s, int ply, int code) {
     return 1;
 }
 
+/* the i-th move in search order: the highest key among moves i.. moved to place i, the
+ * others shifted on (a stable selection: equal keys keep the generator's order, as Python's
+ * sort does; the search usually stops after a few moves, so sorting them all would waste) */
+static int next_move(Out *o, int *keys, int i) {
+    int pick = i;
+    for (int j = i + 1; j < o->n; j++)
+        if (keys[j] > keys[pick]) pick = j;
+    int code = o->codes[pick], key = keys[pick];
+    memmove(&o->codes[i + 1], &o->codes[i], (size_t)(pick - i) * sizeof(int32_t));
+    memmove(&keys[i + 1], &keys[i], (size_t)(pick - i) * sizeof(int));
+    o->codes[i] = code, keys[i] = key;
+    return code;
+}
+
 static int quiesce(Search *s, int alpha, int beta, int ply) {
     tick(s);
     if (s->stop) return 0;
@@ -275,13 +289,7 @@ static int quiesce(Search *s, int alpha, int beta, int ply) {
     int order[256];
     for (int i = 0; i < o.n; i++) order[i] = capture_order(b, o.codes[i]);
     for (int i = 0; i < o.n; i++) {
-        int best = i; /* stable selection: equal keys keep the generator's order */
-        for (int j = i + 1; j < o.n; j++)
-            if (order[j] > order[best]) best = j;
-        int code = o.codes[best], key = order[best];
-        memmove(&o.codes[i + 1], &o.codes[i], (size_t)(best - i) * sizeof(int32_t));
-        memmove(&order[i + 1], &order[i], (size_t)(best - i) * sizeof(int));
-        o.codes[i] = code, order[i] = key;
+        int code = next_move(&o, order, i);
         if (stand + gain(b, code) + 200 < alpha) continue;
         if (losing(b, code)) continue;
         push(s, ply, code);
@@ -349,13 +357,7 @@ static int negamax(Search *s, int depth, int alpha, int beta, int ply, int allow
     for (int i = 0; i < o.n; i++) keys[i] = rank(s, b, o.codes[i], tt_move, ply);
     int original_alpha = alpha, best_score = -INF, best_move = tt_move >= 0 ? tt_move : o.codes[0];
     for (int i = 0; i < o.n; i++) {
-        int pick = i;
-        for (int j = i + 1; j < o.n; j++)
-            if (keys[j] > keys[pick]) pick = j;
-        int code = o.codes[pick], k = keys[pick];
-        memmove(&o.codes[i + 1], &o.codes[i], (size_t)(pick - i) * sizeof(int32_t));
-        memmove(&keys[i + 1], &keys[i], (size_t)(pick - i) * sizeof(int));
-        o.codes[i] = code, keys[i] = k;
+        int code = next_move(&o, keys, i);
         int capture = is_capture(b, code);
         push(s, ply, code);
         if (((futile && i > 0) || i >= late) && !capture && !in_check(&s->boards[ply + 1]))

@@ -383,7 +383,8 @@ static int negamax(Search *s, int depth, int alpha, int beta, int ply, int allow
             if (!capture) {
                 int *killers = s->killers[ply];
                 if (killers[0] != code) killers[1] = killers[0], killers[0] = code;
-                s->history[code] += depth * depth;
+                if (s->history[code] < (1 << 30)) /* saturates: an int must not overflow */
+                    s->history[code] += depth * depth;
             }
             break;
         }

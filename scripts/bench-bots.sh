@@ -31,6 +31,8 @@ run chess_hard_vs_sf5 chess 'alphabeta?time=2' 'uci:/usr/games/stockfish?Skill L
 # the same with the compiled search (2026-11-27), on two more seeds: the figure in docs/BOTS.md
 run chess_hard_vs_sf5_cs_a chess 'alphabeta?time=2' 'uci:/usr/games/stockfish?Skill Level=5&time=2' -n "$N" --seed bench-chess-sf5-cs-a
 run chess_hard_vs_sf5_cs_b chess 'alphabeta?time=2' 'uci:/usr/games/stockfish?Skill Level=5&time=2' -n "$N" --seed bench-chess-sf5-cs-b
+# chess: where the top level stands, against Stockfish skill 8 at the same 2 s
+run chess_hard_vs_sf8 chess 'alphabeta?time=2' 'uci:/usr/games/stockfish?Skill Level=8&time=2' -n "$N" --seed bench-chess-sf8
 # chess: the compiled search against the same search in Python, both at 0.5 s
 run chess_compiled_vs_python chess 'alphabeta?time=0.5' 'alphabeta?time=0.5&compiled=0' -n "$N" --seed compiled
 # chess: the search against itself as it was before its last three parts (next_depth, deep_lmr,

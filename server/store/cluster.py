@@ -36,10 +36,10 @@ from collections.abc import Sequence
 from typing import Any
 
 import redis.asyncio as aioredis
-from redis.asyncio.cluster import RedisCluster
+from redis.asyncio.cluster import ClusterPipeline, RedisCluster
 from redis.crc import key_slot
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import NoScriptError, RedisError, ResponseError
+from redis.exceptions import NoScriptError, RedisClusterException, RedisError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .log import (
@@ -74,19 +74,39 @@ def by_slot(keys: Sequence[str]) -> dict[int, list[int]]:
     return groups
 
 
+def _torn_down(exc: AttributeError) -> RedisConnectionError:
+    return RedisConnectionError(f"a cluster connection closed: {exc}")
+
+
 class TornDownSafeCluster(RedisCluster):
-    """redis-py's cluster client whose commands fail as a connection error when a connection
-    is torn down under them: a slot-map refresh (a failover) disconnects every connection of
-    a node, in use or not, and a command between its health check and its write then finds
-    ``_writer`` gone and raises ``AttributeError`` — an ``internal`` error for the client
-    where the store was only away (``unavailable``: a connection error can always mean the
-    reply, not the command, was lost, as with any other)."""
+    """redis-py's cluster client whose commands and pipelines fail as a connection error
+    when a connection is torn down under them: a slot-map refresh (a failover) disconnects
+    every connection of a node, in use or not, and a command between its health check and
+    its write then finds ``_writer`` gone and raises ``AttributeError`` — an ``internal``
+    error for the client where the store was only away (``unavailable``: a connection error
+    can always mean the reply, not the command, was lost, as with any other)."""
 
     async def execute_command(self, *args: Any, **kwargs: Any) -> Any:
         try:
             return await super().execute_command(*args, **kwargs)
         except AttributeError as exc:
-            raise RedisConnectionError(f"a cluster connection closed: {exc}") from None
+            raise _torn_down(exc) from None
+
+    def pipeline(self, transaction: Any = None, shard_hint: Any = None) -> ClusterPipeline:
+        if shard_hint:  # as redis-py's own refuses it
+            raise RedisClusterException("shard_hint is deprecated in cluster mode")
+        # redis-py makes its own the same way (mypy sees an abstract attribute it sets itself)
+        return _TornDownSafePipeline(self, transaction)  # type: ignore[abstract]
+
+
+class _TornDownSafePipeline(ClusterPipeline):
+    """A pipeline of :class:`TornDownSafeCluster` (``mget_nonatomic`` runs one too)."""
+
+    async def execute(self, raise_on_error: bool = True, allow_redirections: bool = True) -> Any:
+        try:
+            return await super().execute(raise_on_error, allow_redirections)
+        except AttributeError as exc:
+            raise _torn_down(exc) from None
 
 
 class ClusterStore(Store):
@@ -233,10 +253,7 @@ class ClusterStore(Store):
     async def holders(self, room_ids: Sequence[str]) -> list[str | None]:
         if not room_ids:
             return []
-        try:
-            raw = await self.redis.mget_nonatomic([self.rk("lease", r) for r in room_ids])
-        except AttributeError as exc:  # redis-py: a connection torn down under the pipeline
-            raise RedisConnectionError(f"a cluster connection closed: {exc}") from None
+        raw = await self.redis.mget_nonatomic([self.rk("lease", r) for r in room_ids])
         return [None if v is None else v.decode() for v in raw]
 
     async def delete_room(self, room_id: str, node: str) -> None:

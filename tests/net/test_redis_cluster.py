@@ -158,6 +158,10 @@ async def test_a_connection_torn_down_under_a_command_is_a_connection_error(
         await plain.get(key)
     with pytest.raises(RedisConnectionError, match="a cluster connection closed"):
         await safe.get(key)
+    with pytest.raises(AttributeError):  # a pipeline (as mget_nonatomic runs) alike
+        await plain.mget_nonatomic([key])
+    with pytest.raises(RedisConnectionError, match="a cluster connection closed"):
+        await safe.mget_nonatomic([key])
     monkeypatch.undo()
     assert await safe.get(key) == b"1"  # the next command reconnects
     for client in (plain, safe):

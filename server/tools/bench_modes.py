@@ -251,9 +251,11 @@ def _search_speed(depth: int = 5) -> dict[str, Any]:
     within a few nodes), to the same depth and two deeper (a fraction of a second)."""
     import chess
 
+    from ..bots import compiled
     from ..bots.alphabeta import AlphaBeta, AlphaBetaBot
     from ..bots.bot import Deadline
     from ..bots.chess_position import ChessPosition, PythonChessPosition
+    from ..engine.chess_moves import code_of
 
     bot = AlphaBetaBot()  # its defaults: the pruning every level plays with
     out: dict[str, Any] = {"depth": depth}
@@ -269,8 +271,6 @@ def _search_speed(depth: int = 5) -> dict[str, Any]:
         out[label] = {"nodes": nodes, "seconds": round(seconds, 2),
                       "nodes_per_s": round(nodes / seconds)}  # fmt: skip
     out["speedup"] = round(out["kibitz"]["nodes_per_s"] / out["python_chess"]["nodes_per_s"], 2)
-    from ..bots import compiled
-
     if compiled.SEARCH is None:
         return out
     anchor = out["python_chess"]["nodes_per_s"]
@@ -280,7 +280,7 @@ def _search_speed(depth: int = 5) -> dict[str, Any]:
             board = chess.Board(fen)
             game = compiled.game_of(board, fen)
             assert game is not None
-            root = [compiled.code_of(m) for m in board.legal_moves]
+            root = [code_of(m) for m in board.legal_moves]
             t0 = time.perf_counter()
             nodes += compiled.search(game, root, budget=600, max_depth=deep)[3]
             seconds += time.perf_counter() - t0

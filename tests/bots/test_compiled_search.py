@@ -10,6 +10,7 @@ search keeps its own.
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 
 import chess
 import pytest
@@ -19,9 +20,12 @@ from server.bots.alphabeta import AlphaBeta, AlphaBetaBot
 from server.bots.bot import Deadline
 from server.bots.chess_eval import MATE
 from server.bots.chess_position import ChessPosition
+from server.engine import get_game
 from server.engine.chess_moves import code_of
 
 from .play import random_game
+
+CHESS = get_game("chess")
 
 # chessprogramming.org's Perft Results: positions 3, 4 and 5 (the start and Kiwipete are
 # in tests/engine/perft_chess.json; the counts to depth 4 here)
@@ -103,12 +107,9 @@ def test_the_search_is_the_python_search_depth_for_depth() -> None:
         root = [code_of(m) for m in board.legal_moves]
         random.Random(seed).shuffle(root)
         for depth in (1, 2, 3, 4):
-            history = []
-            replay = chess.Board()
-            for move in board.move_stack:
-                history.append(_key(replay))
-                replay.push(move)
-            position = ChessPosition(board.copy(stack=False), history=history, pesto=True)
+            state = SimpleNamespace(board=board, start_fen=chess.STARTING_FEN)
+            # the Python search as the bot builds it (the game's earlier positions for draws)
+            position, _ = AlphaBetaBot.position(CHESS, state, random.Random(0), pesto=True)
             python = AlphaBeta(position, null_move=True, pruning=bot.pruning)
             expected = python.search(list(root), Deadline(1000), max_depth=depth)
             code, score, done, nodes = compiled.search(
@@ -119,12 +120,6 @@ def test_the_search_is_the_python_search_depth_for_depth() -> None:
                 depth,
             )
             assert nodes > 0
-
-
-def _key(board: chess.Board) -> object:
-    from server.bots.chess_eval import position_key
-
-    return position_key(board)
 
 
 def test_a_broken_evaluation_is_caught_by_the_comparison() -> None:

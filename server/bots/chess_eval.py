@@ -240,6 +240,24 @@ class ChessEvaluator:
     def __init__(self, game: Game[Any, Any], *, scale: float = 300.0) -> None:
         self.game = game
         self.scale = scale
+        # a chess king is never en prise on its side's turn; a Dark Chess king can be
+        self.kings_en_prise = game.name == "dark_chess"
+
+    def decisive(self, state: Any, seat: int) -> chess.Move | None:
+        """A move that wins on the spot (Dark Chess: a capture of the enemy king), or None.
+        The tree searches play it whenever the world allows it ("decisive moves")."""
+        if not self.kings_en_prise:
+            return None
+        board = state.board
+        king = board.king(not board.turn)
+        if king is None:
+            return None
+        attackers = board.attackers_mask(board.turn, king)
+        if not attackers:
+            return None
+        origin = chess.lsb(attackers)
+        promote = board.pawns & chess.BB_SQUARES[origin] and chess.square_rank(king) in (0, 7)
+        return chess.Move(origin, king, chess.QUEEN if promote else None)
 
     def values(self, state: Any) -> list[float]:
         outcome = self.game.outcome(state)

@@ -125,6 +125,10 @@ class UCT(TreeSearch):
 
     Args (beside those of :class:`TreeSearch`):
         tree_depth: maximum depth of the tree (plies).
+        decisive: play a move that wins on the spot whenever the evaluator names one (its
+            ``decisive(state, seat)``; Dark Chess: a capture of the king), in the tree and
+            in playouts ("decisive moves", Teytaud & Teytaud 2010), so a move that leaves the
+            king en prise is worth exactly what it loses in every world where it does.
         rollout_depth: playout plies after the tree before evaluating.
         prior_rollouts: draw playout moves by prior weight (else uniformly).
         widening: progressive widening: a node visited n times has at most
@@ -141,10 +145,12 @@ class UCT(TreeSearch):
         tree_depth: int = 40,
         prior_rollouts: bool = True,
         widening: float = 2.0,
+        decisive: bool = True,
         **search: Any,
     ) -> None:
         super().__init__(game, evaluator, **search)
         self.tree_depth = tree_depth
+        self.decisive = getattr(evaluator, "decisive", None) if decisive else None
         self.prior_rollouts = prior_rollouts
         self.widening = widening
         self.deadline: Deadline | None = None
@@ -176,6 +182,7 @@ class UCT(TreeSearch):
     ) -> None:
         game, evaluator = self.game, self.evaluator
         fast = getattr(evaluator, "moves", None)
+        decisive = self.decisive
         node, path = root, [root]
         depth = 0
         values: list[float] | None = None
@@ -189,6 +196,13 @@ class UCT(TreeSearch):
                 break
             acting = game.to_act(state)
             seat = min(acting)
+            win = decisive(state, seat) if decisive is not None else None
+            if win is not None and (node is not root or str(win) in allowed):
+                # a move that wins on the spot is played (decisive moves), so a reply that
+                # loses at once is worth exactly that in every world where it does
+                node, state = self._decide(node, state, seat, win, rng)
+                path.append(node)
+                continue
             moves = {
                 str(m): m for m in (fast(state, seat) if fast else game.legal_moves(state, seat))
             }
@@ -226,6 +240,17 @@ class UCT(TreeSearch):
             n.n += 1
             n.w += values[n.seat]
 
+    def _decide(
+        self, node: Node, state: Any, seat: int, move: Any, rng: random.Random
+    ) -> tuple[Node, Any]:
+        """Play the decisive ``move`` at ``node``: its child (made if new) and the state."""
+        text = str(move)
+        child = node.children.get(text)
+        if child is None:
+            child = node.children[text] = Node(seat, self.evaluator.prior(state, seat, move))
+        child.avail += 1
+        return child, self.game.play(state, {seat: move}, rng, check=False)
+
     def _select(self, node: Node, moves: dict[str, Any], state: Any, seat: int) -> str:
         best, best_score = "", -math.inf
         total_prior = sum(node.children[t].prior for t in moves) or 1.0
@@ -244,7 +269,7 @@ class UCT(TreeSearch):
     def _rollout(self, state: Any, rng: random.Random) -> list[float]:
         return rollout(
             self.game, self.evaluator, state, rng, self.rollout_depth,
-            prior=self.prior_rollouts, deadline=self.deadline,
+            prior=self.prior_rollouts, deadline=self.deadline, decisive=self.decisive,
         )  # fmt: skip
 
 
@@ -257,9 +282,11 @@ def rollout(
     *,
     prior: bool = True,
     deadline: Deadline | None = None,
+    decisive: Callable[[Any, int], Any] | None = None,
 ) -> list[float]:
     """Play up to ``depth`` turns from ``state`` (every acting seat draws a move by prior
-    weight, or uniformly) and return the evaluator's values where the playout stops."""
+    weight, or uniformly) and return the evaluator's values where the playout stops; a
+    ``decisive`` move (one that wins on the spot) is played whenever there is one."""
     fast = getattr(evaluator, "moves", None)
     for _ in range(depth):
         acting = game.to_act(state)
@@ -269,6 +296,10 @@ def rollout(
             break  # out of time: score the playout where it stands
         joint = {}
         for seat in sorted(acting):
+            win = decisive(state, seat) if decisive is not None and len(acting) == 1 else None
+            if win is not None:
+                joint[seat] = win
+                continue
             moves = fast(state, seat) if fast is not None else game.legal_moves(state, seat)
             if prior:
                 weights = [evaluator.prior(state, seat, m) for m in moves]

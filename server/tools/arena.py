@@ -53,7 +53,7 @@ MAX_PLIES: dict[str, int] = {}
 # -- bots from specs --------------------------------------------------------------------------
 
 
-def _number(text: str) -> Any:
+def number(text: str) -> Any:
     for kind in (int, float):
         try:
             return kind(text)
@@ -96,7 +96,7 @@ class UciBot:
         )
         self.think_time = self.limit.time or 0.1
         self.engine = chess.engine.SimpleEngine.popen_uci(path)
-        self.engine.configure({k: _number(v) for k, v in options.items()})
+        self.engine.configure({k: number(v) for k, v in options.items()})
         self.label = path.rsplit("/", 1)[-1] + (
             "?" + "&".join(f"{k}={v}" for k, v in options.items()) if options else ""
         )
@@ -128,7 +128,7 @@ def make(spec: str, game: str, default_time: float | None) -> tuple[Any, float]:
         engine = UciBot(name[4:], dict(options))
         return engine, engine.think_time
     seconds = float(options.pop("time")) if "time" in options else default_time
-    kwargs = {k: _number(v) for k, v in options.items()}
+    kwargs = {k: number(v) for k, v in options.items()}
     if name.startswith("py:"):
         module, _, attr = name[3:].partition(":")
         factory = getattr(importlib.import_module(module), attr)

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import random
 
+import chess
+import pytest
+
 from server.bots import make_bot
 from server.bots.bot import Deadline
 from server.bots.evaluator import evaluator_for
 from server.bots.mcts import UCT, Node, best_child, weighted_choice
+from server.engine import get_game
 
 from .play import random_game, start
 
@@ -48,3 +52,49 @@ def test_tree_statistics_add_up() -> None:
     assert sum(c.n for c in root.children.values()) == 200
     assert best_child(root) in p.legal(seat)
     assert all(isinstance(c, Node) and c.seat == seat for c in root.children.values())
+
+
+# -- decisive moves (Dark Chess: a king en prise is taken) ---------------------------------
+
+#: Black to move, its king on e8 struck by the queen on b5 through d7: most moves lose it
+HANGING = "r2qk2r/ppp2ppp/4p3/1Q6/8/5N2/PP2KPPP/RNB2B1R b kq - 0 11"
+
+
+def _king_en_prise_after(state: object, move: str) -> bool:
+    board = state.board.copy(stack=False)  # type: ignore[attr-defined]
+    board.push(chess.Move.from_uci(move))
+    king = board.king(not board.turn)
+    return king is not None and bool(board.attackers_mask(board.turn, king))
+
+
+def test_the_decisive_move_is_the_king_capture() -> None:
+    dark = get_game("dark_chess")
+    evaluator = evaluator_for(dark)
+    state = start("dark_chess", options={"fen": HANGING.replace(" b ", " w ")}).state
+    assert str(evaluator.decisive(state, 0)) == "b5e8"  # type: ignore[attr-defined]
+    promotion = start("dark_chess", options={"fen": "7k/6P1/8/8/8/8/8/K7 w - - 0 1"}).state
+    assert str(evaluator.decisive(promotion, 0)) == "g7h8q"  # type: ignore[attr-defined]
+    assert evaluator.decisive(start("dark_chess").state, 0) is None  # type: ignore[attr-defined]
+    # a chess king is never en prise on its side's turn: the chess evaluator has none to play
+    assert evaluator_for(get_game("chess")).decisive(state, 0) is None  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("decisive", [True, False])
+def test_a_move_that_hangs_the_king_is_worth_nothing(decisive: bool) -> None:
+    """With decisive moves every pass through a reply that leaves the king en prise ends in
+    its capture, so such a move is worth exactly 0 and is not chosen; without them (the
+    deliberately broken search) the opponent's node explores other replies and those moves
+    are worth about as much as the safe ones (the bot once gave its king away so)."""
+    p = start("dark_chess", options={"fen": HANGING})
+    search = UCT(p.game, evaluator_for(p.game), rollout_depth=2, decisive=decisive)
+    root = search.run(
+        1, p.legal(1), lambda: p.state, Deadline(60), random.Random(0), max_iterations=600
+    )
+    hanging = [t for t in root.children if _king_en_prise_after(p.state, t)]
+    assert len(hanging) > 10
+    worth = [root.children[t].w for t in hanging if root.children[t].n]
+    if decisive:
+        assert worth and all(w == 0 for w in worth)
+        assert best_child(root) not in hanging
+    else:
+        assert any(w > 0 for w in worth)

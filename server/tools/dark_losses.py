@@ -1,0 +1,170 @@
+"""Why the honest Dark Chess bot loses to its cheating twin — benchmark only.
+
+    python -m server.tools.dark_losses -n 8 --time 1 --seed diag [--option K=V ...] [--json]
+
+Plays the honest ``ismcts`` against :class:`server.tools.cheating.CheatingISMCTS` as
+``kibitz arena`` does (same seating, seeds and budgets) and, after every honest move, holds
+the worlds the honest bot searched against the true state. The honest bot never sees the
+truth: it runs untouched inside an :class:`Observer`, the one that reads the true state (the
+arena's ``reads_true_state`` label, as the twin's), and the observer only looks afterwards.
+
+Each game the honest bot lost by its king is put in one class, by the last move it made:
+
+* ``no safe move``: every legal move left the king en prise in the true state;
+* ``knew``: the move left the king en prise in at least half of its worlds more than the
+  safest move did (a move safe in the worlds was there, and the search did not take it);
+* ``unseen``: the move lost in the true state but in fewer of its worlds (the worlds did not
+  hold the attacker where it was).
+
+Anything else (a king lost later than the last honest move, a draw) is ``other``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+import chess
+
+from server.bots import make_bot
+from server.bots.bot import Ask
+from server.bots.ismcts import ISMCTSBot
+from server.engine import Game, get_game
+from server.tools.arena import number, play_game, progress_line, seating
+from server.tools.cheating import CheatingISMCTS
+
+
+def en_prise_after(board: chess.Board, move: chess.Move) -> bool:
+    """After ``move``, can the side then to move take the other king?"""
+    after = board.copy(stack=False)
+    after.push(move)
+    king = after.king(not after.turn)
+    return king is not None and bool(after.attackers_mask(after.turn, king))
+
+
+class Observer:
+    """The honest bot, untouched, and a record of its worlds next to the true state."""
+
+    name = "ismcts"
+    reads_true_state = True  # the observer's, never the bot's: see the module docstring
+
+    def __init__(self, bot: ISMCTSBot | None = None, **options: Any) -> None:
+        """``bot``: the honest bot to watch (default: the game's ``ismcts`` with ``options``)."""
+        if bot is None:
+            made = make_bot("dark_chess", "ismcts", **options)
+            assert isinstance(made, ISMCTSBot)
+            bot = made
+        self.bot = bot
+        self.truth: Any = None
+        self.worlds: list[Any] = []
+        self.turns: list[dict[str, Any]] = []
+        searched = bot._pool
+
+        def pool(ask: Ask) -> list[Any]:
+            self.worlds = searched(ask)
+            return self.worlds
+
+        bot._pool = pool  # type: ignore[method-assign]
+
+    def observe_true_state(self, state: Any) -> None:
+        self.truth = state
+
+    def choose(
+        self,
+        game: Game[Any, Any],
+        seat: int,
+        views: Sequence[Any],
+        legal: Sequence[str],
+        budget: float,
+        rng: random.Random,
+    ) -> str:
+        truth = self.truth  # read before the bot moves; the bot is handed only its views
+        text = self.bot.choose(game, seat, views, legal, budget, rng)
+        worlds = [w.board for w in self.worlds]
+
+        def lost_in(move: str) -> float:
+            m = chess.Move.from_uci(move)
+            return sum(en_prise_after(b, m) for b in worlds) / max(1, len(worlds))
+
+        share = {m: lost_in(m) for m in legal}
+        self.turns.append(
+            {
+                "ply": len(views) - 1,
+                "move": text,
+                "lost_in_truth": en_prise_after(truth.board, chess.Move.from_uci(text)),
+                "safe_in_truth": sum(
+                    not en_prise_after(truth.board, chess.Move.from_uci(m)) for m in legal
+                ),
+                "lost_in_worlds": share[text],
+                "safest": min(share.values()),
+                "worlds": len(worlds),
+            }
+        )
+        return text
+
+
+def classify(turns: Sequence[dict[str, Any]], honest_score: float, reason: str) -> str:
+    """The class of a game (see the module docstring)."""
+    if honest_score > 0 or reason != "king_captured" or not turns:
+        return "won" if honest_score == 1 else "other"
+    last = turns[-1]
+    if not last["lost_in_truth"]:
+        return "other"
+    if last["safe_in_truth"] == 0:
+        return "no safe move"
+    if last["lost_in_worlds"] - last["safest"] >= 0.5:
+        return "knew"
+    return "unseen"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m server.tools.dark_losses",
+        description="Dark Chess: the honest ismcts against its cheating twin, and why each "
+        "lost game was lost (its worlds held against the true state after every move).",
+    )
+    p.add_argument("-n", type=int, default=8, help="games (colours alternate; default 8)")
+    p.add_argument("--time", type=float, default=1.0, help="seconds a move, both (default 1)")
+    p.add_argument("--seed", default="dark-losses", help="the games' seed (as kibitz arena's)")
+    p.add_argument(
+        "--option", action="append", default=[], metavar="K=V",
+        help="a search option for both bots (the twin runs the same search), e.g. pool=16",
+    )  # fmt: skip
+    p.add_argument("--json", action="store_true", help="one JSON line a game, then a summary")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    game = get_game("dark_chess")
+    options = {}
+    for item in args.option:
+        key, sep, value = item.partition("=")
+        if not sep:
+            build_parser().error(f"--option wants KEY=VALUE, not {item!r}")
+        options[key] = number(value)
+    classes: Counter[str] = Counter()
+    for i in range(args.n):
+        honest = Observer(**options)
+        seats = seating(i, 2, 2)
+        twin = CheatingISMCTS(**options)
+        record = play_game(game, [honest, twin], [args.time] * 2, seats, f"{args.seed}/{i}")
+        score = record.outcome.scores[seats.index(0)]
+        kind = classify(honest.turns, score, record.outcome.reason)
+        classes[kind] += 1
+        if args.json:
+            print(json.dumps({"game": i, "score": score, "class": kind, "turns": honest.turns}))
+        else:
+            progress_line(i + 1, args.n, " ".join(f"{k} {v}" for k, v in sorted(classes.items())))
+    summary = {"games": args.n, **dict(sorted(classes.items()))}
+    print(json.dumps(summary) if args.json else f"\n{summary}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

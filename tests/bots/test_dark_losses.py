@@ -1,0 +1,57 @@
+"""``server/tools/dark_losses.py``: the honest Dark Chess bot's worlds held against the true
+state after each of its moves, and each lost game put in a class."""
+
+from __future__ import annotations
+
+import chess
+
+from server.bots.ismcts import ISMCTSBot
+from server.engine import get_game
+from server.tools.arena import play_game
+from server.tools.cheating import CheatingISMCTS
+from server.tools.dark_losses import Observer, classify, en_prise_after
+
+#: Black to move, its king on e8 struck by the queen on b5 through d7
+HANGING = "r2qk2r/ppp2ppp/4p3/1Q6/8/5N2/PP2KPPP/RNB2B1R b kq - 0 11"
+
+
+def _turn(lost: bool, safe: int, share: float, safest: float) -> dict[str, object]:
+    return {
+        "lost_in_truth": lost, "safe_in_truth": safe,
+        "lost_in_worlds": share, "safest": safest,
+    }  # fmt: skip
+
+
+def test_en_prise_after() -> None:
+    board = chess.Board(HANGING)
+    assert en_prise_after(board, chess.Move.from_uci("a7a6"))
+    assert not en_prise_after(board, chess.Move.from_uci("c7c6"))  # blocks the diagonal
+    assert not en_prise_after(board, chess.Move.from_uci("e8f8"))
+
+
+def test_each_lost_game_gets_its_class() -> None:
+    assert classify([_turn(True, 0, 1.0, 1.0)], 0.0, "king_captured") == "no safe move"
+    assert classify([_turn(True, 3, 0.9, 0.0)], 0.0, "king_captured") == "knew"
+    assert classify([_turn(True, 3, 0.1, 0.0)], 0.0, "king_captured") == "unseen"
+    assert classify([_turn(True, 3, 0.4, 0.0)], 0.0, "king_captured") == "unseen"
+    assert classify([_turn(False, 3, 0.0, 0.0)], 0.0, "king_captured") == "other"
+    assert classify([_turn(True, 3, 0.9, 0.0)], 0.5, "repetition") == "other"
+    assert classify([_turn(True, 3, 0.9, 0.0)], 1.0, "king_captured") == "won"
+
+
+def test_the_observer_records_each_move_and_the_bot_plays_as_alone() -> None:
+    """The observer reads the true state, the bot inside it does not: it moves as the same
+    bot does alone on the same views (deterministic budgets)."""
+    game = get_game("dark_chess")
+    watched = Observer(ISMCTSBot(max_iterations=30, pool=4, rollout_depth=2))
+    twin = CheatingISMCTS(max_iterations=30)
+    record = play_game(game, [watched, twin], [5.0, 5.0], [0, 1], "observe", max_plies=6)
+    assert [t["ply"] for t in watched.turns] == [0, 2, 4]
+    for turn in watched.turns:
+        assert 1 <= turn["worlds"] <= 4
+        assert 0.0 <= turn["safest"] <= turn["lost_in_worlds"] <= 1.0
+        assert turn["safe_in_truth"] > 0 and not turn["lost_in_truth"]  # the opening
+    alone = ISMCTSBot(max_iterations=30, pool=4, rollout_depth=2)
+    again = play_game(game, [alone, CheatingISMCTS(max_iterations=30)], [5.0, 5.0], [0, 1],
+                      "observe", max_plies=6)  # fmt: skip
+    assert again.moves == record.moves

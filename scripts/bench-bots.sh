@@ -44,6 +44,14 @@ run chess_ab_vs_random chess 'alphabeta?time=1' random -n "$N" --seed bench-ches
 # Dark Chess: honest ISMCTS vs the same search reading the true state (server/tools/cheating.py)
 run dark_honest_vs_cheat dark_chess ismcts py:server.tools.cheating:CheatingISMCTS -n "$N" --time 1 --seed bench-dark
 run dark_ismcts_vs_random dark_chess ismcts random -n "$N" --time 1 --seed bench-dark-r
+# where the honest bot's games against the twin are lost: its material every 10 plies (from
+# the games above), then N games more with the class of each loss (its worlds held against
+# the true state after its last move; server/tools/dark_losses.py)
+if [ -z "${ONLY:-}" ] || echo " $ONLY " | grep -q " dark_losses "; then
+    echo "== dark_losses" | tee "$OUT/dark_losses.txt"
+    python -m server.tools.dark_losses --material "$OUT/dark_honest_vs_cheat.games.jsonl" | tee -a "$OUT/dark_losses.txt"
+    python -m server.tools.dark_losses -n "$N" --seed dark-losses | tee -a "$OUT/dark_losses.txt"
+fi
 # Apocalypse: simultaneous-move search vs seed 000's aggressive bot
 run apoc_smmcts_vs_aggressive apocalypse smmcts aggressive -n "$N" --time 0.5 --seed bench-apoc
 run apoc_smmcts_vs_random apocalypse smmcts random -n "$N" --time 0.5 --seed bench-apoc-r

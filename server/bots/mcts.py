@@ -128,7 +128,9 @@ class UCT(TreeSearch):
         decisive: play a move that wins on the spot whenever the evaluator names one (its
             ``decisive(state, seat)``; Dark Chess: a capture of the king), in the tree and
             in playouts ("decisive moves", Teytaud & Teytaud 2010), so a move that leaves the
-            king en prise is worth exactly what it loses in every world where it does.
+            king en prise is worth exactly what it loses in every world where it does. Off by
+            default: measured in Dark Chess, it changed how games were lost, not how many
+            (docs/BOTS.md, "How strong").
         rollout_depth: playout plies after the tree before evaluating.
         prior_rollouts: draw playout moves by prior weight (else uniformly).
         widening: progressive widening: a node visited n times has at most
@@ -145,7 +147,7 @@ class UCT(TreeSearch):
         tree_depth: int = 40,
         prior_rollouts: bool = True,
         widening: float = 2.0,
-        decisive: bool = True,
+        decisive: bool = False,
         **search: Any,
     ) -> None:
         super().__init__(game, evaluator, **search)

@@ -17,6 +17,12 @@ Each game the honest bot lost by its king is put in one class, by the last move 
   hold the attacker where it was).
 
 Anything else (a king lost later than the last honest move, a draw) is ``other``.
+
+    python -m server.tools.dark_losses --material GAMES.jsonl [...]
+
+reads games ``kibitz arena --games-out`` wrote (the honest ``ismcts`` in one seat) and
+prints the honest side's material balance (pawn 1, knight and bishop 3, rook 5, queen 9)
+every 10 plies, replayed from the moves: where the games are lost before the king is.
 """
 
 from __future__ import annotations
@@ -122,6 +128,39 @@ def classify(turns: Sequence[dict[str, Any]], honest_score: float, reason: str) 
     return "unseen"
 
 
+#: material of a piece type, in pawns (the king counts nothing)
+WORTH = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
+
+
+def material(paths: Sequence[str], every: int = 10) -> list[dict[str, Any]]:
+    """The honest seat's material balance every ``every`` plies of the games in ``paths``:
+    per ply, how many games reached it, the mean balance and the share a piece (3) down."""
+    at: dict[int, list[int]] = {}
+    for path in paths:
+        with open(path, encoding="utf-8") as games:
+            for line in games:
+                record = json.loads(line)
+                seat = next(i for i, s in enumerate(record["seats"]) if s.startswith("ismcts"))
+                color = chess.WHITE if seat == 0 else chess.BLACK
+                board = chess.Board()
+                for ply, moves in enumerate(record["moves"], 1):
+                    (text,) = moves.values()
+                    board.push(chess.Move.from_uci(text))  # pseudo-legal pushes are fine
+                    if ply % every == 0:
+                        balance = sum(
+                            WORTH.get(p.piece_type, 0) * (1 if p.color == color else -1)
+                            for p in board.piece_map().values()
+                        )
+                        at.setdefault(ply, []).append(balance)
+    rows = []
+    for ply, xs in sorted(at.items()):
+        mean, down = sum(xs) / len(xs), sum(x <= -3 for x in xs) / len(xs)
+        rows.append(
+            {"ply": ply, "games": len(xs), "mean": round(mean, 2), "piece_down": round(down, 2)}
+        )
+    return rows
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m server.tools.dark_losses",
@@ -136,11 +175,20 @@ def build_parser() -> argparse.ArgumentParser:
         help="a search option for both bots (the twin runs the same search), e.g. pool=16",
     )  # fmt: skip
     p.add_argument("--json", action="store_true", help="one JSON line a game, then a summary")
+    p.add_argument(
+        "--material", nargs="+", metavar="GAMES", default=None,
+        help="instead of playing: the honest side's material every 10 plies of these "
+        "kibitz arena --games-out files",
+    )  # fmt: skip
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.material:
+        for row in material(args.material):
+            print(json.dumps(row))
+        return 0
     game = get_game("dark_chess")
     options = {}
     for item in args.option:

@@ -3,13 +3,16 @@ state after each of its moves, and each lost game put in a class."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import chess
 
 from server.bots.ismcts import ISMCTSBot
 from server.engine import get_game
 from server.tools.arena import play_game
 from server.tools.cheating import CheatingISMCTS
-from server.tools.dark_losses import Observer, classify, en_prise_after
+from server.tools.dark_losses import Observer, classify, en_prise_after, material
 
 #: Black to move, its king on e8 struck by the queen on b5 through d7
 HANGING = "r2qk2r/ppp2ppp/4p3/1Q6/8/5N2/PP2KPPP/RNB2B1R b kq - 0 11"
@@ -55,3 +58,22 @@ def test_the_observer_records_each_move_and_the_bot_plays_as_alone() -> None:
     again = play_game(game, [alone, CheatingISMCTS(max_iterations=30)], [5.0, 5.0], [0, 1],
                       "observe", max_plies=6)  # fmt: skip
     assert again.moves == record.moves
+
+
+def test_material_every_ten_plies_from_the_honest_side(tmp_path: Path) -> None:
+    # White takes a knight for a pawn: +2 for White from ply 5 on
+    moves = ["e2e4", "g8f6", "b1c3", "f6e4", "c3e4", "d7d5", "e4c5", "e7e6", "d1g4", "e6e5"]
+    games = tmp_path / "games.jsonl"
+    with games.open("w") as out:
+        for seats in (["ismcts?time=1.0", "twin"], ["twin", "ismcts?time=1.0"]):
+            plies = [{str(i % 2): m} for i, m in enumerate(moves)]
+            out.write(json.dumps({"seats": seats, "moves": plies}) + "\n")
+    assert material([str(games)]) == [{"ply": 10, "games": 2, "mean": 0.0, "piece_down": 0.0}]
+    assert material([str(games)], every=5) == [
+        {"ply": 5, "games": 2, "mean": 0.0, "piece_down": 0.0},  # +2 for one, -2 the other
+        {"ply": 10, "games": 2, "mean": 0.0, "piece_down": 0.0},
+    ]
+    with games.open("w") as out:
+        out.write(json.dumps({"seats": ["twin", "ismcts"], "moves": [
+            {str(i % 2): m} for i, m in enumerate(moves)]}) + "\n")  # fmt: skip
+    assert material([str(games)]) == [{"ply": 10, "games": 1, "mean": -2.0, "piece_down": 0.0}]

@@ -11,7 +11,7 @@ millisecond.
 
 Only the seat's views, its own remembered worlds (the same room and seat, found by a digest of
 every view) and the rng go in; the children are ordered as the history sampler orders an
-opponent's moves (an attack on our king or a capture first, with noise).
+opponent's moves (an attack on our king, a capture or a threat to a piece first, with noise).
 """
 
 from __future__ import annotations

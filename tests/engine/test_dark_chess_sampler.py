@@ -19,7 +19,7 @@ import chess
 import pytest
 
 from server.engine import get_game, turn_rng
-from server.engine.dark_chess.history import _may_match, _Replay
+from server.engine.dark_chess.history import THREAT, _may_match, _Replay, menace
 from server.engine.dark_chess.observations import (
     DIST,
     PIECE_TYPES,
@@ -143,3 +143,21 @@ def test_reachable_with_its_memos_answers_as_computed_afresh() -> None:
                         replay.pop()
                 replay.push(played)
     assert answers[True] > 1000 and answers[False] > 1000  # both answers, many times
+
+
+@pytest.mark.parametrize(
+    ("fen", "move", "expected"),
+    [
+        # Black's knight has just come to d6 (the board after its move; White is the seat)
+        ("4k3/8/3n4/8/2B5/8/8/4K1NR w - - 0 1", "b7d6", THREAT),  # strikes a lone bishop
+        ("4k3/8/3n4/8/2B5/1P6/8/4K1NR w - - 0 1", "b7d6", 0.0),  # the bishop is guarded
+        ("4k3/8/3n4/8/2R5/1P6/8/4K1N1 w - - 0 1", "b7d6", THREAT),  # a rook, guarded or not
+        ("4k3/8/8/2n5/8/1P6/8/4K1NR w - - 0 1", "b7c5", 0.0),  # a pawn is not counted
+        ("4k3/8/8/8/8/3n4/8/4K3 w - - 0 1", "b4d3", 3.0),  # strikes the king
+    ],
+)
+def test_menace_puts_threats_first(fen: str, move: str, expected: float) -> None:
+    """The opponent's move that strikes our king, or a piece of ours it could take with
+    profit, is sampled before a quiet one (an ordering of worlds, never a filter)."""
+    board = chess.Board(fen)
+    assert menace(board, chess.Move.from_uci(move), chess.WHITE, took=False) == expected

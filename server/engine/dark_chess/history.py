@@ -233,18 +233,40 @@ class _HistorySearch:
 def menace(board: chess.Board, move: chess.Move, color: chess.Color, took: bool) -> float:
     """How dangerous the opponent's ``move`` (just pushed) is for ``color``: worlds where
     the opponent attacked are sampled first. A move that attacks our king, lines up on it
-    (an empty-board line: a pin or a discovered threat in the fog) or takes a piece is what
-    an opponent plays; the seat had better fear it. An ordering, never a filter."""
+    (an empty-board line: a pin or a discovered threat in the fog), takes a piece or strikes
+    one it could take with profit is what an opponent plays; the seat had better fear it.
+    An ordering, never a filter."""
     king = board.king(color)
     if king is None:
         return 0.0
     score = 1.0 if took else 0.0
     piece = board.piece_type_at(move.to_square)
-    if board.attacks_mask(move.to_square) & chess.BB_SQUARES[king]:
+    strikes = board.attacks_mask(move.to_square)
+    if strikes & chess.BB_SQUARES[king]:
         score += 3.0
     elif piece in DIST and piece != chess.KING and DIST[piece][move.to_square][king] == 1:
         score += 1.5
+    if piece is not None and _wins_material(board, strikes, piece, color):
+        score += THREAT
     return score
+
+
+#: the menace of a move that strikes a piece of ours it could take with profit
+THREAT = 1.0
+_WORTH = (0, 1, 3, 3, 5, 9, 0)  # by piece type, the king 0: it is counted above
+
+
+def _wins_material(board: chess.Board, strikes: int, piece: int, color: chess.Color) -> bool:
+    """Does the piece just moved strike a piece of ``color`` worth more than itself, or one
+    that nothing of ``color`` guards?"""
+    targets = strikes & board.occupied_co[color] & ~board.kings & ~board.pawns
+    for square in chess.scan_forward(targets):
+        victim = board.piece_type_at(square)
+        if victim is not None and (
+            _WORTH[victim] > _WORTH[piece] or not board.is_attacked_by(color, square)
+        ):
+            return True
+    return False
 
 
 def _may_match(replay: _Replay, move: chess.Move, o: Observation) -> bool:

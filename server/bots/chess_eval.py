@@ -14,6 +14,7 @@ from typing import Any
 import chess
 
 from server.engine import Game
+from server.engine.dark_chess.rules import king_capture
 
 from .pesto import FULL_PHASE
 from .scoring import logistic
@@ -246,18 +247,7 @@ class ChessEvaluator:
     def decisive(self, state: Any, seat: int) -> chess.Move | None:
         """A move that wins on the spot (Dark Chess: a capture of the enemy king), or None.
         The tree searches play it whenever the world allows it ("decisive moves")."""
-        if not self.kings_en_prise:
-            return None
-        board = state.board
-        king = board.king(not board.turn)
-        if king is None:
-            return None
-        attackers = board.attackers_mask(board.turn, king)
-        if not attackers:
-            return None
-        origin = chess.lsb(attackers)
-        promote = board.pawns & chess.BB_SQUARES[origin] and chess.square_rank(king) in (0, 7)
-        return chess.Move(origin, king, chess.QUEEN if promote else None)
+        return king_capture(state.board) if self.kings_en_prise else None
 
     def values(self, state: Any) -> list[float]:
         outcome = self.game.outcome(state)

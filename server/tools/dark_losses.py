@@ -41,6 +41,7 @@ from server.bots import make_bot
 from server.bots.bot import Ask
 from server.bots.ismcts import ISMCTSBot
 from server.engine import Game, get_game
+from server.engine.dark_chess.rules import WORTH, king_capture
 from server.tools.arena import number, play_game, progress_line, seating
 from server.tools.cheating import CheatingISMCTS
 
@@ -49,8 +50,7 @@ def en_prise_after(board: chess.Board, move: chess.Move) -> bool:
     """After ``move``, can the side then to move take the other king?"""
     after = board.copy(stack=False)
     after.push(move)
-    king = after.king(not after.turn)
-    return king is not None and bool(after.attackers_mask(after.turn, king))
+    return king_capture(after) is not None
 
 
 class Observer:
@@ -128,10 +128,6 @@ def classify(turns: Sequence[dict[str, Any]], honest_score: float, reason: str) 
     return "unseen"
 
 
-#: material of a piece type, in pawns (the king counts nothing)
-WORTH = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
-
-
 def material(paths: Sequence[str], every: int = 10) -> list[dict[str, Any]]:
     """The honest seat's material balance every ``every`` plies of the games in ``paths``:
     per ply, how many games reached it, the mean balance and the share a piece (3) down."""
@@ -148,7 +144,7 @@ def material(paths: Sequence[str], every: int = 10) -> list[dict[str, Any]]:
                     board.push(chess.Move.from_uci(text))  # pseudo-legal pushes are fine
                     if ply % every == 0:
                         balance = sum(
-                            WORTH.get(p.piece_type, 0) * (1 if p.color == color else -1)
+                            WORTH[p.piece_type] * (1 if p.color == color else -1)
                             for p in board.piece_map().values()
                         )
                         at.setdefault(ply, []).append(balance)

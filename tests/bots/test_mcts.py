@@ -12,6 +12,7 @@ from server.bots.bot import Deadline
 from server.bots.evaluator import evaluator_for
 from server.bots.mcts import UCT, Node, best_child, weighted_choice
 from server.engine import get_game
+from server.engine.dark_chess.rules import king_capture
 
 from .play import random_game, start
 
@@ -63,8 +64,7 @@ HANGING = "r2qk2r/ppp2ppp/4p3/1Q6/8/5N2/PP2KPPP/RNB2B1R b kq - 0 11"
 def _king_en_prise_after(state: object, move: str) -> bool:
     board = state.board.copy(stack=False)  # type: ignore[attr-defined]
     board.push(chess.Move.from_uci(move))
-    king = board.king(not board.turn)
-    return king is not None and bool(board.attackers_mask(board.turn, king))
+    return king_capture(board) is not None
 
 
 def test_the_decisive_move_is_the_king_capture() -> None:

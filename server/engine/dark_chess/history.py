@@ -11,7 +11,7 @@ from typing import Any
 import chess
 
 from .observations import DIST, NoWorld, Observation, Sightings, captured_counts, observations
-from .rules import DarkBoard, DarkChessState, advance, position_key, start
+from .rules import WORTH, DarkBoard, DarkChessState, advance, position_key, start
 
 Counts = tuple[tuple[int, ...], ...]
 
@@ -253,7 +253,6 @@ def menace(board: chess.Board, move: chess.Move, color: chess.Color, took: bool)
 
 #: the menace of a move that strikes a piece of ours it could take with profit
 THREAT = 1.0
-_WORTH = (0, 1, 3, 3, 5, 9, 0)  # by piece type, the king 0: it is counted above
 
 
 def _wins_material(board: chess.Board, strikes: int, piece: int, color: chess.Color) -> bool:
@@ -263,7 +262,7 @@ def _wins_material(board: chess.Board, strikes: int, piece: int, color: chess.Co
     for square in chess.scan_forward(targets):
         victim = board.piece_type_at(square)
         if victim is not None and (
-            _WORTH[victim] > _WORTH[piece] or not board.is_attacked_by(color, square)
+            WORTH[victim] > WORTH[piece] or not board.is_attacked_by(color, square)
         ):
             return True
     return False

@@ -129,6 +129,24 @@ def castling_rights(board: chess.Board) -> Bitboard:
     return rights
 
 
+#: material of a piece type in pawns, indexed by python-chess's piece type (the king 0)
+WORTH = (0, 1, 3, 3, 5, 9, 0)
+
+
+def king_capture(board: chess.Board) -> chess.Move | None:
+    """A move of the side to move that takes the other king (a pawn promotes as it takes
+    on the last rank), or None: in dark chess a king may be left en prise."""
+    king = board.king(not board.turn)
+    if king is None:
+        return None
+    attackers = board.attackers_mask(board.turn, king)
+    if not attackers:
+        return None
+    origin = chess.lsb(attackers)
+    promote = bool(board.pawns & chess.BB_SQUARES[origin]) and chess.square_rank(king) in (0, 7)
+    return chess.Move(origin, king, chess.QUEEN if promote else None)
+
+
 def ep_square(board: chess.Board) -> chess.Square | None:
     """The en-passant square as OpenSpiel keeps it: only if a pawn can take there now."""
     if board.ep_square is None or not any(board.generate_pseudo_legal_ep()):

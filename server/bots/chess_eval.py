@@ -193,6 +193,29 @@ def evaluate_board(board: chess.Board) -> int:
     return score + king_terms(board, phase)
 
 
+def best_capture(board: chess.Board) -> int | None:
+    """What the side to move wins by its best capture, in centipawns, counting one
+    recapture (the victim's value, less the least taker's if the victim is guarded); None
+    when it can take the king (a Dark Chess king may be left en prise)."""
+    us, them = board.turn, not board.turn
+    best = 0
+    for square in chess.scan_reversed(board.occupied_co[them]):
+        takers = board.attackers_mask(us, square)
+        if not takers:
+            continue
+        victim = board.piece_type_at(square)
+        if victim == chess.KING:
+            return None
+        value = VALUE[victim]  # type: ignore[index]
+        if value <= best:
+            continue
+        if board.is_attacked_by(them, square):
+            least = min(VALUE[board.piece_type_at(t)] for t in chess.scan_forward(takers))  # type: ignore[index]
+            value -= least
+        best = max(best, value)
+    return best
+
+
 def move_delta(board: chess.Board, move: chess.Move, pst: Tables = PST) -> tuple[int, int]:
     """(change of :func:`material_pst`'s score, change of phase) made by ``move`` (White's
     side), computed before the move is pushed."""
@@ -238,9 +261,12 @@ def position_key(board: chess.Board) -> Hashable:
 class ChessEvaluator:
     """Values and priors for chess-like states (``state.board``), for MCTS-style searches."""
 
-    def __init__(self, game: Game[Any, Any], *, scale: float = 300.0) -> None:
+    def __init__(
+        self, game: Game[Any, Any], *, scale: float = 300.0, captures: float = 0.0
+    ) -> None:
         self.game = game
         self.scale = scale
+        self.captures = captures
         # a chess king is never en prise on its side's turn; a Dark Chess king can be
         self.kings_en_prise = game.name == "dark_chess"
 
@@ -253,7 +279,14 @@ class ChessEvaluator:
         outcome = self.game.outcome(state)
         if outcome is not None:
             return list(outcome.scores)
-        white = logistic(evaluate_board(state.board) / self.scale)
+        board = state.board
+        score = evaluate_board(board)
+        if self.captures:
+            gain = best_capture(board)
+            if gain is None:  # the side to move takes the king
+                return [1.0, 0.0] if board.turn == chess.WHITE else [0.0, 1.0]
+            score += int(self.captures * gain) * (1 if board.turn == chess.WHITE else -1)
+        white = logistic(score / self.scale)
         return [white, 1.0 - white]
 
     def prior(self, state: Any, seat: int, move: chess.Move) -> float:

@@ -92,13 +92,13 @@ SCALES: dict[str, tuple[float, float]] = {
 }
 
 
-def evaluator_for(game: Game[Any, Any]) -> Evaluator:
+def evaluator_for(game: Game[Any, Any], **options: Any) -> Evaluator:
     """The evaluator a search uses for ``game``: chess-like boards get the piece-square
     evaluator, other games their hooks."""
     if game.name in ("chess", "dark_chess"):
         from .chess_eval import ChessEvaluator
 
-        return ChessEvaluator(game)
+        return ChessEvaluator(game, **options)
     if game.name == "apocalypse":
         from .apocalypse_eval import ApocalypseEvaluator
 

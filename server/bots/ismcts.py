@@ -32,7 +32,7 @@ from server.engine import Game
 from .bot import Ask, Json, Memory, world
 from .mcts import UCT, TreeSearchBot, best_child
 from .particles import GAME as PARTICLES_GAME
-from .particles import advance_worlds
+from .particles import GREED, advance_worlds, likelihood
 
 #: view histories whose worlds a bot remembers (one per room and seat it plays, at most)
 MEMORY = 64
@@ -45,15 +45,23 @@ class ISMCTSBot(TreeSearchBot):
     name = "ismcts"
 
     def __init__(
-        self, *, pool: int = 32, pool_share: float = 0.3, particles: bool = True, **options: Any
+        self,
+        *,
+        pool: int = 32,
+        pool_share: float = 0.3,
+        particles: bool = True,
+        greed: float = GREED,
+        **options: Any,
     ) -> None:
         super().__init__(**options)
         self.pool = pool
         self.pool_share = pool_share
         self.particles = particles
+        self.greed = greed
         self.worlds_used = 0
         self.worlds_kept = 0  # of them, remembered worlds advanced (Dark Chess)
         self.worlds_sampled = 0  # of them, drawn by the game's sampler
+        self.worlds_weighed = 0  # of them, within a hundredth of the likeliest (Dark Chess)
         # the worlds sampled for a view history: a later turn of the same history (the same
         # room and seat, nothing else can have it) is handed them as hints, to extend them
         self._memory: Memory[list[Any]] = Memory(MEMORY)
@@ -73,10 +81,11 @@ class ISMCTSBot(TreeSearchBot):
     def answer(self, ask: Ask) -> str:
         worlds = self._pool(ask)
         self.worlds_used = len(worlds)
+        order = self._schedule(ask, worlds)
         turn = iter(range(1 << 62))
 
         def next_world() -> Any:
-            return worlds[next(turn) % len(worlds)]
+            return order[next(turn) % len(order)]
 
         search = UCT(ask.game, self.evaluator_for(ask.game), **self.options)
         root = search.run(
@@ -86,6 +95,32 @@ class ISMCTSBot(TreeSearchBot):
         self.iterations = search.iterations
         move = best_child(root)
         return move if move in ask.legal else ask.pick(())
+
+    def _schedule(self, ask: Ask, worlds: list[Any]) -> list[Any]:
+        """The order the iterations visit the worlds in: each in turn, or (Dark Chess, its
+        own worlds, ``greed`` > 0) as often as the opponent's last moves are likely in it
+        (:func:`server.bots.particles.likelihood`; systematic resampling over 8 visits a
+        world, so a world the opponent's moves make unlikely is hardly searched)."""
+        own_worlds = type(self).determinize is ISMCTSBot.determinize
+        if not (self.greed > 0 and own_worlds and ask.game.name == PARTICLES_GAME):
+            return worlds
+        color = ask.seat == 0
+        weights = [likelihood(w, color, self.greed) for w in worlds]
+        total = sum(weights)
+        if total <= 0.0:
+            return worlds
+        slots = 8 * len(worlds)
+        step = total / slots
+        mark = ask.rng.random() * step
+        order: list[Any] = []
+        acc = 0.0
+        for w, weight in zip(worlds, weights, strict=True):
+            acc += weight
+            while mark < acc and len(order) < slots:
+                order.append(w)
+                mark += step
+        self.worlds_weighed = sum(1 for x in weights if x >= 0.01 * max(weights))
+        return ask.rng.sample(order, len(order)) if order else worlds
 
     def _pool(self, ask: Ask) -> list[Any]:
         game, views, seat, deadline = ask.game, ask.views, ask.seat, ask.deadline

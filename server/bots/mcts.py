@@ -28,6 +28,9 @@ from server.engine import Game
 from .bot import Ask, Deadline, SearchBot
 from .evaluator import Evaluator, evaluator_for
 
+#: the options of :class:`TreeSearchBot` handed to the game's evaluator
+EVALUATOR_OPTIONS = ("captures",)
+
 
 class TreeSearchBot(SearchBot):
     """A search over a tree of move sequences with an evaluator at its leaves (MCTS, ISMCTS,
@@ -45,12 +48,15 @@ class TreeSearchBot(SearchBot):
         self.think_time = think_time
         self.max_iterations = max_iterations
         self.evaluator = evaluator
+        # options of the game's evaluator (chess-like games: ``captures``), the rest go to
+        # the search
+        self.evaluator_options = {k: options.pop(k) for k in EVALUATOR_OPTIONS if k in options}
         self.options = options
         self.iterations = 0
 
     def evaluator_for(self, game: Game[Any, Any]) -> Evaluator:
         """The evaluator given, else the game's own."""
-        return self.evaluator or evaluator_for(game)
+        return self.evaluator or evaluator_for(game, **self.evaluator_options)
 
     @staticmethod
     def rebuilt(ask: Ask) -> Any:

@@ -16,6 +16,7 @@ opponent's moves (an attack on our king, a capture or a threat to a piece first,
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -24,7 +25,7 @@ import chess
 
 from server.engine.dark_chess.history import menace
 from server.engine.dark_chess.observations import Observation, captured_counts
-from server.engine.dark_chess.rules import DarkChessState, advance
+from server.engine.dark_chess.rules import WORTH, DarkBoard, DarkChessState, advance
 from server.engine.dark_chess.views import visible_squares
 
 #: the game whose worlds this module advances
@@ -125,3 +126,63 @@ def _children(
                 (child, 0.0 if board.turn == color else menace(child.board, move, color, took))
             )
     return out
+
+
+#: how much an opponent prefers material (per pawn, in the exponent of its move policy)
+GREED = 2.0
+#: a king taken, in pawns of that policy: no opponent leaves it
+KING_GAIN = 20.0
+#: the opponent moves weighed, back from the last (a window: a world kept from turn to turn
+#: is weighed again on each)
+WEIGHED_MOVES = 4
+
+
+def likelihood(world: Any, color: chess.Color, greed: float = GREED) -> float:
+    """How likely the opponent's last moves in ``world`` are, under a model of an opponent
+    that sees the board and takes material: each of its moves has probability
+    ``exp(greed * gain) / Z`` among all of its legal moves, where a quiet move gains 0 and a
+    capture the victim's worth (less the taker's if the victim was guarded; a king
+    :data:`KING_GAIN`). A world where it passed up our free queen, or our king, is one a
+    seat should hardly believe. ``1.0`` for a world that is not a Dark Chess state."""
+    if not isinstance(world, DarkChessState):
+        return 1.0
+    # the position 2 * WEIGHED_MOVES plies back, replayed from the start (a world's board
+    # keeps its moves, not the positions before them)
+    moves = world.board.move_stack
+    back = max(0, len(moves) - 2 * WEIGHED_MOVES)
+    board = DarkBoard(world.start_fen)
+    for move in moves[:back]:
+        board.push(move)
+    log = 0.0
+    for move in moves[back:]:
+        if board.turn != color:
+            log += _log_policy(board, move, greed)
+        board.push(move)
+    return math.exp(log)
+
+
+def _gain(board: chess.Board, move: chess.Move) -> float:
+    """What the side to move gains by ``move`` in the policy of :func:`likelihood`."""
+    gain = float(WORTH[move.promotion] - 1) if move.promotion else 0.0
+    if board.is_en_passant(move):
+        return gain + 1.0
+    victim = board.piece_type_at(move.to_square)
+    if victim is None or board.color_at(move.to_square) == board.turn:
+        return gain
+    if victim == chess.KING:
+        return KING_GAIN
+    taker = board.piece_type_at(move.from_square) or chess.PAWN
+    value = WORTH[victim]
+    if board.is_attacked_by(not board.turn, move.to_square):
+        value = max(0, value - WORTH[taker])
+    return gain + value
+
+
+def _log_policy(board: chess.Board, move: chess.Move, greed: float) -> float:
+    """log of the probability of ``move`` among the legal moves of ``board``."""
+    total = 0.0
+    for m in board.generate_legal_moves():
+        total += math.exp(greed * _gain(board, m))
+    if total <= 0.0:
+        return 0.0
+    return greed * _gain(board, move) - math.log(total)

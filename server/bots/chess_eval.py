@@ -216,6 +216,18 @@ def best_capture(board: chess.Board) -> int | None:
     return best
 
 
+def loose_pieces(board: chess.Board, color: chess.Color) -> int:
+    """The worth in centipawns of ``color``'s knights, bishops, rooks and queens that no
+    piece of ``color`` guards ("loose pieces drop off": in the fog, one an unseen piece
+    strikes is lost)."""
+    total = 0
+    pieces = board.occupied_co[color] & ~board.pawns & ~board.kings
+    for square in chess.scan_forward(pieces):
+        if not board.is_attacked_by(color, square):
+            total += VALUE[board.piece_type_at(square)]  # type: ignore[index]
+    return total
+
+
 def move_delta(board: chess.Board, move: chess.Move, pst: Tables = PST) -> tuple[int, int]:
     """(change of :func:`material_pst`'s score, change of phase) made by ``move`` (White's
     side), computed before the move is pushed."""
@@ -262,11 +274,17 @@ class ChessEvaluator:
     """Values and priors for chess-like states (``state.board``), for MCTS-style searches."""
 
     def __init__(
-        self, game: Game[Any, Any], *, scale: float = 300.0, captures: float = 0.0
+        self,
+        game: Game[Any, Any],
+        *,
+        scale: float = 300.0,
+        captures: float = 0.0,
+        loose: float = 0.0,
     ) -> None:
         self.game = game
         self.scale = scale
         self.captures = captures
+        self.loose = loose
         # a chess king is never en prise on its side's turn; a Dark Chess king can be
         self.kings_en_prise = game.name == "dark_chess"
 
@@ -286,6 +304,10 @@ class ChessEvaluator:
             if gain is None:  # the side to move takes the king
                 return [1.0, 0.0] if board.turn == chess.WHITE else [0.0, 1.0]
             score += int(self.captures * gain) * (1 if board.turn == chess.WHITE else -1)
+        if self.loose:
+            score -= int(
+                self.loose * (loose_pieces(board, chess.WHITE) - loose_pieces(board, chess.BLACK))
+            )
         white = logistic(score / self.scale)
         return [white, 1.0 - white]
 

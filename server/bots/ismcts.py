@@ -32,7 +32,7 @@ from server.engine import Game
 from .bot import Ask, Json, Memory, world
 from .mcts import UCT, TreeSearchBot, best_child
 from .particles import GAME as PARTICLES_GAME
-from .particles import GREED, advance_worlds, likelihood
+from .particles import advance_worlds, likelihood
 
 #: view histories whose worlds a bot remembers (one per room and seat it plays, at most)
 MEMORY = 64
@@ -50,7 +50,7 @@ class ISMCTSBot(TreeSearchBot):
         pool: int = 32,
         pool_share: float = 0.3,
         particles: bool = True,
-        greed: float = GREED,
+        greed: float = 0.0,
         **options: Any,
     ) -> None:
         super().__init__(**options)

@@ -29,7 +29,7 @@ from .bot import Ask, Deadline, SearchBot
 from .evaluator import Evaluator, evaluator_for
 
 #: the options of :class:`TreeSearchBot` handed to the game's evaluator
-EVALUATOR_OPTIONS = ("captures",)
+EVALUATOR_OPTIONS = ("captures", "loose")
 
 
 class TreeSearchBot(SearchBot):

@@ -16,7 +16,10 @@ Each game the honest bot lost by its king is put in one class, by the last move 
 * ``unseen``: the move lost in the true state but in fewer of its worlds (the worlds did not
   hold the attacker where it was).
 
-Anything else (a king lost later than the last honest move, a draw) is ``other``.
+Anything else (a king lost later than the last honest move, a draw) is ``other``. Every
+honest move after which a piece or more (not the king) hung in the true state is counted too:
+``piece hung, knew`` when it hung in the bot's worlds, on average, at least 1.5 pawns more
+than after the move that hung least there, else ``piece hung, unseen``.
 
     python -m server.tools.dark_losses --material GAMES.jsonl [...]
 
@@ -39,6 +42,7 @@ import chess
 
 from server.bots import make_bot
 from server.bots.bot import Ask
+from server.bots.chess_eval import best_capture
 from server.bots.ismcts import ISMCTSBot
 from server.engine import Game, get_game
 from server.engine.dark_chess.rules import WORTH, king_capture
@@ -98,6 +102,7 @@ class Observer:
             return sum(en_prise_after(b, m) for b in worlds) / max(1, len(worlds))
 
         share = {m: lost_in(m) for m in legal}
+        hung = {m: hung_in(worlds, chess.Move.from_uci(m)) for m in legal}
         self.turns.append(
             {
                 "ply": len(views) - 1,
@@ -109,9 +114,38 @@ class Observer:
                 "lost_in_worlds": share[text],
                 "safest": min(share.values()),
                 "worlds": len(worlds),
+                "hung_in_truth": hung_after(truth.board, chess.Move.from_uci(text)),
+                "hung_in_worlds": round(hung[text], 2),
+                "least_hung": round(min(hung.values()), 2),
             }
         )
         return text
+
+
+def hung_after(board: chess.Board, move: chess.Move) -> float:
+    """After ``move``, what the other side wins by its best capture, in pawns (one
+    recapture counted, :func:`server.bots.chess_eval.best_capture`; a king: 100)."""
+    after = board.copy(stack=False)
+    after.push(move)
+    gain = best_capture(after)
+    return 100.0 if gain is None else gain / 100
+
+
+def hung_in(worlds: Sequence[chess.Board], move: chess.Move) -> float:
+    """:func:`hung_after` averaged over ``worlds``, the king counted as 9 (a queen)."""
+    return sum(min(9.0, hung_after(b, move)) for b in worlds) / max(1, len(worlds))
+
+
+def material_faults(turns: Sequence[dict[str, Any]], piece: float = 3.0) -> Counter[str]:
+    """The honest moves after which a piece or more (not the king) hung in the true state:
+    ``knew`` (it hung in its worlds, on average, at least half of ``piece`` more than after
+    the least hanging move) or ``unseen``."""
+    faults: Counter[str] = Counter()
+    for t in turns:
+        if piece <= t.get("hung_in_truth", 0.0) < 100.0:
+            knew = t["hung_in_worlds"] - t["least_hung"] >= piece / 2
+            faults["piece hung, knew" if knew else "piece hung, unseen"] += 1
+    return faults
 
 
 def classify(turns: Sequence[dict[str, Any]], honest_score: float, reason: str) -> str:
@@ -201,6 +235,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         score = record.outcome.scores[seats.index(0)]
         kind = classify(honest.turns, score, record.outcome.reason)
         classes[kind] += 1
+        classes.update(material_faults(honest.turns))
         if args.json:
             print(json.dumps({"game": i, "score": score, "class": kind, "turns": honest.turns}))
         else:

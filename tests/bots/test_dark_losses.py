@@ -12,7 +12,14 @@ from server.bots.ismcts import ISMCTSBot
 from server.engine import get_game
 from server.tools.arena import play_game
 from server.tools.cheating import CheatingISMCTS
-from server.tools.dark_losses import Observer, classify, en_prise_after, material
+from server.tools.dark_losses import (
+    Observer,
+    classify,
+    en_prise_after,
+    hung_after,
+    material,
+    material_faults,
+)
 
 #: Black to move, its king on e8 struck by the queen on b5 through d7
 HANGING = "r2qk2r/ppp2ppp/4p3/1Q6/8/5N2/PP2KPPP/RNB2B1R b kq - 0 11"
@@ -77,3 +84,19 @@ def test_material_every_ten_plies_from_the_honest_side(tmp_path: Path) -> None:
         out.write(json.dumps({"seats": ["twin", "ismcts"], "moves": [
             {str(i % 2): m} for i, m in enumerate(moves)]}) + "\n")  # fmt: skip
     assert material([str(games)]) == [{"ply": 10, "games": 1, "mean": -2.0, "piece_down": 0.0}]
+
+
+def test_pieces_hung_after_a_move_and_whether_the_worlds_knew() -> None:
+    # White's knight on f3 steps to e5, where the d6 pawn takes it; the queen on d1 hangs
+    # nothing there. A king en prise counts 100 in the truth.
+    board = chess.Board("4k3/8/3p4/8/8/5N2/8/3QK3 w - - 0 1")
+    assert hung_after(board, chess.Move.from_uci("f3e5")) == 3.2
+    assert hung_after(board, chess.Move.from_uci("f3h4")) == 0.0
+    assert hung_after(chess.Board(HANGING), chess.Move.from_uci("a7a6")) == 100.0
+    turns = [
+        {"hung_in_truth": 3.2, "hung_in_worlds": 3.0, "least_hung": 0.0},  # knew
+        {"hung_in_truth": 9.0, "hung_in_worlds": 0.5, "least_hung": 0.0},  # unseen
+        {"hung_in_truth": 1.0, "hung_in_worlds": 1.0, "least_hung": 0.0},  # a pawn: not counted
+        {"hung_in_truth": 100.0, "hung_in_worlds": 9.0, "least_hung": 0.0},  # the king: not
+    ]
+    assert material_faults(turns) == {"piece hung, knew": 1, "piece hung, unseen": 1}

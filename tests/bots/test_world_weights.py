@@ -11,7 +11,7 @@ import chess
 import pytest
 
 from server.bots.bot import Ask, Deadline
-from server.bots.chess_eval import ChessEvaluator, best_capture
+from server.bots.chess_eval import ChessEvaluator, best_capture, loose_pieces
 from server.bots.ismcts import ISMCTSBot
 from server.bots.particles import GREED, likelihood
 from server.engine import get_game
@@ -62,7 +62,7 @@ def test_the_search_visits_worlds_as_often_as_they_are_likely() -> None:
     worlds = [played(*PASSED_UP), played(*NOTHING_TO_TAKE)]
     game = get_game("dark_chess")
     ask = Ask(game, 0, [], [], Deadline(1.0), random.Random(1))
-    order = ISMCTSBot()._schedule(ask, worlds)
+    order = ISMCTSBot(greed=GREED)._schedule(ask, worlds)
     assert order.count(worlds[1]) >= 0.9 * len(order)
     # the deliberately broken version (no weights): the world where the queen was passed
     # up is searched as often as the other, and the check above would fail
@@ -94,3 +94,15 @@ def test_leaf_values_count_the_capture_to_come() -> None:
     assert plain < 0.5 < with_captures
     king = start(DarkBoard("4k3/8/8/8/8/8/8/4R1K1 w - - 0 1"), "", "openspiel")
     assert ChessEvaluator(game, captures=1.0).values(king) == [1.0, 0.0]
+
+
+def test_loose_pieces() -> None:
+    # White: a knight on c3 guarded by the b2 pawn, a loose bishop on h5 and a loose rook on
+    # a8 (kings and pawns never count); Black: a queen guarded by its king
+    board = DarkBoard("R3k3/3q4/8/7B/8/2N5/1P6/4K3 w - - 0 1")
+    assert loose_pieces(board, chess.WHITE) == 330 + 500
+    assert loose_pieces(board, chess.BLACK) == 0
+    game = get_game("dark_chess")
+    state = start(board, "", "openspiel")
+    plain = ChessEvaluator(game).values(state)[0]
+    assert ChessEvaluator(game, loose=0.5).values(state)[0] < plain

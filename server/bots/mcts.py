@@ -70,7 +70,7 @@ class TreeSearchBot(SearchBot):
 class Node:
     """Statistics of one move sequence. ``w`` sums the values of ``seat`` (who moved here)."""
 
-    __slots__ = ("avail", "children", "n", "prior", "seat", "w")
+    __slots__ = ("avail", "children", "n", "prior", "seat", "v", "w")
 
     def __init__(self, seat: int, prior: float = 1.0) -> None:
         self.seat = seat
@@ -79,6 +79,8 @@ class Node:
         self.avail = 0
         self.prior = prior
         self.children: dict[str, Node] = {}
+        # the implicit minimax value for ``seat`` (UCT's ``minimax``), once evaluated
+        self.v: float | None = None
 
 
 def weighted_choice(items: Sequence[Any], weights: Sequence[float], rng: random.Random) -> Any:
@@ -143,6 +145,11 @@ class UCT(TreeSearch):
             ``1 + widening * sqrt(n)`` children, added in prior-weighted random order, so
             a strong reply (a capture of the king) is exploited before every quiet move
             has been tried once.
+        minimax: the weight of implicit minimax backups (Lanctot, Winands, Pepels and
+            Sturtevant 2014): every node also keeps the minimax of the evaluator's values
+            over its subtree (a new node: the value of the state it was added in), and
+            selection scores ``(1 - minimax) * mean + minimax * that``, so one reply that
+            refutes a move counts before the mean of many visits shows it. 0: off.
     """
 
     def __init__(
@@ -154,9 +161,11 @@ class UCT(TreeSearch):
         prior_rollouts: bool = True,
         widening: float = 2.0,
         decisive: bool = False,
+        minimax: float = 0.0,
         **search: Any,
     ) -> None:
         super().__init__(game, evaluator, **search)
+        self.minimax = minimax
         self.tree_depth = tree_depth
         self.decisive = getattr(evaluator, "decisive", None) if decisive else None
         self.prior_rollouts = prior_rollouts
@@ -198,6 +207,8 @@ class UCT(TreeSearch):
             outcome = game.outcome(state)
             if outcome is not None:
                 values = list(outcome.scores)
+                if node is not root:
+                    node.v = values[node.seat]
                 break
             if depth and self.deadline is not None and self.deadline.expired():
                 values = evaluator.values(state)
@@ -234,6 +245,8 @@ class UCT(TreeSearch):
                     node.children[text] = child
                     state = game.play(state, {seat: moves[text]}, rng, check=False)
                     path.append(child)
+                    if self.minimax:
+                        child.v = evaluator.values(state)[seat]
                 break
             text = self._select(
                 node, {t: m for t, m in moves.items() if t in node.children}, state, seat
@@ -247,6 +260,8 @@ class UCT(TreeSearch):
         for n in path[1:]:
             n.n += 1
             n.w += values[n.seat]
+        if self.minimax:
+            backup_minimax(path)
 
     def _decide(
         self, node: Node, state: Any, seat: int, move: Any, rng: random.Random
@@ -265,8 +280,11 @@ class UCT(TreeSearch):
         for t in moves:
             child = node.children[t]
             n = child.n or 1
+            mean = child.w / n
+            if self.minimax and child.v is not None:
+                mean = (1.0 - self.minimax) * mean + self.minimax * child.v
             score = (
-                child.w / n
+                mean
                 + self.c * math.sqrt(math.log(max(child.avail, 1)) / n)
                 + self.bias * (child.prior / total_prior) / (child.n + 1)
             )
@@ -316,6 +334,20 @@ def rollout(
                 joint[seat] = moves[rng.randrange(len(moves))]
         state = game.play(state, joint, rng, check=False)
     return evaluator.values(state)
+
+
+def backup_minimax(path: Sequence[Node]) -> None:
+    """Implicit minimax backups along ``path`` (root first), from the bottom up: a node's
+    value is its best child's for the seat that moves there (two seats, values in [0, 1]:
+    ``1 - best`` for the other seat)."""
+    for node in reversed(path[1:]):
+        best: float | None = None
+        mover = node.seat
+        for child in node.children.values():
+            if child.v is not None and (best is None or child.v > best):
+                best, mover = child.v, child.seat
+        if best is not None:
+            node.v = best if mover == node.seat else 1.0 - best
 
 
 def best_child(root: Node) -> str:

@@ -106,6 +106,7 @@ class Observer:
         self.turns.append(
             {
                 "ply": len(views) - 1,
+                "fen": truth.board.fen(),  # the true position (the observer's, not the bot's)
                 "move": text,
                 "lost_in_truth": en_prise_after(truth.board, chess.Move.from_uci(text)),
                 "safe_in_truth": sum(
@@ -123,12 +124,14 @@ class Observer:
 
 
 def hung_after(board: chess.Board, move: chess.Move) -> float:
-    """After ``move``, what the other side wins by its best capture, in pawns (one
-    recapture counted, :func:`server.bots.chess_eval.best_capture`; a king: 100)."""
+    """After ``move``, what the other side wins by its best capture less what ``move`` took,
+    in pawns, at least 0 (one recapture counted, :func:`server.bots.chess_eval.best_capture`;
+    a king: 100): a trade hangs nothing."""
+    taken = 1 if board.is_en_passant(move) else WORTH[board.piece_type_at(move.to_square) or 0]
     after = board.copy(stack=False)
     after.push(move)
     gain = best_capture(after)
-    return 100.0 if gain is None else gain / 100
+    return 100.0 if gain is None else max(0.0, round(gain / 100 - taken, 2))
 
 
 def hung_in(worlds: Sequence[chess.Board], move: chess.Move) -> float:

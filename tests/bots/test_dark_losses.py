@@ -92,6 +92,9 @@ def test_pieces_hung_after_a_move_and_whether_the_worlds_knew() -> None:
     board = chess.Board("4k3/8/3p4/8/8/5N2/8/3QK3 w - - 0 1")
     assert hung_after(board, chess.Move.from_uci("f3e5")) == 3.2
     assert hung_after(board, chess.Move.from_uci("f3h4")) == 0.0
+    # a trade hangs nothing: the rook takes a rook its king guards, and the king retakes
+    trade = chess.Board("3rk3/8/8/8/8/8/8/3RK3 w - - 0 1")
+    assert hung_after(trade, chess.Move.from_uci("d1d8")) == 0.0
     assert hung_after(chess.Board(HANGING), chess.Move.from_uci("a7a6")) == 100.0
     turns = [
         {"hung_in_truth": 3.2, "hung_in_worlds": 3.0, "least_hung": 0.0},  # knew

@@ -10,7 +10,7 @@ import pytest
 from server.bots import make_bot
 from server.bots.bot import Deadline
 from server.bots.evaluator import evaluator_for
-from server.bots.mcts import UCT, Node, best_child, weighted_choice
+from server.bots.mcts import UCT, Node, backup_minimax, best_child, weighted_choice
 from server.engine import get_game
 from server.engine.dark_chess.rules import king_capture
 
@@ -98,3 +98,36 @@ def test_a_move_that_hangs_the_king_is_worth_nothing(decisive: bool) -> None:
         assert best_child(root) not in hanging
     else:
         assert any(w > 0 for w in worth)
+
+
+def test_implicit_minimax_backups() -> None:
+    """A node's minimax value is its best child's for the seat moving there (1 - it for the
+    other seat), backed up from the bottom of the path; nodes never evaluated are skipped."""
+    root, a, b = Node(-1), Node(0), Node(0)
+    root.children = {"a": a, "b": b}
+    replies = {"x": Node(1), "y": Node(1), "z": Node(1)}
+    replies["x"].v, replies["y"].v = 0.2, 0.9  # "z" not evaluated yet
+    a.children = replies
+    a.v = 0.5  # its value when it was added: superseded by its children's
+    backup_minimax([root, a, replies["x"]])
+    assert a.v == pytest.approx(0.1)  # seat 1's best reply "y" leaves seat 0 with 0.1
+    assert root.v is None and b.v is None
+
+
+@pytest.mark.parametrize("minimax", [0.5, 0.0])
+def test_a_refuted_move_is_not_chosen_with_minimax_backups(minimax: float) -> None:
+    """Black's bishop to g4 attacks the queen, and the queen takes it: most White replies
+    lose the queen, so the mean of a thin search likes the move; one refutation is enough
+    for the minimax value. Without the backups (the broken version) the move is chosen."""
+    game = get_game("dark_chess")
+    fen = "rnbqkb1r/pp2pppp/2p5/3pP3/8/3B4/PPPP1PKP/RNBQ2NR b kq - 1 7"
+    state = start("dark_chess", options={"fen": fen}).state
+    legal = [str(m) for m in game.legal_moves(state, 1)]
+    chosen = []
+    for seed in range(3):
+        search = UCT(game, evaluator_for(game, captures=1.0), rollout_depth=2, minimax=minimax)
+        root = search.run(
+            1, legal, lambda: state, Deadline(60.0), random.Random(seed), max_iterations=1200
+        )
+        chosen.append(best_child(root))
+    assert ("c8g4" in chosen) == (minimax == 0.0)

@@ -44,6 +44,8 @@ run chess_ab_vs_random chess 'alphabeta?time=1' random -n "$N" --seed bench-ches
 # Dark Chess: honest ISMCTS vs the same search reading the true state (server/tools/cheating.py)
 run dark_honest_vs_cheat dark_chess ismcts py:server.tools.cheating:CheatingISMCTS -n "$N" --time 1 --seed bench-dark
 run dark_ismcts_vs_random dark_chess ismcts random -n "$N" --time 1 --seed bench-dark-r
+# the price of honesty in thinking time: the honest bot at 4 s a move against the twin at 1 s
+run dark_honest4s_vs_cheat1s dark_chess 'ismcts?time=4' 'py:server.tools.cheating:CheatingISMCTS?time=1' -n "$N" --seed price-a
 # where the honest bot's games against the twin are lost: its material every 10 plies (from
 # the games above), then N games more with the class of each loss (its worlds held against
 # the true state after its last move; server/tools/dark_losses.py)

@@ -48,8 +48,8 @@ class TreeSearchBot(SearchBot):
         self.think_time = think_time
         self.max_iterations = max_iterations
         self.evaluator = evaluator
-        # options of the game's evaluator (chess-like games: ``captures``), the rest go to
-        # the search
+        # options of the game's evaluator (chess-like games: ``captures``, ``loose``); the
+        # rest go to the search
         self.evaluator_options = {k: options.pop(k) for k in EVALUATOR_OPTIONS if k in options}
         self.options = options
         self.iterations = 0

@@ -61,7 +61,6 @@ class ISMCTSBot(TreeSearchBot):
         self.worlds_used = 0
         self.worlds_kept = 0  # of them, remembered worlds advanced (Dark Chess)
         self.worlds_sampled = 0  # of them, drawn by the game's sampler
-        self.worlds_weighed = 0  # of them, within a hundredth of the likeliest (Dark Chess)
         # the worlds sampled for a view history: a later turn of the same history (the same
         # room and seat, nothing else can have it) is handed them as hints, to extend them
         self._memory: Memory[list[Any]] = Memory(MEMORY)
@@ -96,13 +95,17 @@ class ISMCTSBot(TreeSearchBot):
         move = best_child(root)
         return move if move in ask.legal else ask.pick(())
 
+    def _own_worlds(self) -> bool:
+        """Whether the worlds are this class's, sampled from the views (a subclass with its
+        own, such as the cheating twin, keeps to them: no advancing, no weighing)."""
+        return type(self).determinize is ISMCTSBot.determinize
+
     def _schedule(self, ask: Ask, worlds: list[Any]) -> list[Any]:
         """The order the iterations visit the worlds in: each in turn, or (Dark Chess, its
         own worlds, ``greed`` > 0) as often as the opponent's last moves are likely in it
         (:func:`server.bots.particles.likelihood`; systematic resampling over 8 visits a
         world, so a world the opponent's moves make unlikely is hardly searched)."""
-        own_worlds = type(self).determinize is ISMCTSBot.determinize
-        if not (self.greed > 0 and own_worlds and ask.game.name == PARTICLES_GAME):
+        if not (self.greed > 0 and self._own_worlds() and ask.game.name == PARTICLES_GAME):
             return worlds
         color = ask.seat == 0
         weights = [likelihood(w, color, self.greed) for w in worlds]
@@ -119,7 +122,6 @@ class ISMCTSBot(TreeSearchBot):
             while mark < acc and len(order) < slots:
                 order.append(w)
                 mark += step
-        self.worlds_weighed = sum(1 for x in weights if x >= 0.01 * max(weights))
         return ask.rng.sample(order, len(order)) if order else worlds
 
     def _pool(self, ask: Ask) -> list[Any]:
@@ -130,9 +132,7 @@ class ISMCTSBot(TreeSearchBot):
         share = deadline.fraction(self.pool_share)
         worlds: list[Any] = []
         spare: list[list[Any]] = []
-        # (a subclass with its own worlds, such as the cheating twin, keeps to them)
-        own_worlds = type(self).determinize is ISMCTSBot.determinize
-        if hints and self.particles and own_worlds and game.name == PARTICLES_GAME:
+        if hints and self.particles and self._own_worlds() and game.name == PARTICLES_GAME:
             # the remembered worlds advanced by the moves since (a particle filter): the
             # first child of each that fits the new views; those that fit none are handed
             # to the sampler to repair, and the other children fill what is left at the end

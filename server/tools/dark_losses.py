@@ -49,6 +49,9 @@ from server.engine.dark_chess.rules import WORTH, king_capture
 from server.tools.arena import number, play_game, progress_line, seating
 from server.tools.cheating import CheatingISMCTS
 
+#: what :func:`hung_after` says of a king left en prise
+KING = 100.0
+
 
 def en_prise_after(board: chess.Board, move: chess.Move) -> bool:
     """After ``move``, can the side then to move take the other king?"""
@@ -97,12 +100,12 @@ class Observer:
         text = self.bot.choose(game, seat, views, legal, budget, rng)
         worlds = [w.board for w in self.worlds]
 
-        def lost_in(move: str) -> float:
-            m = chess.Move.from_uci(move)
-            return sum(en_prise_after(b, m) for b in worlds) / max(1, len(worlds))
-
-        share = {m: lost_in(m) for m in legal}
-        hung = {m: hung_in(worlds, chess.Move.from_uci(m)) for m in legal}
+        # per legal move, what it hangs in each world (one push each; a king: KING)
+        after = {m: [hung_after(b, chess.Move.from_uci(m)) for b in worlds] for m in legal}
+        n = max(1, len(worlds))
+        share = {m: sum(x == KING for x in xs) / n for m, xs in after.items()}
+        # the king counted as a queen in the mean
+        hung = {m: sum(min(9.0, x) for x in xs) / n for m, xs in after.items()}
         self.turns.append(
             {
                 "ply": len(views) - 1,
@@ -131,12 +134,7 @@ def hung_after(board: chess.Board, move: chess.Move) -> float:
     after = board.copy(stack=False)
     after.push(move)
     gain = best_capture(after)
-    return 100.0 if gain is None else max(0.0, round(gain / 100 - taken, 2))
-
-
-def hung_in(worlds: Sequence[chess.Board], move: chess.Move) -> float:
-    """:func:`hung_after` averaged over ``worlds``, the king counted as 9 (a queen)."""
-    return sum(min(9.0, hung_after(b, move)) for b in worlds) / max(1, len(worlds))
+    return KING if gain is None else max(0.0, round(gain / 100 - taken, 2))
 
 
 def material_faults(turns: Sequence[dict[str, Any]], piece: float = 3.0) -> Counter[str]:
@@ -145,7 +143,7 @@ def material_faults(turns: Sequence[dict[str, Any]], piece: float = 3.0) -> Coun
     the least hanging move) or ``unseen``."""
     faults: Counter[str] = Counter()
     for t in turns:
-        if piece <= t.get("hung_in_truth", 0.0) < 100.0:
+        if piece <= t.get("hung_in_truth", 0.0) < KING:
             knew = t["hung_in_worlds"] - t["least_hung"] >= piece / 2
             faults["piece hung, knew" if knew else "piece hung, unseen"] += 1
     return faults

@@ -335,6 +335,7 @@ def join(board: str, moves: Mapping[Seat, ApocalypseMove]) -> tuple[str, tuple[E
 class Apocalypse(Game[ApocalypseState, ApocalypseMove]):
     name = "apocalypse"
     title = "Apocalypse"
+    board = "apocalypse"
     description = (
         "5x5 chess with horsemen and footmen where both sides move at the same time; "
         "lose all your horsemen and you lose."

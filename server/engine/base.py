@@ -274,6 +274,11 @@ class Game(Generic[S, M]):
     #: ``to_act`` may hold several seats at once
     simultaneous: ClassVar[bool] = False
     description: ClassVar[str] = ""
+    #: how clients draw the game: ``"grid"`` (the default) means every view carries
+    #: ``view["grid"]``, a board described as data (:mod:`server.engine.grid`) that the one
+    #: generic web board draws and plays; any other word names a board of the web client's
+    #: own (``"chess"``, ``"apocalypse"``, ``"banqi"``, ``"track"``)
+    board: ClassVar[str] = "grid"
 
     # -- setup ---------------------------------------------------------------------------
 
@@ -422,6 +427,7 @@ class Game(Generic[S, M]):
             "hidden_information": self.hidden_information,
             "public_moves": self.public_moves,
             "simultaneous": self.simultaneous,
+            "board": self.board,
             "options": {k: o.to_json() for k, o in self.options.items()},
         }
 

@@ -238,6 +238,7 @@ def parse_uci_or_san(board: chess.Board, text: str) -> chess.Move:
 class Chess(Game[ChessState, chess.Move]):
     name = "chess"
     title = "Chess"
+    board = "chess"
     description = "Standard chess under FIDE rules."
     min_seats = max_seats = 2
     play_draws = False

@@ -32,6 +32,7 @@ from .values import BanqiMove, BanqiState, position_key, public_board
 class Banqi(Game[BanqiState, BanqiMove]):
     name = "banqi"
     title = "BanQi"
+    board = "banqi"
     description = (
         "Half-board Chinese chess with face-down pieces: flip, move and capture by rank "
         "until one side cannot act."

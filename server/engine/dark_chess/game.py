@@ -26,6 +26,7 @@ from .views import seat_view
 class DarkChess(Game[DarkChessState, chess.Move]):
     name = "dark_chess"
     title = "Dark Chess"
+    board = "chess"
     description = (
         "Chess in the fog of war: you see only your own pieces and the squares they can "
         "move to. No check: capture the king to win."

@@ -37,6 +37,7 @@ from .values import Advance, CardChoice, Carrots, Event, HaseState, Leave, Move,
 class HaseUndIgel(Game[HaseState, Move]):
     name = "hase_und_igel"
     title = "Hase und Igel"
+    board = "track"
     description = (
         "Race of hares: pay carrots to run, eat your three salads, draw hare cards; "
         "the 1978 Ravensburger board."

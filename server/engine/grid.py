@@ -1,0 +1,275 @@
+"""The board contract: a grid game describes its board as data, inside its view.
+
+A game whose class says ``board = "grid"`` puts one more key in every view it returns,
+``view["grid"]``, built with :func:`describe`. The web client draws and plays any such game
+from that description alone (``web/js/boards/described.js``): no game-specific JavaScript.
+Because it is part of the view, the description goes through the one door every reader uses
+(updates, deltas, resync, records, bots, the no-leak harness): a face-down piece is described
+as face-down, never with its kind.
+
+The description (every key always present, JSON-ready)::
+
+    {
+      "files": 7, "ranks": 9,                  # squares "a1" .. "g9": file letter + rank number
+      "checkered": false,                      # light/dark squares
+      "terrain": {"water": {"label": "Water", "fill": "#8ecae6"}, ...},   # the legend
+      "cells": {"b4": ["water"], "d1": ["den", "den-0"], ...},            # square -> terrains
+      "seats": [{"name": "Red", "colour": "#c0392b", "edge": "south"}, ...],
+      "pieces": {"a1": {"seat": 0, "kind": "tiger", "label": "Tiger", "glyph": "7",
+                        "shape": "disc", "fill": null, "promoted": false, "hidden": false}},
+      "hands": {"0": [{"kind": "pawn", "label": "Pawn", "glyph": "P", "letter": "P",
+                       "count": 2}], ...},     # reserves, for drops (empty dict: none)
+      "last": ["a1", "a2"],                    # squares of the last move, to mark
+      "marks": {"c3": "next"},                 # squares to point out (the tower that must move)
+      "status": "Red to move: the blue tower",  # one line the board shows under itself
+    }
+
+Rank 1 is at the ``south`` edge, file ``a`` at the ``west`` edge. Each seat sits at one edge
+(``south``, ``north``, ``west``, ``east``); the client turns the board so the viewer's edge is
+at the bottom. A piece's ``seat`` is its owner (``None``: nobody's, e.g. a face-down disc);
+its ``fill`` overrides the body colour (a Kamisado tower's colour), else the owner's colour is
+used; ``shape`` is ``disc``, ``square`` or ``point`` (a shogi piece, pointing away from its
+owner's edge).
+
+Moves are sent to a seat as texts; a grid game writes them in the **gesture notation** the
+client parses (:func:`gesture`), each matched as a whole string:
+
+==============  =============================================================
+``a1-a2``       move the piece on a1 to a2
+``a1xa2``       the same, capturing
+``a7-a8=Q``     a move with a choice (promotion): one text per choice
+``P*c3``        drop a hand piece whose ``letter`` is ``P`` on c3
+``c3``          act on one square (flip, place, ...)
+``pass``        pass
+==============  =============================================================
+
+A legal text that is none of these is still offered to the player, as a button beside the
+board.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+Json = dict[str, Any]
+
+EDGES = ("south", "north", "west", "east")
+SHAPES = ("disc", "square", "point")
+FILES = "abcdefghijklmnopqrstuvwxyz"
+MAX_FILES = 26
+MAX_RANKS = 26
+
+_SQUARE = r"[a-z](?:[1-9]|1[0-9]|2[0-6])"
+_MOVE = re.compile(rf"({_SQUARE})([-x])({_SQUARE})(?:=([A-Za-z+]{{1,3}}))?")
+_DROP = re.compile(rf"([A-Za-z+]{{1,3}})\*({_SQUARE})")
+_ACT = re.compile(_SQUARE)
+_COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
+_WORD = re.compile(r"[a-z][a-z0-9_-]{0,31}")
+
+
+def square_name(file: int, rank: int) -> str:
+    """``(0, 0)`` -> ``"a1"``: file letter, then the 1-based rank."""
+    return f"{FILES[file]}{rank + 1}"
+
+
+def parse_square(text: str, files: int, ranks: int) -> tuple[int, int]:
+    """``"a1"`` -> ``(0, 0)``; ``ValueError`` when it is not a square of the board."""
+    if not re.fullmatch(_SQUARE, text):
+        raise ValueError(f"{text!r} is not a square")
+    file, rank = FILES.index(text[0]), int(text[1:]) - 1
+    if file >= files or rank >= ranks:
+        raise ValueError(f"{text!r} is off the {files}x{ranks} board")
+    return file, rank
+
+
+@dataclass(frozen=True, slots=True)
+class Gesture:
+    """A move text read as what a hand does on the board (:func:`gesture`)."""
+
+    kind: str  # "move", "drop", "act", "pass"
+    src: str | None = None  # from-square (move, act)
+    dst: str | None = None  # to-square (move, drop)
+    capture: bool = False
+    choice: str | None = None  # promotion or other choice (move)
+    letter: str | None = None  # hand piece (drop)
+
+
+def gesture(text: str) -> Gesture | None:
+    """The gesture a move text stands for, or ``None`` if it is not in gesture notation."""
+    if text == "pass":
+        return Gesture("pass")
+    if m := _MOVE.fullmatch(text):
+        return Gesture("move", m[1], m[3], m[2] == "x", m[4])
+    if m := _DROP.fullmatch(text):
+        return Gesture("drop", None, m[2], letter=m[1])
+    if _ACT.fullmatch(text):
+        return Gesture("act", text)
+    return None
+
+
+def piece(
+    seat: int | None,
+    kind: str,
+    label: str,
+    glyph: str = "",
+    *,
+    shape: str = "disc",
+    fill: str | None = None,
+    promoted: bool = False,
+    hidden: bool = False,
+) -> Json:
+    """One piece of the description (a face-down piece: ``hidden=True``, with no kind)."""
+    return {
+        "seat": seat,
+        "kind": kind,
+        "label": label,
+        "glyph": glyph,
+        "shape": shape,
+        "fill": fill,
+        "promoted": promoted,
+        "hidden": hidden,
+    }
+
+
+def describe(
+    *,
+    files: int,
+    ranks: int,
+    seats: Sequence[Mapping[str, str]],
+    pieces: Mapping[str, Json],
+    terrain: Mapping[str, Mapping[str, str]] | None = None,
+    cells: Mapping[str, Iterable[str]] | None = None,
+    checkered: bool = False,
+    hands: Mapping[int, Sequence[Json]] | None = None,
+    last: Sequence[str] = (),
+    marks: Mapping[str, str] | None = None,
+    status: str = "",
+) -> Json:
+    """The ``view["grid"]`` of a position; :func:`check` holds it to the contract."""
+    return {
+        "files": files,
+        "ranks": ranks,
+        "checkered": checkered,
+        "terrain": {k: dict(v) for k, v in (terrain or {}).items()},
+        "cells": {sq: list(t) for sq, t in (cells or {}).items()},
+        "seats": [dict(s) for s in seats],
+        "pieces": dict(pieces),
+        "hands": {str(s): list(h) for s, h in (hands or {}).items()},
+        "last": list(last),
+        "marks": dict(marks or {}),
+        "status": status,
+    }
+
+
+class BadBoard(ValueError):
+    """A board description that breaks the contract (what is wrong, where)."""
+
+
+_KEYS = {
+    "files",
+    "ranks",
+    "checkered",
+    "terrain",
+    "cells",
+    "seats",
+    "pieces",
+    "hands",
+    "last",
+    "marks",
+    "status",
+}
+_PIECE_KEYS = {"seat", "kind", "label", "glyph", "shape", "fill", "promoted", "hidden"}
+_HAND_KEYS = {"kind", "label", "glyph", "letter", "count"}
+
+
+def check(desc: Any, n_seats: int) -> None:
+    """Raise :class:`BadBoard` unless ``desc`` is a well-formed description for ``n_seats``."""
+    if not isinstance(desc, dict) or set(desc) != _KEYS:
+        got = sorted(desc) if isinstance(desc, dict) else type(desc).__name__
+        raise BadBoard(f"a description has exactly the keys {sorted(_KEYS)}, got {got}")
+    files, ranks = desc["files"], desc["ranks"]
+    if not (isinstance(files, int) and 1 <= files <= MAX_FILES):
+        raise BadBoard(f"files must be 1..{MAX_FILES}, got {files!r}")
+    if not (isinstance(ranks, int) and 1 <= ranks <= MAX_RANKS):
+        raise BadBoard(f"ranks must be 1..{MAX_RANKS}, got {ranks!r}")
+
+    def square(text: Any, where: str) -> None:
+        try:
+            parse_square(text, files, ranks)
+        except (ValueError, TypeError) as e:
+            raise BadBoard(f"{where}: {e}") from None
+
+    if not isinstance(desc["checkered"], bool):
+        raise BadBoard("checkered must be true or false")
+    for name, t in desc["terrain"].items():
+        if not _WORD.fullmatch(name) or not isinstance(t, dict) or not t.get("label"):
+            raise BadBoard(f"terrain {name!r} needs a lower-case name and a label")
+        if "fill" in t and not _COLOUR.fullmatch(str(t["fill"])):
+            raise BadBoard(f"terrain {name!r}: fill must be #rrggbb")
+    for sq, names in desc["cells"].items():
+        square(sq, "cells")
+        for name in names:
+            if name not in desc["terrain"] and not _WORD.fullmatch(str(name)):
+                raise BadBoard(f"cell {sq}: {name!r} is neither a terrain nor a word")
+    seats = desc["seats"]
+    if len(seats) != n_seats:
+        raise BadBoard(f"{len(seats)} seats described, the game has {n_seats}")
+    for i, s in enumerate(seats):
+        if s.get("edge") not in EDGES or not s.get("name"):
+            raise BadBoard(f"seat {i}: needs a name and an edge in {EDGES}")
+        if not _COLOUR.fullmatch(str(s.get("colour"))):
+            raise BadBoard(f"seat {i}: colour must be #rrggbb")
+    for sq, p in desc["pieces"].items():
+        square(sq, "pieces")
+        if not isinstance(p, dict) or set(p) != _PIECE_KEYS:
+            raise BadBoard(f"piece on {sq}: exactly the keys {sorted(_PIECE_KEYS)}")
+        if p["hidden"]:
+            if p["kind"] or p["glyph"]:
+                raise BadBoard(f"face-down piece on {sq} shows its kind")
+        elif not (p["kind"] and p["label"]):
+            raise BadBoard(f"piece on {sq} needs a kind and a label")
+        if p["seat"] is not None and not (isinstance(p["seat"], int) and 0 <= p["seat"] < n_seats):
+            raise BadBoard(f"piece on {sq}: seat {p['seat']!r} is not a seat")
+        if p["shape"] not in SHAPES:
+            raise BadBoard(f"piece on {sq}: shape {p['shape']!r} not in {SHAPES}")
+        if p["fill"] is not None and not _COLOUR.fullmatch(str(p["fill"])):
+            raise BadBoard(f"piece on {sq}: fill must be #rrggbb or null")
+    for seat, hand in desc["hands"].items():
+        if not (seat.isdigit() and int(seat) < n_seats):
+            raise BadBoard(f"hand of {seat!r}: not a seat")
+        for entry in hand:
+            if set(entry) != _HAND_KEYS or not (isinstance(entry["count"], int) and entry["count"] > 0):
+                raise BadBoard(f"hand of seat {seat}: entries have {sorted(_HAND_KEYS)}, count > 0")
+            if not _DROP.fullmatch(f"{entry['letter']}*a1"):
+                raise BadBoard(f"hand of seat {seat}: letter {entry['letter']!r} is not a drop letter")
+    for sq in desc["last"]:
+        square(sq, "last")
+    for sq in desc["marks"]:
+        square(sq, "marks")
+    if not isinstance(desc["status"], str):
+        raise BadBoard("status must be a string")
+
+
+def check_gestures(desc: Json, legal: Iterable[str]) -> None:
+    """Raise :class:`BadBoard` unless every legal text is a gesture on this board whose
+    squares exist and whose from-square holds a piece (a drop's letter is in the hand)."""
+    files, ranks = desc["files"], desc["ranks"]
+    for text in legal:
+        g = gesture(text)
+        if g is None:
+            raise BadBoard(f"legal move {text!r} is not in gesture notation")
+        for sq in (g.src, g.dst):
+            if sq is not None:
+                try:
+                    parse_square(sq, files, ranks)
+                except ValueError as e:
+                    raise BadBoard(f"legal move {text!r}: {e}") from None
+        if g.kind == "move" and g.src not in desc["pieces"]:
+            raise BadBoard(f"legal move {text!r} starts from an empty square")
+        if g.kind == "drop":
+            letters = {e["letter"] for hand in desc["hands"].values() for e in hand}
+            if g.letter not in letters:
+                raise BadBoard(f"legal drop {text!r}: no {g.letter!r} in any hand")

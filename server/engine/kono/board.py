@@ -1,0 +1,61 @@
+"""Four-field Kono: the 4x4 board, its squares, lines and stones (docs/GAMES.md 5.2)."""
+
+from __future__ import annotations
+
+from ..base import InvalidMove
+
+FILES = "abcd"
+N_FILES = N_RANKS = 4
+N_SQUARES = N_FILES * N_RANKS
+EMPTY = "."
+#: the stone of seat 0 (Black, moves first, ranks 1-2) and of seat 1 (White, ranks 3-4)
+STONES = ("b", "w")
+SEAT_NAMES = ("Black", "White")
+#: the start: rows rank 4 .. rank 1 (5.2: the board is full)
+START = "wwww/wwww/bbbb/bbbb"
+DIRECTIONS = ((0, 1), (0, -1), (1, 0), (-1, 0))  # (file, rank) steps: n, s, e, w
+
+
+def square_name(sq: int) -> str:
+    """``0 -> "a1"``, ``15 -> "d4"`` (index ``rank * 4 + file``)."""
+    return FILES[sq % N_FILES] + str(sq // N_FILES + 1)
+
+
+def parse_square(text: str) -> int:
+    """``"a1" -> 0``; :class:`InvalidMove` if ``text`` is not a square of the 4x4 board."""
+    if len(text) != 2 or text[0] not in FILES or text[1] not in "1234":
+        raise InvalidMove(f"{text!r} is not a square (a1..d4)")
+    return FILES.index(text[0]) + N_FILES * (int(text[1]) - 1)
+
+
+def _line(sq: int, step: tuple[int, int]) -> tuple[int, int | None] | None:
+    """The neighbour of ``sq`` in direction ``step`` and the square beyond it (or ``None``)."""
+    f, r = sq % N_FILES, sq // N_FILES
+    out: list[int | None] = []
+    for k in (1, 2):
+        nf, nr = f + k * step[0], r + k * step[1]
+        out.append(nr * N_FILES + nf if 0 <= nf < N_FILES and 0 <= nr < N_RANKS else None)
+    near, far = out
+    return None if near is None else (near, far)
+
+
+#: for each square, its lines: (adjacent square, the square behind it or ``None``)
+LINES: tuple[tuple[tuple[int, int | None], ...], ...] = tuple(
+    tuple(line for d in DIRECTIONS if (line := _line(sq, d)) is not None) for sq in range(N_SQUARES)
+)
+
+
+def layout_board(layout: str) -> str:
+    """``"wwww/wwww/bbbb/bbbb"`` (rows rank 4 .. rank 1) -> the 16-char board, a1 first."""
+    rows = layout.split("/")
+    if len(rows) != N_RANKS or any(len(row) != N_FILES for row in rows):
+        raise ValueError(f"{layout!r}: expected {N_RANKS} rows of {N_FILES} squares")
+    board = "".join(reversed(rows))
+    if set(board) - {EMPTY, *STONES}:
+        raise ValueError(f"{layout!r}: squares are '.', 'b' or 'w'")
+    return board
+
+
+def board_layout(board: str) -> str:
+    """The 16-char board as rows rank 4 .. rank 1 (the inverse of :func:`layout_board`)."""
+    return "/".join(board[r * N_FILES : (r + 1) * N_FILES] for r in reversed(range(N_RANKS)))

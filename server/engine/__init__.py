@@ -27,7 +27,7 @@ REGISTRY = Registry()
 
 
 #: game modules, in listing order; each exposes ``GAMES: tuple[Game, ...]``
-_MODULES = ("chess_game", "dark_chess", "apocalypse", "banqi", "hase_und_igel")
+_MODULES = ("chess_game", "dark_chess", "apocalypse", "banqi", "hase_und_igel", "kono")
 
 
 def _register_builtin_games() -> None:

@@ -1,0 +1,112 @@
+"""Jungle: the 7x9 board, its terrain, the animals and who may take whom (docs/GAMES.md 9).
+
+A square is an int, ``rank * 7 + file`` (``a1 = 0``, ``g9 = 62``). A piece is one letter,
+upper case for seat 0 (Red, south), lower case for seat 1 (Blue, north); ``.`` is empty.
+"""
+
+from __future__ import annotations
+
+from ..base import InvalidMove
+
+FILES = "abcdefg"
+N_FILES, N_RANKS = 7, 9
+N_SQUARES = N_FILES * N_RANKS
+EMPTY = "."
+RED, BLUE = 0, 1
+SEAT_NAMES = ("Red", "Blue")
+VARIANTS = ("standard", "dagaz")
+
+#: the animals by letter, strongest first
+ANIMALS = {
+    "e": "elephant",
+    "l": "lion",
+    "t": "tiger",
+    "p": "leopard",
+    "w": "wolf",
+    "d": "dog",
+    "c": "cat",
+    "r": "rat",
+}
+#: ranks per variant (9.2): Dagaz makes the Tiger as strong as the Lion
+RANKS: dict[str, dict[str, int]] = {
+    "standard": {"e": 8, "l": 7, "t": 6, "p": 5, "w": 4, "d": 3, "c": 2, "r": 1},
+    "dagaz": {"e": 8, "l": 7, "t": 7, "p": 5, "w": 4, "d": 3, "c": 2, "r": 1},
+}
+
+W, E, S, N = 0, 1, 2, 3  # directions, as (file, rank) steps below
+DIRECTIONS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+#: which animals leap the river, and in which directions (9.3)
+LEAPERS: dict[str, dict[str, tuple[int, ...]]] = {
+    "standard": {"l": (W, E, S, N), "t": (W, E, S, N)},
+    "dagaz": {"l": (W, E, S, N), "t": (W, E, S, N), "p": (W, E)},
+}
+
+
+def square_name(sq: int) -> str:
+    """``0 -> "a1"``, ``62 -> "g9"``."""
+    return FILES[sq % N_FILES] + str(sq // N_FILES + 1)
+
+
+def parse_square(text: str) -> int:
+    """``"a1" -> 0``; :class:`InvalidMove` if ``text`` is not a square of the 7x9 board."""
+    if len(text) != 2 or text[0] not in FILES or text[1] not in "123456789":
+        raise InvalidMove(f"{text!r} is not a square (a1..g9)")
+    return FILES.index(text[0]) + N_FILES * (int(text[1]) - 1)
+
+
+def _squares(*names: str) -> frozenset[int]:
+    return frozenset(parse_square(n) for n in names)
+
+
+WATER = _squares("b4", "b5", "b6", "c4", "c5", "c6", "e4", "e5", "e6", "f4", "f5", "f6")
+#: each seat's den, and the traps around it
+DENS = (parse_square("d1"), parse_square("d9"))
+TRAPS = (_squares("c1", "d2", "e1"), _squares("c9", "d8", "e9"))
+
+#: the start array of both variants (9.1), rows rank 9 .. rank 1
+START = "l.....t/.w...c./r.p.d.e/......./......./......./E.D.P.R/.C...W./T.....L"
+
+
+def seat_of(piece: str) -> int:
+    return RED if piece.isupper() else BLUE
+
+
+def neighbour(sq: int, direction: int) -> int | None:
+    df, dr = DIRECTIONS[direction]
+    f, r = sq % N_FILES + df, sq // N_FILES + dr
+    if 0 <= f < N_FILES and 0 <= r < N_RANKS:
+        return r * N_FILES + f
+    return None
+
+
+def _leap(sq: int, direction: int) -> tuple[int, tuple[int, ...]] | None:
+    """Where a leap from land square ``sq`` across the river lands, and the water it crosses."""
+    if sq in WATER:
+        return None
+    crossed = []
+    nxt = neighbour(sq, direction)
+    while nxt is not None and nxt in WATER:
+        crossed.append(nxt)
+        nxt = neighbour(nxt, direction)
+    if not crossed or nxt is None:
+        return None
+    return nxt, tuple(crossed)
+
+
+NEIGHBOURS = tuple(tuple(neighbour(sq, d) for d in range(4)) for sq in range(N_SQUARES))
+LEAPS = tuple(tuple(_leap(sq, d) for d in range(4)) for sq in range(N_SQUARES))
+
+
+def can_capture(piece: str, src: int, target: str, dst: int, variant: str) -> bool:
+    """Whether ``piece`` on ``src`` may take the enemy ``target`` on ``dst`` (9.4)."""
+    if (src in WATER) != (dst in WATER):
+        return False  # never between water and land, either way
+    if dst in TRAPS[seat_of(piece)]:
+        return True  # a piece in its opponent's trap is taken by anything
+    ranks = RANKS[variant]
+    a, b = ranks[piece.lower()], ranks[target.lower()]
+    if a == 1 and b == 8:
+        return True  # the Rat takes the Elephant
+    if a == 8 and b == 1:
+        return False  # the Elephant may not take the Rat
+    return a >= b

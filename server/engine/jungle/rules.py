@@ -1,0 +1,113 @@
+"""Jungle rules: the legal moves, their effect and the end of the game (docs/GAMES.md 9)."""
+
+from __future__ import annotations
+
+from ..base import Outcome
+from .board import (
+    DENS,
+    EMPTY,
+    LEAPERS,
+    LEAPS,
+    NEIGHBOURS,
+    WATER,
+    can_capture,
+    seat_of,
+)
+from .values import JungleMove, JungleState, position_key
+
+
+def targets(board: str, src: int, variant: str) -> list[int]:
+    """The squares the piece on ``src`` reaches by a step or a leap, before looking at what
+    stands there: never its own den, never water unless it is the Rat, a leap only over
+    empty water (9.3)."""
+    piece = board[src]
+    kind, seat = piece.lower(), seat_of(piece)
+    leaps = LEAPERS[variant].get(kind, ())
+    out = []
+    for direction, nxt in enumerate(NEIGHBOURS[src]):
+        if nxt is None or nxt == DENS[seat]:
+            continue
+        if nxt in WATER and kind != "r":
+            leap = LEAPS[src][direction]
+            if direction not in leaps or leap is None:
+                continue
+            nxt, crossed = leap
+            if any(board[w] != EMPTY for w in crossed):
+                continue  # a Rat in the river blocks the leap
+        out.append(nxt)
+    return out
+
+
+def pseudo_moves(state: JungleState) -> list[JungleMove]:
+    """The moves of the seat to move by the rules of movement and capture, by square."""
+    board, variant, me = state.board, state.variant, state.to_move
+    moves = []
+    for src, piece in enumerate(board):
+        if piece == EMPTY or seat_of(piece) != me:
+            continue
+        for dst in targets(board, src, variant):
+            target = board[dst]
+            if target == EMPTY:
+                moves.append(JungleMove(src, dst))
+            elif seat_of(target) != me and can_capture(piece, src, target, dst, variant):
+                moves.append(JungleMove(src, dst, True))
+    return moves
+
+
+def generate(state: JungleState) -> list[JungleMove]:
+    """The legal moves: in the ``dagaz`` variant, none may recreate a position (board and
+    side to move) seen before (Dagaz's ko, 9.5); a capture always makes a new one."""
+    moves = pseudo_moves(state)
+    if state.variant != "dagaz":
+        return moves
+    seen = set(state.history)
+    return [m for m in moves if m.capture or _after(state, m) not in seen]
+
+
+def _after(state: JungleState, move: JungleMove) -> str:
+    cells = list(state.board)
+    cells[move.dst], cells[move.src] = cells[move.src], EMPTY
+    return position_key("".join(cells), 1 - state.to_move)
+
+
+def apply(state: JungleState, move: JungleMove) -> JungleState:
+    """The state after ``move`` (assumed legal)."""
+    cells = list(state.board)
+    captured = state.captured
+    if move.capture:
+        captured += cells[move.dst]
+    cells[move.dst], cells[move.src] = cells[move.src], EMPTY
+    board = "".join(cells)
+    to_move = 1 - state.to_move
+    key = position_key(board, to_move)
+    return JungleState(
+        board,
+        to_move,
+        captured,
+        0 if move.capture else state.quiet + 1,
+        (key,) if move.capture else (*state.history, key),
+        state.ply + 1,
+        move,
+        state.variant,
+        state.draw_plies,
+    )
+
+
+def outcome(state: JungleState) -> Outcome | None:
+    """The end of the game (9.6), checked in this order: a piece in the enemy den, a side
+    with no piece, the side to move with no legal move, threefold repetition, no progress."""
+    board = state.board
+    for seat in (0, 1):
+        den = board[DENS[1 - seat]]
+        if den != EMPTY and seat_of(den) == seat:
+            return Outcome.win(seat, 2, "den")
+    for seat in (0, 1):
+        if not any(ch != EMPTY and seat_of(ch) == seat for ch in board):
+            return Outcome.win(1 - seat, 2, "all_captured")
+    if not generate(state):
+        return Outcome.win(1 - state.to_move, 2, "no_moves")
+    if state.history and state.history.count(state.history[-1]) >= 3:
+        return Outcome.draw(2, "repetition")
+    if state.draw_plies and state.quiet >= state.draw_plies:
+        return Outcome.draw(2, "no_progress")
+    return None

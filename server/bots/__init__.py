@@ -174,6 +174,87 @@ STRENGTHS: dict[str, dict[str, tuple[str, float]]] = {
 }
 
 
+#: what a game with no entry above gets, by its kind (:func:`_by_kind`): a new game needs no
+#: line here unless its kind's defaults do not suit it
+_KIND_ALGORITHMS: dict[str, dict[str, tuple[Factory, dict[str, Any]]]] = {
+    # two seats, turns, nothing hidden: alpha-beta on the game's evaluate hook
+    "perfect": {
+        "random": (_random, {}),
+        "careful": (_careful, {}),
+        "greedy": (_greedy, {}),
+        "alphabeta": (_alphabeta, {}),
+        "mcts": (_mcts, {"rollout_depth": 6}),
+    },
+    # many seats, turns, nothing hidden: max^n (seed 004)
+    "many": {
+        "random": (_random, {}),
+        "greedy": (_greedy, {}),
+        "maxn": (_maxn, {}),
+        "mcts": (_mcts, {}),
+    },
+    # something hidden: searches over sampled worlds only
+    "hidden": {
+        "random": (_random, {}),
+        "careful": (_careful, {}),
+        "greedy": (_greedy, {"worlds": 8}),
+        "ismcts": (_ismcts, {"rollout_depth": 4}),
+    },
+    "simultaneous": {
+        "random": (_random, {}),
+        "greedy": (_greedy, {}),
+        "smmcts": (_smmcts, {}),
+    },
+}
+_KIND_STRENGTHS: dict[str, dict[str, tuple[str, float]]] = {
+    "perfect": {
+        "random": ("random", 0.0),
+        "easy": ("greedy", 0.05),
+        "normal": ("alphabeta", 0.2),
+        "hard": ("alphabeta", 1.0),
+    },
+    "many": {
+        "random": ("random", 0.0),
+        "easy": ("greedy", 0.1),
+        "normal": ("maxn", 0.5),
+        "hard": ("maxn", 2.0),
+    },
+    "hidden": {
+        "random": ("random", 0.0),
+        "easy": ("greedy", 0.2),
+        "normal": ("ismcts", 1.0),
+        "hard": ("ismcts", 3.0),
+    },
+    "simultaneous": {
+        "random": ("random", 0.0),
+        "easy": ("greedy", 0.1),
+        "normal": ("smmcts", 0.25),
+        "hard": ("smmcts", 1.0),
+    },
+}
+
+
+def _by_kind() -> None:
+    """Give every registered game with no entry in :data:`ALGORITHMS` its kind's tables."""
+    from server.engine import REGISTRY
+
+    for game in REGISTRY:
+        if game.name in ALGORITHMS:
+            continue
+        if game.simultaneous:
+            kind = "simultaneous"
+        elif game.hidden_information:
+            kind = "hidden"
+        elif game.max_seats > 2:
+            kind = "many"
+        else:
+            kind = "perfect"
+        ALGORITHMS[game.name] = dict(_KIND_ALGORITHMS[kind])
+        STRENGTHS[game.name] = dict(_KIND_STRENGTHS[kind])
+
+
+_by_kind()
+
+
 def strengths(game: str) -> list[str]:
     """The named strengths of ``game``, weakest first; ``KeyError`` for an unknown game."""
     return list(STRENGTHS[game])

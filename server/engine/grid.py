@@ -241,10 +241,14 @@ def check(desc: Any, n_seats: int) -> None:
         if not (seat.isdigit() and int(seat) < n_seats):
             raise BadBoard(f"hand of {seat!r}: not a seat")
         for entry in hand:
-            if set(entry) != _HAND_KEYS or not (isinstance(entry["count"], int) and entry["count"] > 0):
+            if set(entry) != _HAND_KEYS or not (
+                isinstance(entry["count"], int) and entry["count"] > 0
+            ):
                 raise BadBoard(f"hand of seat {seat}: entries have {sorted(_HAND_KEYS)}, count > 0")
             if not _DROP.fullmatch(f"{entry['letter']}*a1"):
-                raise BadBoard(f"hand of seat {seat}: letter {entry['letter']!r} is not a drop letter")
+                raise BadBoard(
+                    f"hand of seat {seat}: letter {entry['letter']!r} is not a drop letter"
+                )
     for sq in desc["last"]:
         square(sq, "last")
     for sq in desc["marks"]:

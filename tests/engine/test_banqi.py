@@ -391,7 +391,9 @@ def test_move_text_round_trips() -> None:
         assert GAME.parse_move(state, 0, str(move)) == move
         assert eval(repr(move)) == move
     assert repr(BanqiMove.from_text("flip c3")) == "BanqiMove.from_text('flip c3')"
-    assert BanqiMove.from_text("  FLIP  C3 ") == BanqiMove.from_text("flip c3")
+    for loose in ("  FLIP  C3 ", "flip c3 ", "A1-B1", "a1-b1\n"):  # whole strings only
+        with pytest.raises(InvalidMove):
+            BanqiMove.from_text(loose)
 
 
 @pytest.mark.parametrize("text", ["", "flip", "flip i1", "c3", "a1a2", "a1-a5", "a1-a1", "x a1"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from ..base import InvalidMove, Seat
@@ -12,6 +13,10 @@ from .board import (
     parse_square,
     square_name,
 )
+
+#: the two action forms, each matched as the whole text
+_FLIP = re.compile(r"flip ([a-h][1-4])")
+_STEP = re.compile(r"([a-h][1-4])([-x])([a-h][1-4])")
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,15 +32,13 @@ class BanqiMove:
         """Parse ``flip c3``, ``b1-c1`` or ``a1xa4``; :class:`InvalidMove` otherwise."""
         if not isinstance(text, str):
             raise InvalidMove(f"{text!r} is not a BanQi action")
-        words = text.strip().lower().split()
-        if len(words) == 2 and words[0] == "flip":
-            return cls(parse_square(words[1]))
-        if len(words) == 1 and len(words[0]) == 5 and words[0][2] in "-x":
-            t = words[0]
-            src, dst = parse_square(t[:2]), parse_square(t[3:])
+        if m := _FLIP.fullmatch(text):
+            return cls(parse_square(m[1]))
+        if m := _STEP.fullmatch(text):
+            src, dst = parse_square(m[1]), parse_square(m[3])
             if src == dst:
                 raise InvalidMove(f"{text!r} does not move")
-            return cls(src, dst, t[2] == "x")
+            return cls(src, dst, m[2] == "x")
         raise InvalidMove(f"{text!r} is not a BanQi action (flip c3, b1-c1, a1xa4)")
 
     @property

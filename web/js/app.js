@@ -193,7 +193,7 @@ export class App extends EventTarget {
     for (const ev of u.events) {
       let text;
       if (ev.kind === "move") {
-        text = ev === lastMove ? describeMove(u.game, info, u, ev.seats) : null;
+        text = ev === lastMove ? describeMove(info, u, ev.seats) : null;
         if (!text || (Array.isArray(text) && !text.length)) text = `${ev.seats.map((s) => (u.you === s ? "You" : (u.seats[s] && u.seats[s].name) || `Seat ${s + 1}`)).join(" and ")} moved`;
       } else {
         text = eventText(info, u, ev);

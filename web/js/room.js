@@ -161,11 +161,12 @@ export class RoomView {
     this.title.textContent = info.title || u.game;
     document.title = `${info.title || u.game} · Kibitz`;
     this.watchLink.hidden = this.app.spectatorOnly;
-    const key = `${u.game}/${you}`;
+    const key = `${u.game}/${info.board}/${you}`;
     if (this.boardKey !== key) {
       this.boardHost.replaceChildren();
       this.infoHost.replaceChildren();
-      this.board = createBoard(u.game, this.boardHost, this.infoHost, {
+      this.infoHost.hidden = false; // a board may hide it when it has nothing to say
+      this.board = createBoard(info, this.boardHost, this.infoHost, {
         info,
         you,
         room: this.id,
@@ -187,7 +188,7 @@ export class RoomView {
     this.renderStatus(u, info);
     this.renderSeats(u, info);
     this.renderControls(u, info);
-    this.renderLegal(u, legal);
+    this.renderLegal(u, info, legal);
     this.renderLog();
     this.renderGameOver(u, info);
   }
@@ -227,13 +228,23 @@ export class RoomView {
     this.status.dataset.tone = tone;
   }
 
+  /** The chip of a seat: a class, or the colour of a described board's seat. */
   seatChip(u, info, seat) {
-    if (u.game === "banqi") {
+    const grid = info.board === "grid" && u.view && u.view.grid;
+    if (grid && grid.seats[seat]) return { cls: "chip", colour: grid.seats[seat].colour };
+    if (info.board === "banqi") {
       const c = colourOf(u, seat);
-      return c ? `chip ${c}` : "chip";
+      return { cls: c ? `chip ${c}` : "chip" };
     }
-    if (["chess", "dark_chess", "apocalypse"].includes(u.game)) return `chip ${seat === 0 ? "white" : "black"}`;
-    return `chip c${seat % 6}`;
+    if (["chess", "apocalypse"].includes(info.board)) return { cls: `chip ${seat === 0 ? "white" : "black"}` };
+    return { cls: `chip c${seat % 6}` };
+  }
+
+  chipFor(u, info, seat) {
+    const { cls, colour } = this.seatChip(u, info, seat);
+    const chip = h("span", { class: cls, "aria-hidden": "true" });
+    if (colour) chip.style.backgroundColor = colour; // CSSOM: no inline style attribute (CSP)
+    return chip;
   }
 
   renderSeats(u, info) {
@@ -254,7 +265,7 @@ export class RoomView {
         right.push(h("button", { type: "button", class: "small", dataset: { takeSeat: seat }, onclick: () => this.take(seat) }, `Sit here`));
       }
       return h("li", { class: `seat${acting ? " acting" : ""}${held.has(seat) ? " me" : ""}`, dataset: { seat } },
-        h("span", { class: this.seatChip(u, info, seat), "aria-hidden": "true" }),
+        this.chipFor(u, info, seat),
         h("span", {}, s.kind === "empty" ? `${seatName(info, seat)}: open seat` : `${s.name} `, s.kind === "empty" ? null : h("span", { class: "tag" }, `${seatName(info, seat)}${tags.length ? ` · ${tags.join(" · ")}` : ""}`)),
         h("span", { class: "seat-right" }, right));
     });
@@ -347,8 +358,8 @@ export class RoomView {
     }
   }
 
-  renderLegal(u, legal) {
-    const show = legal.length > 0 && !OWN_MOVE_LIST.has(u.game);
+  renderLegal(u, info, legal) {
+    const show = legal.length > 0 && !OWN_MOVE_LIST.has(info.board);
     this.legalList.hidden = !show;
     if (!show) {
       this.legalMoves.replaceChildren();

@@ -1,11 +1,14 @@
-// A square-grid board in SVG shared by Chess, Dark Chess, Apocalypse and BanQi.
+// A square-grid board in SVG shared by Chess, Dark Chess, Apocalypse, BanQi and the boards
+// described as data (described.js).
 //
 // The board owns the interaction: a square is a focusable button (roving tabindex, arrow
 // keys move the focus, Enter/Space activate). Clicking a piece that has legal moves selects
 // it and marks its targets; clicking a target plays the move; dragging a piece onto a target
 // does the same. When several moves share a from/to pair (promotion) `choose` is asked.
 //
-// Moves are given as {text, from, to} (to = null for an action on one square, e.g. a flip).
+// Moves are given as {text, from, to} (to = null for an action on one square, e.g. a flip;
+// from = a name that is no square, e.g. "*P", for a piece from outside the board that a
+// caller selects with select()). The board can be turned so any edge is at the bottom.
 
 import { s, reducedMotion } from "../dom.js";
 
@@ -20,6 +23,9 @@ export class GridBoard {
    * @param {string} o.kind        css class of the svg (chess, apocalypse, banqi)
    * @param {string} o.label       accessible name of the board
    * @param {boolean} [o.flipped]  rank 0 at the top (the second seat's side)
+   * @param {string} [o.bottom]    the edge drawn at the bottom: south (rank 0, the default),
+   *                               north (= flipped), west (file 0) or east
+   * @param {(square: string|null) => void} [o.onSelect]  the selection changed
    * @param {boolean} [o.checkered]
    * @param {(text: string) => void} o.onMove
    * @param {(moves: object[]) => Promise<string|null>} [o.choose]
@@ -28,7 +34,12 @@ export class GridBoard {
     this.o = o;
     this.files = o.files;
     this.ranks = o.ranks;
-    this.flipped = !!o.flipped;
+    this.bottom = o.bottom || (o.flipped ? "north" : "south");
+    this.flipped = this.bottom === "north";
+    const turned = this.bottom === "west" || this.bottom === "east";
+    this.cols = turned ? o.ranks : o.files;
+    this.rows = turned ? o.files : o.ranks;
+    this.notes = new Map(); // square -> words added to its accessible label (terrain)
     this.moves = [];
     this.selected = null;
     this.busy = false;
@@ -40,8 +51,8 @@ export class GridBoard {
     this.drag = null;
     this.suppressClick = false;
 
-    const w = this.files * CELL;
-    const hgt = this.ranks * CELL;
+    const w = this.cols * CELL;
+    const hgt = this.rows * CELL;
     this.svg = s("svg", {
       class: `board ${o.kind}`,
       viewBox: `0 0 ${w} ${hgt}`,
@@ -67,9 +78,21 @@ export class GridBoard {
   // -- geometry -------------------------------------------------------------------------
 
   xy(f, r) {
-    const col = this.flipped ? this.files - 1 - f : f;
-    const row = this.flipped ? r : this.ranks - 1 - r;
+    const { files, ranks } = this;
+    const [col, row] = {
+      south: [f, ranks - 1 - r],
+      north: [files - 1 - f, r],
+      west: [ranks - 1 - r, files - 1 - f],
+      east: [r, f],
+    }[this.bottom];
     return [col * CELL, row * CELL];
+  }
+
+  /** The square drawn at column `col`, row `row` (0 = the top), or null. */
+  at(col, row) {
+    if (col < 0 || row < 0 || col >= this.cols || row >= this.rows) return null;
+    for (const [name, sq] of this.squares) if (sq.x === col * CELL && sq.y === row * CELL) return name;
+    return null;
   }
 
   center(square) {
@@ -102,11 +125,14 @@ export class GridBoard {
         const col = x / CELL;
         const row = y / CELL;
         if (this.o.coords !== false) {
-          if (row === this.ranks - 1) {
-            g.append(s("text", { class: `coord ${onLight}`, x: CELL - 6, y: CELL - 6, "text-anchor": "end" }, name[0]));
+          // along the bottom row the file changes (ranks when the board is turned a quarter)
+          const turned = this.bottom === "west" || this.bottom === "east";
+          const [alongRow, alongCol] = turned ? [name.slice(1), name[0]] : [name[0], name.slice(1)];
+          if (row === this.rows - 1) {
+            g.append(s("text", { class: `coord ${onLight}`, x: CELL - 6, y: CELL - 6, "text-anchor": "end" }, alongRow));
           }
           if (col === 0) {
-            g.append(s("text", { class: `coord ${onLight}`, x: 5, y: 17 }, name.slice(1)));
+            g.append(s("text", { class: `coord ${onLight}`, x: 5, y: 17 }, alongCol));
           }
         }
         g.addEventListener("focus", () => this.setRoving(name));
@@ -126,8 +152,9 @@ export class GridBoard {
    * @param {Map<string, string[]>} [extra.classes]  extra classes per square (last, check…)
    * @param {Map<string, string>} [extra.emptyLabel]  label for empty squares (per square)
    */
-  setPosition(pieces, { fog = new Set(), classes = new Map(), fogNode = null } = {}) {
+  setPosition(pieces, { fog = new Set(), classes = new Map(), fogNode = null, notes = new Map() } = {}) {
     this.pieces = pieces;
+    this.notes = notes;
     this.fogged = fog;
     this.classes = classes;
     this.layerPieces.replaceChildren();
@@ -178,7 +205,9 @@ export class GridBoard {
       if (targets.has(name)) cls.add("target");
       sq.g.setAttribute("class", [...cls].join(" "));
       const piece = this.pieces.get(name);
+      const note = this.notes.get(name);
       let label = `${name}: ${piece ? piece.label : this.fogged.has(name) ? "not visible" : "empty"}`;
+      if (note) label += `, ${note}`;
       if (name === this.selected) label += ", selected";
       if (targets.has(name)) label += piece ? ", capture here" : ", move here";
       else if (movable.has(name) && !this.busy && name !== this.selected) label += this.moves.some((m) => m.from === name && !m.to) ? ", can act" : ", can move";
@@ -197,6 +226,7 @@ export class GridBoard {
   select(square) {
     this.selected = square;
     this.refresh();
+    if (this.o.onSelect) this.o.onSelect(square);
   }
 
   // -- acting ---------------------------------------------------------------------------
@@ -211,8 +241,11 @@ export class GridBoard {
       }
     }
     const own = this.moves.filter((m) => m.from === square);
-    if (own.length === 1 && !own[0].to) {
-      this.play(own);
+    const act = own.filter((m) => !m.to);
+    // an action on the square: at once when it is all the square offers, else on a second
+    // activation of the selected square
+    if (act.length && (own.length === act.length || this.selected === square)) {
+      this.play(act);
       return;
     }
     if (own.some((m) => m.to)) {
@@ -227,11 +260,15 @@ export class GridBoard {
     if (candidates.length > 1) {
       if (!this.o.choose) return;
       text = await this.o.choose(candidates);
-      if (!text) return;
+      if (!text) {
+        this.select(null); // cancelled: start over
+        return;
+      }
     }
     this.busy = true;
     this.selected = null;
     this.refresh();
+    if (this.o.onSelect) this.o.onSelect(null);
     try {
       await this.o.onMove(text);
     } catch {
@@ -257,11 +294,7 @@ export class GridBoard {
     const ctm = this.svg.getScreenCTM();
     if (!ctm) return null;
     const pt = new DOMPoint(clientX, clientY).matrixTransform(ctm.inverse());
-    const col = Math.floor(pt.x / CELL);
-    const row = Math.floor(pt.y / CELL);
-    if (col < 0 || row < 0 || col >= this.files || row >= this.ranks) return null;
-    for (const [name, sq] of this.squares) if (sq.x === col * CELL && sq.y === row * CELL) return name;
-    return null;
+    return this.at(Math.floor(pt.x / CELL), Math.floor(pt.y / CELL));
   }
 
   onClick(e) {
@@ -278,14 +311,14 @@ export class GridBoard {
     if (!square) return;
     const sq = this.squares.get(square);
     const step = {
-      ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1],
+      ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1],
     }[e.key];
     if (step) {
+      // arrows move on the screen, however the board is turned
       e.preventDefault();
-      const sign = this.flipped ? -1 : 1;
-      const f = Math.min(this.files - 1, Math.max(0, sq.f + step[0] * sign));
-      const r = Math.min(this.ranks - 1, Math.max(0, sq.r + step[1] * sign));
-      this.focusSquare(this.o.name(f, r));
+      const col = Math.min(this.cols - 1, Math.max(0, sq.x / CELL + step[0]));
+      const row = Math.min(this.rows - 1, Math.max(0, sq.y / CELL + step[1]));
+      this.focusSquare(this.at(col, row) || square);
     } else if (e.key === "Enter" || e.key === " ") {
       e.preventDefault();
       this.activate(square);

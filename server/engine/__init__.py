@@ -27,7 +27,7 @@ REGISTRY = Registry()
 
 
 #: game modules, in listing order; each exposes ``GAMES: tuple[Game, ...]``
-_MODULES = ("chess_game", "dark_chess", "apocalypse", "banqi", "hase_und_igel", "kono")
+_MODULES = ("chess_game", "dark_chess", "apocalypse", "banqi", "hase_und_igel", "kono", "jungle")
 
 
 def _register_builtin_games() -> None:

@@ -27,7 +27,16 @@ REGISTRY = Registry()
 
 
 #: game modules, in listing order; each exposes ``GAMES: tuple[Game, ...]``
-_MODULES = ("chess_game", "dark_chess", "apocalypse", "banqi", "hase_und_igel", "kono", "jungle")
+_MODULES = (
+    "chess_game",
+    "dark_chess",
+    "apocalypse",
+    "banqi",
+    "hase_und_igel",
+    "kono",
+    "jungle",
+    "kamisado",
+)
 
 
 def _register_builtin_games() -> None:

@@ -1,4 +1,4 @@
-"""Jungle (docs/GAMES.md 9): terrain, steps, leaps, who takes whom, traps, the ends, our draw
+"""Jungle (docs/GAMES.md 5.1): terrain, steps, leaps, who takes whom, traps, the ends, our draw
 rules, Dagaz's variant with its ko, and Dagaz's own model as the oracle
 (tests/engine/oracle/jungle_dagaz.json, scripts/dagaz/jungle.js)."""
 
@@ -51,7 +51,7 @@ def moves_from(state: JungleState, square: str) -> set[str]:
     return {m for m in legal(state) if m.startswith(square)}
 
 
-# -- 9.1: the start ------------------------------------------------------------------------
+# -- 5.1.1: the start ------------------------------------------------------------------------
 
 
 def test_start_array_and_24_first_moves() -> None:
@@ -73,7 +73,7 @@ def test_perft_matches_dagaz() -> None:
     assert [perft(GAME, start(), d) for d in (1, 2, 3)] == [24, 576, 12240]
 
 
-# -- 9.3: moving ---------------------------------------------------------------------------
+# -- 5.1.3: moving ---------------------------------------------------------------------------
 
 
 def test_one_orthogonal_step_inside_the_board() -> None:
@@ -128,7 +128,7 @@ def test_dagaz_leopard_leaps_sideways_only() -> None:
     assert "a5-d5" not in legal(at("Pa5 ra9"))
 
 
-# -- 9.4: capturing ------------------------------------------------------------------------
+# -- 5.1.4: capturing ------------------------------------------------------------------------
 
 
 def test_capture_equal_or_lower_rank() -> None:
@@ -162,7 +162,7 @@ def test_a_piece_in_its_opponents_trap_is_taken_by_anything() -> None:
     assert "d3xd2" not in legal(own)  # a Lion in its own trap keeps its rank
 
 
-# -- 9.6: the end --------------------------------------------------------------------------
+# -- 5.1.6: the end --------------------------------------------------------------------------
 
 
 def test_entering_the_enemy_den_wins() -> None:

@@ -1,4 +1,4 @@
-"""Jungle (Dou Shou Qi): docs/GAMES.md 9.
+"""Jungle (Dou Shou Qi): docs/GAMES.md 5.1.
 
 Two seats on a 7x9 board: Red (seat 0, south, moves first) and Blue (seat 1, north). Each
 has eight animals; an animal steps one square orthogonally and takes an enemy of equal or

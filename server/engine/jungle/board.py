@@ -1,4 +1,4 @@
-"""Jungle: the 7x9 board, its terrain, the animals and who may take whom (docs/GAMES.md 9).
+"""Jungle: the 7x9 board, its terrain, the animals and who may take whom (docs/GAMES.md 5.1).
 
 A square is an int, ``rank * 7 + file`` (``a1 = 0``, ``g9 = 62``). A piece is one letter,
 upper case for seat 0 (Red, south), lower case for seat 1 (Blue, north); ``.`` is empty.
@@ -27,7 +27,7 @@ ANIMALS = {
     "c": "cat",
     "r": "rat",
 }
-#: ranks per variant (9.2): Dagaz makes the Tiger as strong as the Lion
+#: ranks per variant (5.1.2): Dagaz makes the Tiger as strong as the Lion
 RANKS: dict[str, dict[str, int]] = {
     "standard": {"e": 8, "l": 7, "t": 6, "p": 5, "w": 4, "d": 3, "c": 2, "r": 1},
     "dagaz": {"e": 8, "l": 7, "t": 7, "p": 5, "w": 4, "d": 3, "c": 2, "r": 1},
@@ -35,7 +35,7 @@ RANKS: dict[str, dict[str, int]] = {
 
 W, E, S, N = 0, 1, 2, 3  # directions, as (file, rank) steps below
 DIRECTIONS = ((-1, 0), (1, 0), (0, -1), (0, 1))
-#: which animals leap the river, and in which directions (9.3)
+#: which animals leap the river, and in which directions (5.1.3)
 LEAPERS: dict[str, dict[str, tuple[int, ...]]] = {
     "standard": {"l": (W, E, S, N), "t": (W, E, S, N)},
     "dagaz": {"l": (W, E, S, N), "t": (W, E, S, N), "p": (W, E)},
@@ -63,7 +63,7 @@ WATER = _squares("b4", "b5", "b6", "c4", "c5", "c6", "e4", "e5", "e6", "f4", "f5
 DENS = (parse_square("d1"), parse_square("d9"))
 TRAPS = (_squares("c1", "d2", "e1"), _squares("c9", "d8", "e9"))
 
-#: the start array of both variants (9.1), rows rank 9 .. rank 1
+#: the start array of both variants (5.1.1), rows rank 9 .. rank 1
 START = "l.....t/.w...c./r.p.d.e/......./......./......./E.D.P.R/.C...W./T.....L"
 
 
@@ -98,7 +98,7 @@ LEAPS = tuple(tuple(_leap(sq, d) for d in range(4)) for sq in range(N_SQUARES))
 
 
 def can_capture(piece: str, src: int, target: str, dst: int, variant: str) -> bool:
-    """Whether ``piece`` on ``src`` may take the enemy ``target`` on ``dst`` (9.4)."""
+    """Whether ``piece`` on ``src`` may take the enemy ``target`` on ``dst`` (5.1.4)."""
     if (src in WATER) != (dst in WATER):
         return False  # never between water and land, either way
     if dst in TRAPS[seat_of(piece)]:

@@ -1,4 +1,4 @@
-"""Jungle rules: the legal moves, their effect and the end of the game (docs/GAMES.md 9)."""
+"""Jungle rules: the legal moves, their effect and the end of the game (docs/GAMES.md 5.1)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from .values import JungleMove, JungleState, position_key
 def targets(board: str, src: int, variant: str) -> list[int]:
     """The squares the piece on ``src`` reaches by a step or a leap, before looking at what
     stands there: never its own den, never water unless it is the Rat, a leap only over
-    empty water (9.3)."""
+    empty water (5.1.3)."""
     piece = board[src]
     kind, seat = piece.lower(), seat_of(piece)
     leaps = LEAPERS[variant].get(kind, ())
@@ -56,7 +56,7 @@ def pseudo_moves(state: JungleState) -> list[JungleMove]:
 
 def generate(state: JungleState) -> list[JungleMove]:
     """The legal moves: in the ``dagaz`` variant, none may recreate a position (board and
-    side to move) seen before (Dagaz's ko, 9.5); a capture always makes a new one."""
+    side to move) seen before (Dagaz's ko, 5.1.5); a capture always makes a new one."""
     moves = pseudo_moves(state)
     if state.variant != "dagaz":
         return moves
@@ -94,7 +94,7 @@ def apply(state: JungleState, move: JungleMove) -> JungleState:
 
 
 def outcome(state: JungleState) -> Outcome | None:
-    """The end of the game (9.6), checked in this order: a piece in the enemy den, a side
+    """The end of the game (5.1.6), checked in this order: a piece in the enemy den, a side
     with no piece, the side to move with no legal move, threefold repetition, no progress."""
     board = state.board
     for seat in (0, 1):

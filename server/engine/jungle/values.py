@@ -1,4 +1,4 @@
-"""Jungle values: a move, the state and the position key (docs/GAMES.md 9)."""
+"""Jungle values: a move, the state and the position key (docs/GAMES.md 5.1)."""
 
 from __future__ import annotations
 

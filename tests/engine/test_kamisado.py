@@ -265,6 +265,7 @@ def test_view_describes_the_board_and_round_trips() -> None:
         grid.check_gestures(view["grid"], GAME.legal_texts(state, state.to_move))
         assert len(view["grid"]["cells"]) == 64 and len(view["grid"]["pieces"]) == 16
         assert GAME.decode_state(GAME.encode_state(state)) == state
+        assert GAME.determinize([view], BLACK, random.Random(0)) == state
         if not GAME.to_act(state):
             break
         state = act(state, rng.choice(sorted(legal(state))))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .. import grid
@@ -197,6 +197,11 @@ class Kamisado(Game[KamisadoState, KamisadoMove]):
         reply = tower_square(after.board, 1 - seat, SQUARE_COLOUR[move.dst])
         progress = abs(move.dst // N_FILES - move.src // N_FILES)
         return 0.03 * progress - 0.01 * len(destinations(after.board, 1 - seat, reply))
+
+    def determinize(self, views: Sequence[Json], seat: Seat, rng: random.Random) -> KamisadoState:
+        """The state itself: the view shows everything (board, seat to move, the colour it
+        must move, ply, last move)."""
+        return self.decode_state(views[-1])
 
     # -- snapshots -----------------------------------------------------------------------
 

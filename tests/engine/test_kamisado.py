@@ -32,7 +32,7 @@ E = "........"
 
 
 def board(*ranks: str) -> str:
-    """Rows rank 8 .. rank 1; missing rows in the middle are filled with empty rows."""
+    """A layout for :func:`position` from its eight rows, rank 8 .. rank 1 (``E``: empty)."""
     return "/".join(ranks)
 
 

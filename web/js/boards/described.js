@@ -286,6 +286,7 @@ function makeBoard(boardHost, infoHost, grid0, ctx) {
     const mark = (sq, cls) => classes.set(sq, [...(classes.get(sq) || []), cls]);
     for (const [sq, names] of Object.entries(grid.cells)) {
       for (const t of names) mark(sq, `t-${t}`);
+      if (names.some((t) => grid.terrain[t] && grid.terrain[t].fill)) mark(sq, "filled");
       const words = names.filter((t) => grid.terrain[t]).map((t) => grid.terrain[t].label);
       if (words.length) notes.set(sq, words.join(", "));
     }

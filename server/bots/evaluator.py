@@ -85,6 +85,7 @@ class HookEvaluator:
 
 
 #: per game: the ``evaluate`` scale and the ``move_heuristic`` scale of its HookEvaluator
+#: (a game package may instead say them itself, as ``eval_scales`` on its class)
 SCALES: dict[str, tuple[float, float]] = {
     "apocalypse": (2.0, 1.5),
     "banqi": (12.0, 4.0),
@@ -103,7 +104,7 @@ def evaluator_for(game: Game[Any, Any], **options: Any) -> Evaluator:
         from .apocalypse_eval import ApocalypseEvaluator
 
         return ApocalypseEvaluator(game)
-    scale, prior_scale = SCALES.get(game.name, (1.0, 1.0))
+    scale, prior_scale = SCALES.get(game.name) or getattr(game, "eval_scales", (1.0, 1.0))
     moves = None
     if game.name == "banqi":
         from server.engine import banqi

@@ -409,7 +409,9 @@ class Game(Generic[S, M]):
     #   evaluate(state, seat) -> list[float]           one score per seat, higher is better
     #   move_heuristic(state, seat, move) -> float      prior weight of a move for ordering
     #   determinize(views, seat, rng) -> State          a true state consistent with every
-    #                                                   view the seat has had (hidden games)
+    #                                                   view the seat has had (every game: for
+    #                                                   an open one, the state itself)
+    #   eval_scales = (evaluate scale, heuristic scale) how the evaluator squashes the two
 
     def export(self, record: Mapping[str, Any]) -> dict[str, str]:
         """Extra exports of a finished game's record (e.g. ``{"pgn": ...}`` for chess)."""

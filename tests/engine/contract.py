@@ -155,6 +155,28 @@ def check_no_hidden_leak(p: Playout, worlds: int = 2, positions: int = 6) -> Non
                 assert game.view(world, seat) == view, f"{game.name}: seat {seat}'s view leaks"
 
 
+def check_rebuild(p: Playout, every: int = 1) -> None:
+    """Bots rebuild a state from a seat's views (the ``determinize`` hook): every game has
+    one, and for a game with nothing hidden the rebuilt state is the state itself."""
+    game = p.game
+    determinize = getattr(game, "determinize", None)
+    assert determinize is not None, f"{game.name}: no determinize hook: bots cannot play it"
+    if game.hidden_information:
+        return  # a sample of the hidden part: check_no_hidden_leak covers it
+    rng = random.Random(p.seed)
+    views: dict[int, list[Any]] = {s: [] for s in range(p.n_seats)}
+    for i, state in enumerate(p.states):
+        for seat in range(p.n_seats):
+            views[seat].append(game.view(state, seat))
+        if i % every or not game.to_act(state):
+            continue
+        for seat in game.to_act(state):
+            world = determinize(views[seat], seat, rng)
+            assert game.encode_state(world) == game.encode_state(state), (
+                f"{game.name}: seat {seat} rebuilds another state at turn {i}"
+            )
+
+
 def check_moves(p: Playout, every: int = 1) -> None:
     """Every legal move is taken by the checked path; texts parse back to the same move;
     garbage is refused as ``bad_move``, a move from a seat not to act and a legal-looking

@@ -70,6 +70,12 @@ def test_views_hide_what_is_hidden(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", GAMES)
+def test_bots_rebuild_the_state_from_views(name: str) -> None:
+    for p in playouts(name):
+        contract.check_rebuild(p, EVERY.get(name, 1))
+
+
+@pytest.mark.parametrize("name", GAMES)
 def test_moves_accepted_and_refused(name: str) -> None:
     for p in playouts(name)[:2]:
         contract.check_moves(p, EVERY.get(name, 1))

@@ -128,3 +128,15 @@ def test_garbage_is_refused_as_a_bad_move() -> None:
         seat = sorted(game.to_act(state))[0]
         with pytest.raises(InvalidMove):
             game.parse_move(state, seat, "\x00not a move")
+
+
+def test_a_bot_rebuilding_another_state_is_caught() -> None:
+    game = get_game("kono")
+
+    def determinize(self: Any, views: Any, seat: int, rng: Any) -> Any:
+        view = views[-1]  # forgets the positions repetition compares
+        return game.decode_state({**view, "quiet": view["counters"]["quiet"], "history": []})
+
+    contract.check_rebuild(contract.playout(game, "m"))
+    with pytest.raises(AssertionError, match="rebuilds another state"):
+        contract.check_rebuild(contract.playout(mutant("kono", determinize=determinize), "m"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .. import grid
@@ -70,6 +70,8 @@ class Jungle(Game[JungleState, JungleMove]):
     )
     min_seats = max_seats = 2
     seat_names = SEAT_NAMES
+    #: a piece is worth 3-10, a capture's heuristic 10 x the victim's worth (bots' squash)
+    eval_scales = (8.0, 10.0)
     play_draws = False
     public_moves = True
     options = {
@@ -143,6 +145,7 @@ class Jungle(Game[JungleState, JungleMove]):
                 "repetitions": state.history.count(state.history[-1]) if state.history else 1,
             },
             "last_move": None if last is None else str(last),
+            "history": list(state.history),
             "grid": self._grid(state),
         }
 
@@ -203,6 +206,13 @@ class Jungle(Game[JungleState, JungleMove]):
         return 1.0 if _distance(move.dst, den) < _distance(move.src, den) else 0.0
 
     # -- snapshots -----------------------------------------------------------------------
+
+    def determinize(self, views: Sequence[Json], seat: Seat, rng: random.Random) -> JungleState:
+        """The state itself: everything is public, and the view holds all of it (the board,
+        the counters, and the positions since the last capture that repetition compares)."""
+        view = views[-1]
+        quiet, captured = view["counters"]["quiet"], "".join(view["captured"])
+        return self.decode_state({**view, "quiet": quiet, "captured": captured})
 
     def encode_state(self, state: JungleState) -> Json:
         return {

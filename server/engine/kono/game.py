@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .. import grid
@@ -113,6 +113,7 @@ class Kono(Game[KonoState, KonoMove]):
             },
             "draw_plies": state.draw_plies,
             "last_move": None if last is None else str(last),
+            "history": list(state.history),
         }
 
     def _grid(self, state: KonoState) -> Json:
@@ -150,6 +151,12 @@ class Kono(Game[KonoState, KonoMove]):
         return 1.0 if move.capture else 0.0
 
     # -- snapshots -----------------------------------------------------------------------
+
+    def determinize(self, views: Sequence[Json], seat: Seat, rng: random.Random) -> KonoState:
+        """The state itself: everything is public, and the view holds all of it (the board,
+        the counters, and the positions since the last capture that repetition compares)."""
+        view = views[-1]
+        return self.decode_state({**view, "quiet": view["counters"]["quiet"]})
 
     def encode_state(self, state: KonoState) -> Json:
         return {

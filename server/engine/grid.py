@@ -11,7 +11,10 @@ The description (every key always present, JSON-ready)::
 
     {
       "files": 7, "ranks": 9,                  # squares "a1" .. "g9": file letter + rank number
+      "style": "cells",                        # pieces in cells, or "points": on the crossings
       "checkered": false,                      # light/dark squares
+      "links": [["d1", "f3"], ...],            # points: extra lines to draw (palace diagonals)
+      "breaks": [["b5", "b6"], ...],           # points: grid segments not drawn (a river)
       "terrain": {"water": {"label": "Water", "fill": "#8ecae6"}, ...},   # the legend
       "cells": {"b4": ["water"], "d1": ["den", "den-0"], ...},            # square -> terrains
       "seats": [{"name": "Red", "colour": "#c0392b", "edge": "south"}, ...],
@@ -23,6 +26,10 @@ The description (every key always present, JSON-ready)::
       "marks": {"c3": "next"},                 # squares to point out (the tower that must move)
       "status": "Red to move: the blue tower",  # one line the board shows under itself
     }
+
+With ``style: "points"`` (XiangQi, Ming-Mang) the board is drawn as lines through the
+squares' centres, pieces standing on the crossings; ``links`` adds segments (each between two
+squares), ``breaks`` removes segments between orthogonal neighbours.
 
 Rank 1 is at the ``south`` edge, file ``a`` at the ``west`` edge. Each seat sits at one edge
 (``south``, ``north``, ``west``, ``east``); the client turns the board so the viewer's edge is
@@ -58,6 +65,7 @@ Json = dict[str, Any]
 
 EDGES = ("south", "north", "west", "east")
 SHAPES = ("disc", "square", "point")
+STYLES = ("cells", "points")
 FILES = "abcdefghijklmnopqrstuvwxyz"
 MAX_FILES = 26
 MAX_RANKS = 26
@@ -143,6 +151,9 @@ def describe(
     terrain: Mapping[str, Mapping[str, str]] | None = None,
     cells: Mapping[str, Iterable[str]] | None = None,
     checkered: bool = False,
+    style: str = "cells",
+    links: Sequence[tuple[str, str]] = (),
+    breaks: Sequence[tuple[str, str]] = (),
     hands: Mapping[int, Sequence[Json]] | None = None,
     last: Sequence[str] = (),
     marks: Mapping[str, str] | None = None,
@@ -152,7 +163,10 @@ def describe(
     return {
         "files": files,
         "ranks": ranks,
+        "style": style,
         "checkered": checkered,
+        "links": [list(pair) for pair in links],
+        "breaks": [list(pair) for pair in breaks],
         "terrain": {k: dict(v) for k, v in (terrain or {}).items()},
         "cells": {sq: list(t) for sq, t in (cells or {}).items()},
         "seats": [dict(s) for s in seats],
@@ -171,7 +185,10 @@ class BadBoard(ValueError):
 _KEYS = {
     "files",
     "ranks",
+    "style",
     "checkered",
+    "links",
+    "breaks",
     "terrain",
     "cells",
     "seats",
@@ -204,6 +221,18 @@ def check(desc: Any, n_seats: int) -> None:
 
     if not isinstance(desc["checkered"], bool):
         raise BadBoard("checkered must be true or false")
+    if desc["style"] not in STYLES:
+        raise BadBoard(f"style must be one of {STYLES}, got {desc['style']!r}")
+    for what in ("links", "breaks"):
+        for pair in desc[what]:
+            if not (isinstance(pair, list) and len(pair) == 2):
+                raise BadBoard(f"{what}: each is a pair of squares, got {pair!r}")
+            for sq in pair:
+                square(sq, what)
+    for a, b in desc["breaks"]:
+        (fa, ra), (fb, rb) = parse_square(a, files, ranks), parse_square(b, files, ranks)
+        if abs(fa - fb) + abs(ra - rb) != 1:
+            raise BadBoard(f"breaks: {a} and {b} are not neighbours on a file or rank")
     for name, t in desc["terrain"].items():
         if not _WORD.fullmatch(name) or not isinstance(t, dict) or not t.get("label"):
             raise BadBoard(f"terrain {name!r} needs a lower-case name and a label")

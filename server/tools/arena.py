@@ -332,7 +332,7 @@ def build_parser() -> argparse.ArgumentParser:
             "'uci:/usr/games/stockfish?Skill Level=0&time=0.05' -n 20"
         ),
     )
-    p.add_argument("game", help="game name (chess, dark_chess, apocalypse, banqi, hase_und_igel)")
+    p.add_argument("game", help="game name (`kibitz games` lists them)")
     p.add_argument("bots", nargs="+", metavar="BOT", help="BOT_A BOT_B [BOT ...]")
     p.add_argument("-n", "--games", type=int, default=10, help="games to play (default 10)")
     p.add_argument("--time", type=float, default=None, help="seconds per move (default: the bot's)")

@@ -36,6 +36,7 @@ _MODULES = (
     "kono",
     "jungle",
     "kamisado",
+    "ming_mang",
 )
 
 

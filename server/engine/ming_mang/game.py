@@ -1,0 +1,246 @@
+"""The Ming-Mang game: options, turns, views with the board description, bot hooks, snapshots."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .. import grid
+from ..base import Game, IllegalMove, Json, Option, Outcome, Seat
+from .board import (
+    EMPTY,
+    SEAT_NAMES,
+    SIZES,
+    STONES,
+    board_key,
+    board_layout,
+    geometry,
+    layout_board,
+    parse_square,
+    start_board,
+)
+from .rules import apply, converted_by, end, generate, is_legal, slides
+from .values import MingMangMove, MingMangState, key_text
+
+SEATS = (
+    {"name": "Black", "colour": "#222222", "edge": "south"},
+    {"name": "White", "colour": "#f4f1ea", "edge": "north"},
+)
+STONE_PIECES = tuple(grid.piece(s, "stone", f"{SEAT_NAMES[s]} stone") for s in (0, 1))
+REASONS = {
+    "all_converted": "every stone turned",
+    "no_moves": "no legal move",
+    "no_progress": "no conversion for too long",
+    "move_limit": "the move limit reached",
+}
+#: evaluate: a stone is worth 1, each point a side's stones can slide to this much
+MOBILITY = 0.02
+
+
+class MingMang(Game[MingMangState, MingMangMove]):
+    name = "ming_mang"
+    title = "Ming-Mang"
+    description = (
+        "Tibetan stone game: stones slide like rooks; close a line of enemy stones between "
+        "the stone you moved and another of yours and they turn to your colour. Turn them "
+        "all, or leave your opponent no move."
+    )
+    how_to_play = (
+        "Black and White start with their stones along two sides of the board. On your turn "
+        "slide one stone like a rook: any distance in a straight line over empty points.",
+        "A line of enemy stones closed between the stone you moved and another of your own, in "
+        "a straight line from the moved stone, turns to your colour. A stone may move in "
+        "between two enemy stones safely.",
+        "No move may bring back a position the game has already had.",
+        "Turn all your opponent's stones, or leave them no move, to win. Too long without a "
+        "stone turned, or too long a game (see the options), is a draw.",
+    )
+    min_seats = max_seats = 2
+    seat_names = SEAT_NAMES
+    play_draws = False
+    public_moves = True
+    #: evaluate is in stones (a few to a few dozen); the heuristic counts stones turned
+    eval_scales = (3.0, 1.0)
+    options = {
+        "size": Option("int", 9, "Lines each way: 8, 9 or 17 (the traditional board)", SIZES),
+        "draw_plies": Option(
+            "int",
+            100,
+            "Draw after this many plies in a row without a conversion (0: never)",
+            minimum=0,
+            maximum=1000,
+        ),
+        "max_plies": Option(
+            "int", 400, "Draw after this many plies in all (0: never)", minimum=0, maximum=5000
+        ),
+    }
+
+    # -- setup ---------------------------------------------------------------------------
+
+    def new(self, options: Mapping[str, Any], n_seats: int, rng: random.Random) -> MingMangState:
+        opts = self.check_options(options)
+        return position(board_layout(start_board(opts["size"]), opts["size"]), options=opts)
+
+    # -- playing -------------------------------------------------------------------------
+
+    def to_act(self, state: MingMangState) -> frozenset[Seat]:
+        if end(state) is not None:
+            return frozenset()
+        return frozenset({state.to_move})
+
+    def legal_moves(self, state: MingMangState, seat: Seat) -> list[MingMangMove]:
+        if seat not in self.to_act(state):
+            return []
+        return generate(state)
+
+    def is_legal(self, state: MingMangState, seat: Seat, move: MingMangMove) -> bool:
+        return seat in self.to_act(state) and is_legal(state, move)
+
+    def parse_move(self, state: MingMangState, seat: Seat, text: str) -> MingMangMove:
+        move = MingMangMove.from_text(text)
+        parse_square(move.src, state.size)
+        parse_square(move.dst, state.size)
+        return move
+
+    def play(
+        self,
+        state: MingMangState,
+        moves: Mapping[Seat, MingMangMove],
+        rng: random.Random,
+        *,
+        check: bool = True,
+    ) -> MingMangState:
+        if check:
+            if set(moves) != set(self.to_act(state)):
+                self.check_moves(state, moves)  # raises with the reason
+            move = moves[state.to_move]
+            if not is_legal(state, move):
+                raise IllegalMove(f"{move} is not legal for seat {state.to_move} now")
+        return apply(state, moves[state.to_move])
+
+    def outcome(self, state: MingMangState) -> Outcome | None:
+        return end(state)
+
+    def ply(self, state: MingMangState) -> int:
+        return state.ply
+
+    def view(self, state: MingMangState, seat: Seat | None) -> Json:
+        """The whole position, the same for every seat and spectators: the board, the
+        counters and the keys of every position so far (what the ko rule compares)."""
+        last = state.last_move
+        return {
+            "size": state.size,
+            "draw_plies": state.draw_plies,
+            "max_plies": state.max_plies,
+            "board": board_layout(state.board, state.size),
+            "grid": self._grid(state),
+            "ply": state.ply,
+            "to_move": state.to_move,
+            "to_act": sorted(self.to_act(state)),
+            "stones": [state.board.count(s) for s in STONES],
+            "quiet": state.quiet,
+            "last_move": None if last is None else str(last),
+            "converted": list(state.converted),
+            "history": [key_text(k) for k in state.history],
+        }
+
+    def _grid(self, state: MingMangState) -> Json:
+        names = geometry(state.size).names
+        pieces = {
+            names[sq]: dict(STONE_PIECES[STONES.index(ch)])
+            for sq, ch in enumerate(state.board)
+            if ch != EMPTY
+        }
+        last = state.last_move
+        outcome = end(state)
+        counts = " ".join(f"{SEAT_NAMES[s]} {state.board.count(STONES[s])}" for s in (0, 1))
+        if outcome is None:
+            status = f"{SEAT_NAMES[state.to_move]} to move ({counts})"
+        elif outcome.winner is None:
+            status = f"Draw: {REASONS[outcome.reason]} ({counts})"
+        else:
+            loser = SEAT_NAMES[1 - outcome.winner]
+            status = f"{SEAT_NAMES[outcome.winner]} wins: {loser} has {REASONS[outcome.reason]}"
+        return grid.describe(
+            files=state.size,
+            ranks=state.size,
+            style="points",
+            seats=SEATS,
+            pieces=pieces,
+            last=() if last is None else (last.src, last.dst),
+            marks={sq: "converted" for sq in state.converted},
+            status=status,
+        )
+
+    # -- bot hooks -----------------------------------------------------------------------
+
+    def evaluate(self, state: MingMangState, seat: Seat) -> list[float]:
+        """Per seat: its stones, plus a little for each point its stones can slide to."""
+        geo = geometry(state.size)
+        return [
+            state.board.count(STONES[s]) + MOBILITY * sum(1 for _ in slides(state.board, geo, s))
+            for s in (0, 1)
+        ]
+
+    def move_heuristic(self, state: MingMangState, seat: Seat, move: MingMangMove) -> float:
+        """The stones the move turns."""
+        geo = geometry(state.size)
+        return float(len(converted_by(state.board, geo, geo.index[move.dst], state.to_move)))
+
+    # -- snapshots -----------------------------------------------------------------------
+
+    def determinize(self, views: Sequence[Json], seat: Seat, rng: random.Random) -> MingMangState:
+        """The state itself: everything is public, and the view holds all of it."""
+        return self.decode_state(views[-1])
+
+    def encode_state(self, state: MingMangState) -> Json:
+        return {
+            "size": state.size,
+            "board": board_layout(state.board, state.size),
+            "to_move": state.to_move,
+            "quiet": state.quiet,
+            "history": [key_text(k) for k in state.history],
+            "ply": state.ply,
+            "last_move": None if state.last_move is None else str(state.last_move),
+            "converted": list(state.converted),
+            "draw_plies": state.draw_plies,
+            "max_plies": state.max_plies,
+        }
+
+    def decode_state(self, data: Mapping[str, Any]) -> MingMangState:
+        last = data["last_move"]
+        return MingMangState(
+            layout_board(str(data["board"])),
+            int(data["size"]),
+            int(data["to_move"]),
+            int(data["quiet"]),
+            tuple(int(str(k), 16) for k in data["history"]),
+            int(data["ply"]),
+            None if last is None else MingMangMove.from_text(str(last)),
+            tuple(str(sq) for sq in data["converted"]),
+            int(data["draw_plies"]),
+            int(data["max_plies"]),
+        )
+
+
+def position(
+    layout: str,
+    *,
+    to_move: Seat = 0,
+    options: Mapping[str, Any] | None = None,
+) -> MingMangState:
+    """A state from a layout (for tests and analysis): rows from the last rank down to rank
+    1 separated by ``/``, ``b`` Black, ``w`` White, ``.`` empty; the size is the number of
+    rows (its ``size`` option is ignored)."""
+    board = layout_board(layout)
+    size = round(len(board) ** 0.5)
+    opts = MingMang().check_options({**(options or {}), "size": size})
+    return MingMangState(
+        board,
+        size,
+        to_move,
+        history=(board_key(board, to_move, geometry(size)),),
+        draw_plies=opts["draw_plies"],
+        max_plies=opts["max_plies"],
+    )

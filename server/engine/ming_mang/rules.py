@@ -1,0 +1,156 @@
+"""Ming-Mang rules: the slides, the lines they close, the ko rule and the end (GAMES.md 5.4)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+
+from ..base import Outcome
+from .board import EMPTY, STONES, Geometry, geometry
+from .values import MingMangMove, MingMangState
+
+
+def converted_by(board: str, geo: Geometry, dst: int, seat: int) -> list[int]:
+    """The enemy stones a stone of ``seat`` arriving on ``dst`` turns (5.4.3): along each of
+    the four rays from ``dst``, an unbroken line of enemy stones closed by a stone of
+    ``seat``. Only straight lines from the moved stone count (no corner, no chain).
+
+    ``board`` may still show the stone on its start point: that point is never inside a
+    closed line (the ray back along the slide meets it first, or an empty point)."""
+    mine, theirs = STONES[seat], STONES[1 - seat]
+    out: list[int] = []
+    for ray in geo.rays[dst]:
+        for k, sq in enumerate(ray):
+            ch = board[sq]
+            if ch == theirs:
+                continue
+            if ch == mine and k:
+                out.extend(ray[:k])
+            break
+    return out
+
+
+def slides(board: str, geo: Geometry, seat: int) -> Iterator[tuple[int, int]]:
+    """Every ``(src, dst)`` slide of ``seat``: a stone moves like a rook over empty points."""
+    mine = STONES[seat]
+    for src, ch in enumerate(board):
+        if ch != mine:
+            continue
+        for ray in geo.rays[src]:
+            for dst in ray:
+                if board[dst] != EMPTY:
+                    break
+                yield src, dst
+
+
+def _key_after(state: MingMangState, geo: Geometry, src: int, dst: int, turned: list[int]) -> int:
+    """The Zobrist key of the position after a slide that turns ``turned``."""
+    seat = state.to_move
+    z = geo.zobrist
+    key = state.history[-1] ^ geo.side ^ z[src][seat] ^ z[dst][seat]
+    for sq in turned:
+        key ^= z[sq][0] ^ z[sq][1]
+    return key
+
+
+def legal(state: MingMangState) -> list[tuple[int, int]]:
+    """The slides of the seat to move that do not recreate an earlier position of the game
+    (the ko rule, 5.4.4), cached with the state."""
+    got = state.cache.get("legal")
+    if got is None:
+        geo = geometry(state.size)
+        seen = frozenset(state.history)
+        got = []
+        for src, dst in slides(state.board, geo, state.to_move):
+            turned = converted_by(state.board, geo, dst, state.to_move)
+            if _key_after(state, geo, src, dst, turned) not in seen:
+                got.append((src, dst))
+        state.cache["legal"] = got
+    return got
+
+
+def generate(state: MingMangState) -> list[MingMangMove]:
+    """The legal moves of the seat to move (whether or not the game is already over)."""
+    names = geometry(state.size).names
+    return [MingMangMove(names[src], names[dst]) for src, dst in legal(state)]
+
+
+def is_legal(state: MingMangState, move: MingMangMove) -> bool:
+    """Whether ``move`` is legal now, without generating every move."""
+    geo = geometry(state.size)
+    src, dst = geo.index.get(move.src), geo.index.get(move.dst)
+    if src is None or dst is None or state.board[src] != STONES[state.to_move]:
+        return False
+    for ray in geo.rays[src]:
+        if dst in ray:
+            path = ray[: ray.index(dst) + 1]
+            if any(state.board[sq] != EMPTY for sq in path):
+                return False
+            turned = converted_by(state.board, geo, dst, state.to_move)
+            return _key_after(state, geo, src, dst, turned) not in state.history
+    return False
+
+
+def apply(state: MingMangState, move: MingMangMove) -> MingMangState:
+    """The state after ``move`` (assumed legal): the stone slides, the lines it closes turn."""
+    geo = geometry(state.size)
+    src, dst = geo.index[move.src], geo.index[move.dst]
+    seat = state.to_move
+    turned = converted_by(state.board, geo, dst, seat)
+    key = _key_after(state, geo, src, dst, turned)
+    cells = list(state.board)
+    cells[src], cells[dst] = EMPTY, STONES[seat]
+    for sq in turned:
+        cells[sq] = STONES[seat]
+    return replace(
+        state,
+        board="".join(cells),
+        to_move=1 - seat,
+        quiet=0 if turned else state.quiet + 1,
+        history=(*state.history, key),
+        ply=state.ply + 1,
+        last_move=move,
+        converted=tuple(sorted(geo.names[sq] for sq in turned)),
+        cache={},
+    )
+
+
+def end(state: MingMangState) -> Outcome | None:
+    """The end of the game, checked in this order (5.4.5):
+
+    * the side to move has no stone left, all turned (``all_converted``): it has lost;
+    * the side to move has no legal move (``no_moves``): it has lost;
+    * ``draw_plies`` plies in a row without a conversion draw (``no_progress``);
+    * ``max_plies`` plies in all draw (``move_limit``).
+    """
+    if "end" not in state.cache:
+        state.cache["end"] = _end(state)
+    out: Outcome | None = state.cache["end"]
+    return out
+
+
+def _end(state: MingMangState) -> Outcome | None:
+    seat = state.to_move
+    if STONES[seat] not in state.board:
+        return Outcome.win(1 - seat, 2, "all_converted")
+    if not _has_move(state):
+        return Outcome.win(1 - seat, 2, "no_moves")
+    if state.draw_plies and state.quiet >= state.draw_plies:
+        return Outcome.draw(2, "no_progress")
+    if state.max_plies and state.ply >= state.max_plies:
+        return Outcome.draw(2, "move_limit")
+    return None
+
+
+def _has_move(state: MingMangState) -> bool:
+    """Whether the seat to move has a legal move (stops at the first one found)."""
+    got = state.cache.get("legal")
+    if got is not None:
+        return bool(got)
+    geo = geometry(state.size)
+    seen = frozenset(state.history)
+    for src, dst in slides(state.board, geo, state.to_move):
+        turned = converted_by(state.board, geo, dst, state.to_move)
+        if _key_after(state, geo, src, dst, turned) not in seen:
+            return True
+    return False

@@ -1,0 +1,279 @@
+"""The XiangQi game: options, turns, views with the board description, bot hooks, snapshots."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .. import grid
+from ..base import Game, Json, Option, Outcome, Seat
+from .board import (
+    EMPTY,
+    KINDS,
+    N_FILES,
+    N_RANKS,
+    PALACES,
+    RED,
+    SEAT_NAMES,
+    START,
+    seat_of,
+    square_name,
+)
+from .rules import apply, generate, in_check, outcome
+from .values import XiangqiMove, XiangqiState, position_key, rows
+
+SEATS = (
+    {"name": "Red", "colour": "#c0392b", "edge": "south"},
+    {"name": "Black", "colour": "#222222", "edge": "north"},
+)
+TERRAIN = {"palace": {"label": "Palace", "fill": "#f3dfb3"}}
+CELLS = {square_name(sq): ["palace"] for palace in PALACES for sq in sorted(palace)}
+#: the river: the grid's vertical segments between ranks 5 and 6 not drawn, files b-h
+BREAKS = tuple((f"{f}5", f"{f}6") for f in "bcdefgh")
+#: the palace diagonals
+LINKS = (("d1", "f3"), ("f1", "d3"), ("d8", "f10"), ("f8", "d10"))
+#: the Chinese characters players expect, Red's then Black's
+GLYPHS = (
+    {"k": "帥", "a": "仕", "b": "相", "n": "傌", "r": "俥", "c": "炮", "p": "兵"},
+    {"k": "將", "a": "士", "b": "象", "n": "馬", "r": "車", "c": "砲", "p": "卒"},
+)
+REASONS = {
+    "checkmate": "checkmate",
+    "stalemate": "no legal move (stalemate)",
+    "perpetual_check": "perpetual check",
+    "repetition": "threefold repetition",
+    "no_progress": "no capture for too long",
+}
+#: material, in soldiers (5.4.7)
+WORTH = {"k": 0.0, "a": 2.0, "b": 2.0, "n": 4.0, "r": 9.0, "c": 4.5, "p": 1.0}
+
+
+class Xiangqi(Game[XiangqiState, XiangqiMove]):
+    name = "xiangqi"
+    title = "XiangQi"
+    description = (
+        "Chinese chess: generals in their palaces, elephants that stay home, horses that can "
+        "be hobbled, cannons that leap to capture; checkmate or stalemate the enemy general."
+    )
+    how_to_play = (
+        "Red moves first; players take turns moving one piece along the lines, pieces standing "
+        "on the points. A piece takes an enemy by moving onto it.",
+        "The General steps one point straight and the Advisors one point diagonally, both "
+        "inside their palace (the 3x3 square with the diagonals). The Elephant moves exactly "
+        "two points diagonally, never across the river, and not if the point between is "
+        "occupied.",
+        "The Horse moves one point straight then one diagonally outwards, unless the point "
+        "next to it in that direction is occupied. The Chariot moves any distance straight. "
+        "The Cannon moves like the Chariot but takes by jumping over exactly one piece.",
+        "A Soldier steps one point forward; once across the river it may also step sideways. "
+        "The two Generals may never face each other on a file with nothing between them.",
+        "Checkmate or stalemate the enemy General to win: a side with no legal move loses. "
+        "Giving check with every move of a repeated cycle loses; other repetitions, and too "
+        "long without a capture, draw.",
+    )
+    min_seats = max_seats = 2
+    seat_names = SEAT_NAMES
+    #: a chariot is worth 9, a capture's heuristic 10 x the victim's worth (bots' squash)
+    eval_scales = (4.0, 10.0)
+    play_draws = False
+    public_moves = True
+    options = {
+        "draw_plies": Option(
+            "int",
+            120,
+            "Draw after this many plies in a row without a capture",
+            minimum=20,
+            maximum=1000,
+        ),
+    }
+
+    # -- setup ---------------------------------------------------------------------------
+
+    def new(self, options: Mapping[str, Any], n_seats: int, rng: random.Random) -> XiangqiState:
+        opts = self.check_options(options)
+        return position(START, draw_plies=opts["draw_plies"])
+
+    # -- playing -------------------------------------------------------------------------
+
+    def to_act(self, state: XiangqiState) -> frozenset[Seat]:
+        if outcome(state) is not None:
+            return frozenset()
+        return frozenset({state.to_move})
+
+    def legal_moves(self, state: XiangqiState, seat: Seat) -> list[XiangqiMove]:
+        if seat not in self.to_act(state):
+            return []
+        return list(generate(state))
+
+    def is_legal(self, state: XiangqiState, seat: Seat, move: XiangqiMove) -> bool:
+        return seat in self.to_act(state) and move in generate(state)
+
+    def parse_move(self, state: XiangqiState, seat: Seat, text: str) -> XiangqiMove:
+        return XiangqiMove.from_text(text)
+
+    def play(
+        self,
+        state: XiangqiState,
+        moves: Mapping[Seat, XiangqiMove],
+        rng: random.Random,
+        *,
+        check: bool = True,
+    ) -> XiangqiState:
+        if check:
+            self.check_moves(state, moves)
+        return apply(state, moves[state.to_move])
+
+    def outcome(self, state: XiangqiState) -> Outcome | None:
+        return outcome(state)
+
+    def ply(self, state: XiangqiState) -> int:
+        return state.ply
+
+    def view(self, state: XiangqiState, seat: Seat | None) -> Json:
+        """The whole position: the same for every seat and spectators."""
+        last = state.last_move
+        return {
+            "draw_plies": state.draw_plies,
+            "board": rows(state.board),
+            "ply": state.ply,
+            "to_move": state.to_move,
+            "to_act": sorted(self.to_act(state)),
+            "check": state.in_check,
+            "counters": {
+                "quiet": state.quiet,
+                "repetitions": state.history.count(state.history[-1]) if state.history else 1,
+            },
+            "last_move": None if last is None else str(last),
+            "history": list(state.history),
+            "grid": self._grid(state),
+        }
+
+    def _grid(self, state: XiangqiState) -> Json:
+        pieces = {}
+        for sq, ch in enumerate(state.board):
+            if ch != EMPTY:
+                owner, kind = seat_of(ch), ch.lower()
+                label = f"{SEAT_NAMES[owner]} {KINDS[kind].capitalize()}"
+                pieces[square_name(sq)] = grid.piece(owner, KINDS[kind], label, GLYPHS[owner][kind])
+        last = state.last_move
+        return grid.describe(
+            files=N_FILES,
+            ranks=N_RANKS,
+            style="points",
+            links=LINKS,
+            breaks=BREAKS,
+            seats=SEATS,
+            pieces=pieces,
+            terrain=TERRAIN,
+            cells=CELLS,
+            last=() if last is None else (square_name(last.src), square_name(last.dst)),
+            status=self._status(state),
+        )
+
+    def _status(self, state: XiangqiState) -> str:
+        end = outcome(state)
+        if end is None:
+            check = " — check!" if state.in_check else ""
+            return f"{SEAT_NAMES[state.to_move]} to move{check}"
+        if end.winner is None:
+            return f"Draw: {REASONS[end.reason]}"
+        return f"{SEAT_NAMES[end.winner]} wins: {REASONS[end.reason]}"
+
+    # -- bot hooks -----------------------------------------------------------------------
+
+    def evaluate(self, state: XiangqiState, seat: Seat) -> list[float]:
+        """Per seat: material (5.4.7) and a few positional terms (:func:`_placement`)."""
+        scores = [0.0, 0.0]
+        for sq, ch in enumerate(state.board):
+            if ch != EMPTY:
+                owner = seat_of(ch)
+                scores[owner] += WORTH[ch.lower()] + _placement(ch.lower(), sq, owner)
+        return scores
+
+    def move_heuristic(self, state: XiangqiState, seat: Seat, move: XiangqiMove) -> float:
+        """Captures by the victim's worth, the cheaper taker first (MVV-LVA); quiet 0."""
+        if not move.capture:
+            return 0.0
+        victim, taker = state.board[move.dst].lower(), state.board[move.src].lower()
+        return 10.0 * WORTH[victim] + 1.0 - WORTH[taker] / 10.0
+
+    # -- snapshots -----------------------------------------------------------------------
+
+    def determinize(self, views: Sequence[Json], seat: Seat, rng: random.Random) -> XiangqiState:
+        """The state itself: everything is public, and the view holds all of it (the board,
+        the counters, and the positions since the last capture that repetition compares)."""
+        view = views[-1]
+        return self.decode_state({**view, "quiet": view["counters"]["quiet"]})
+
+    def encode_state(self, state: XiangqiState) -> Json:
+        return {
+            "board": rows(state.board),
+            "to_move": state.to_move,
+            "quiet": state.quiet,
+            "history": list(state.history),
+            "ply": state.ply,
+            "last_move": None if state.last_move is None else str(state.last_move),
+            "draw_plies": state.draw_plies,
+        }
+
+    def decode_state(self, data: Mapping[str, Any]) -> XiangqiState:
+        last = data["last_move"]
+        return XiangqiState(
+            _board(str(data["board"])),
+            int(data["to_move"]),
+            int(data["quiet"]),
+            tuple(str(k) for k in data["history"]),
+            int(data["ply"]),
+            None if last is None else XiangqiMove.from_text(last),
+            int(data["draw_plies"]),
+        )
+
+
+def _placement(kind: str, sq: int, owner: int) -> float:
+    """Positional terms, in soldiers: a soldier across the river is worth double, more
+    near the enemy palace and less on the last rank; horses and cannons like the centre and
+    horses the far side; the cannon on the central file; a chariot still at home idles."""
+    file, rank = sq % N_FILES, sq // N_FILES
+    advance = rank if owner == RED else N_RANKS - 1 - rank  # 0 = own back rank
+    central = 4 - abs(file - 4)  # 0 (edge) .. 4 (file e)
+    if kind == "p":
+        if advance < 5:
+            return 0.0
+        if advance == 9:
+            return 0.6
+        return 1.0 + (0.15 * central if advance >= 6 else 0.0) + (0.2 if advance in (6, 7) else 0)
+    if kind == "n":
+        return 0.06 * central + (0.3 if 5 <= advance <= 8 else 0.0) - (0.3 if advance == 0 else 0)
+    if kind == "c":
+        return (0.3 if file == 4 else 0.0) + (0.1 if advance >= 5 else 0.0)
+    if kind == "r":
+        return -0.3 if advance == 0 and file in (0, 8) else 0.02 * central
+    return 0.0
+
+
+def _board(layout: str) -> str:
+    """A board string from rows rank 10 .. rank 1 separated by ``/``; ``ValueError`` if bad."""
+    lines = layout.split("/")
+    if len(lines) != N_RANKS or any(len(line) != N_FILES for line in lines):
+        raise ValueError(f"{layout!r}: expected {N_RANKS} rows of {N_FILES} points")
+    board = "".join(reversed(lines))
+    counts = Counter(ch for ch in board if ch != EMPTY)
+    if any(ch.lower() not in KINDS for ch in counts):
+        raise ValueError(f"{layout!r}: pieces are K A B N R C P (Red) or lower case (Black)")
+    if counts["K"] != 1 or counts["k"] != 1:
+        raise ValueError(f"{layout!r}: each side needs exactly one general")
+    king, other = board.index("K"), board.index("k")
+    if king not in PALACES[0] or other not in PALACES[1]:
+        raise ValueError(f"{layout!r}: a general stands outside its palace")
+    return board
+
+
+def position(layout: str, *, to_move: Seat = 0, draw_plies: int = 120) -> XiangqiState:
+    """A state from a layout (for tests and analysis): rows rank 10 .. rank 1 separated by
+    ``/``, 9 chars each, ``.`` empty, Red's pieces in upper case, Black's in lower case."""
+    opts = Xiangqi().check_options({"draw_plies": draw_plies})
+    board = _board(layout)
+    key = position_key(board, to_move, in_check(board, to_move))
+    return XiangqiState(board, to_move, history=(key,), draw_plies=opts["draw_plies"])

@@ -1,0 +1,193 @@
+"""XiangQi rules: the legal moves, their effect and the end of the game (docs/GAMES.md 5.4)."""
+
+from __future__ import annotations
+
+from ..base import Outcome
+from .board import (
+    ADVISOR,
+    ELEPHANT,
+    EMPTY,
+    GENERAL,
+    HORSE,
+    HORSE_ATTACKERS,
+    RAYS,
+    RED,
+    SOLDIER,
+    SOLDIER_ATTACKERS,
+)
+from .values import XiangqiMove, XiangqiState, position_key
+
+_OWN = (str.isupper, str.islower)
+
+
+def attacked(board: str, sq: int, seat: int) -> bool:
+    """Whether the enemies of ``seat`` attack ``sq`` (where ``seat``'s general stands): a
+    chariot, or the enemy general on the same open file (the flying general, 5.4.4), with
+    nothing between; a cannon over exactly one screen; a horse whose leg is free; a soldier."""
+    if seat == RED:
+        chariot, cannon, horse, soldier, general = "r", "c", "n", "p", "k"
+    else:
+        chariot, cannon, horse, soldier, general = "R", "C", "N", "P", "K"
+    for ray in RAYS[sq]:
+        screened = False
+        for t in ray:
+            q = board[t]
+            if q == EMPTY:
+                continue
+            if screened:
+                if q == cannon:
+                    return True
+                break
+            if q in (chariot, general):
+                return True
+            screened = True
+    for src, leg in HORSE_ATTACKERS[sq]:
+        if board[src] == horse and board[leg] == EMPTY:
+            return True
+    return any(board[src] == soldier for src in SOLDIER_ATTACKERS[seat][sq])
+
+
+def in_check(board: str, seat: int) -> bool:
+    """Whether ``seat``'s general is attacked (or faces the other general)."""
+    return attacked(board, board.index("K" if seat == RED else "k"), seat)
+
+
+def pseudo_moves(board: str, me: int) -> list[XiangqiMove]:
+    """The moves of ``me`` by the pieces' movement (5.4.3), before the general's safety."""
+    own = _OWN[me]
+    moves: list[XiangqiMove] = []
+    add = moves.append
+
+    def step(src: int, dst: int) -> None:
+        q = board[dst]
+        if q == EMPTY:
+            add(XiangqiMove(src, dst))
+        elif not own(q):
+            add(XiangqiMove(src, dst, True))
+
+    for src, p in enumerate(board):
+        if p == EMPTY or not own(p):
+            continue
+        kind = p.lower()
+        if kind == "r":
+            for ray in RAYS[src]:
+                for t in ray:
+                    q = board[t]
+                    if q == EMPTY:
+                        add(XiangqiMove(src, t))
+                        continue
+                    if not own(q):
+                        add(XiangqiMove(src, t, True))
+                    break
+        elif kind == "c":
+            for ray in RAYS[src]:
+                screened = False
+                for t in ray:
+                    q = board[t]
+                    if not screened:
+                        if q == EMPTY:
+                            add(XiangqiMove(src, t))
+                        else:
+                            screened = True
+                    elif q != EMPTY:
+                        if not own(q):
+                            add(XiangqiMove(src, t, True))
+                        break
+        elif kind == "n":
+            for leg, t in HORSE[src]:
+                if board[leg] == EMPTY:
+                    step(src, t)
+        elif kind == "b":
+            for eye, t in ELEPHANT[me][src]:
+                if board[eye] == EMPTY:
+                    step(src, t)
+        else:
+            table = ADVISOR if kind == "a" else GENERAL if kind == "k" else SOLDIER
+            for t in table[me][src]:
+                step(src, t)
+    return moves
+
+
+def after(board: str, move: XiangqiMove) -> str:
+    """The board after ``move``."""
+    src, dst = move.src, move.dst
+    piece = board[src]
+    if src < dst:
+        return board[:src] + EMPTY + board[src + 1 : dst] + piece + board[dst + 1 :]
+    return board[:dst] + piece + board[dst + 1 : src] + EMPTY + board[src + 1 :]
+
+
+def legal(board: str, me: int) -> list[XiangqiMove]:
+    """The legal moves: those that leave ``me``'s general neither attacked nor facing the
+    other general (5.4.4)."""
+    general = "K" if me == RED else "k"
+    king = board.index(general)
+    out = []
+    for move in pseudo_moves(board, me):
+        new = after(board, move)
+        if not attacked(new, move.dst if move.src == king else king, me):
+            out.append(move)
+    return out
+
+
+def generate(state: XiangqiState) -> list[XiangqiMove]:
+    """The legal moves of the side to move, kept with the state once generated."""
+    moves = state.cache
+    if moves is None:
+        moves = legal(state.board, state.to_move)
+        object.__setattr__(state, "cache", moves)
+    return moves
+
+
+def apply(state: XiangqiState, move: XiangqiMove) -> XiangqiState:
+    """The state after ``move`` (assumed legal)."""
+    board = after(state.board, move)
+    to_move = 1 - state.to_move
+    key = position_key(board, to_move, in_check(board, to_move))
+    return XiangqiState(
+        board,
+        to_move,
+        0 if move.capture else state.quiet + 1,
+        (key,) if move.capture else (*state.history, key),
+        state.ply + 1,
+        move,
+        state.draw_plies,
+    )
+
+
+def perpetual_checker(history: tuple[str, ...]) -> int | None:
+    """If the last position has occurred three times, the seat that gave check with every
+    one of its moves since the first of the three (5.4.5), else ``None``; ``-1`` when the
+    position is threefold without a lone perpetual checker."""
+    last = history[-1]
+    seen = [i for i, key in enumerate(history) if key == last]
+    if len(seen) < 3:
+        return None
+    span = history[seen[-3] + 1 :]
+    checking = []
+    for seat in (0, 1):
+        # seat's moves lead to the positions where the other side is to move
+        mine = [key for key in span if key[-2] == str(1 - seat)]
+        checking.append(all(key.endswith("+") for key in mine))
+    if checking[0] != checking[1]:
+        return 0 if checking[0] else 1
+    return -1
+
+
+def outcome(state: XiangqiState) -> Outcome | None:
+    """The end of the game (5.4.5), checked in this order: the side to move with no legal
+    move loses (checkmate or stalemate); a position for the third time since the last capture
+    loses for a lone perpetual checker, else draws; ``draw_plies`` plies without a capture
+    draw."""
+    if not generate(state):
+        reason = "checkmate" if state.in_check else "stalemate"
+        return Outcome.win(1 - state.to_move, 2, reason)
+    if len(state.history) >= 9:  # a threefold cycle takes eight plies at least
+        checker = perpetual_checker(state.history)
+        if checker is not None:
+            if checker >= 0:
+                return Outcome.win(1 - checker, 2, "perpetual_check")
+            return Outcome.draw(2, "repetition")
+    if state.draw_plies and state.quiet >= state.draw_plies:
+        return Outcome.draw(2, "no_progress")
+    return None

@@ -1,0 +1,85 @@
+"""XiangQi values: a move, the state and the position key (docs/GAMES.md 5.4)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..base import InvalidMove, Seat
+from .board import N_FILES, N_RANKS, parse_square, square_name
+
+_MOVE = re.compile(r"([a-z][0-9]+)([-x])([a-z][0-9]+)")
+
+
+@dataclass(frozen=True, slots=True)
+class XiangqiMove:
+    """One move ``src -> dst``, taking what stands on ``dst`` if ``capture``."""
+
+    src: int
+    dst: int
+    capture: bool = False
+
+    @classmethod
+    def from_text(cls, text: str) -> XiangqiMove:
+        """Parse ``h3-e3`` (quiet) or ``h3xh10`` (capture); :class:`InvalidMove` otherwise."""
+        if not isinstance(text, str):
+            raise InvalidMove(f"{text!r} is not a XiangQi move")
+        m = _MOVE.fullmatch(text)
+        if m is None:
+            raise InvalidMove(f"{text!r} is not a XiangQi move (h3-e3, or h3xh10 to capture)")
+        src, dst = parse_square(m[1]), parse_square(m[3])
+        if src == dst:
+            raise InvalidMove(f"{text!r} does not move")
+        return cls(src, dst, m[2] == "x")
+
+    def __str__(self) -> str:
+        return square_name(self.src) + ("x" if self.capture else "-") + square_name(self.dst)
+
+    def __repr__(self) -> str:
+        return f"XiangqiMove.from_text({str(self)!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class XiangqiState:
+    """The position (all of it public).
+
+    Attributes:
+        board: 90 chars, index ``rank * 9 + file`` (``a1 = 0``): a piece letter or ``.``.
+        to_move: the seat to move.
+        quiet: plies in a row without a capture.
+        history: position keys since the last capture, the current one last (repetition and
+            perpetual check: each key ends with ``+`` when its side to move is in check).
+        ply: turns played.
+        last_move: the move that produced this state.
+        draw_plies: that many plies without a capture draw (0: never).
+        cache: the legal moves once generated (not part of the value).
+    """
+
+    board: str
+    to_move: Seat = 0
+    quiet: int = 0
+    history: tuple[str, ...] = field(default=())
+    ply: int = 0
+    last_move: XiangqiMove | None = None
+    draw_plies: int = 120
+    cache: list[Any] | None = field(default=None, compare=False, repr=False, hash=False)
+
+    @property
+    def in_check(self) -> bool:
+        """Whether the side to move is in check."""
+        return bool(self.history) and self.history[-1].endswith("+")
+
+    def __repr__(self) -> str:
+        return f"XiangqiState({rows(self.board)!r}, to_move={self.to_move}, ply={self.ply})"
+
+
+def rows(board: str) -> str:
+    """The board as text: rows rank 10 .. rank 1 separated by ``/``."""
+    return "/".join(board[r * N_FILES : (r + 1) * N_FILES] for r in reversed(range(N_RANKS)))
+
+
+def position_key(board: str, to_move: Seat, check: bool) -> str:
+    """What repetition compares (the board and the side to move), and whether that side is
+    in check (a function of the two, kept for the perpetual check rule)."""
+    return f"{board}{to_move}{'+' if check else '-'}"

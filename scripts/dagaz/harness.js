@@ -56,6 +56,9 @@
  *   translate(move, board, o) -> our move text (required)
  *   over(board, moves, o)     -> a result object or null (default o.result)
  *   games, plies, seed        defaults for the CLI flags
+ *   unique                    true: Dagaz moves that translate to the same text are one move
+ *                             (the first is kept and played; e.g. Yonin Shogi drops the same
+ *                             piece kind from several hand slots); default: such twins throw
  *   load                      extra options for load() (pathname, globals, ...)
  * Translated texts must be distinct in a position (checked), or the fixture would be ambiguous.
  */
@@ -195,13 +198,18 @@ function parseArgs(argv, defaults) {
   return a;
 }
 
-function legalTexts(o, board, moves, translate) {
-  const texts = moves.map((m) => translate(m, board, o));
+function legalTexts(o, board, moves, translate, unique) {
+  let texts = moves.map((m) => translate(m, board, o));
+  if (unique) {
+    const keep = texts.map((t, i) => texts.indexOf(t) === i);
+    moves = moves.filter((m, i) => keep[i]);
+    texts = texts.filter((t, i) => keep[i]);
+  }
   const sorted = texts.slice().sort();
   for (let i = 1; i < sorted.length; i++) {
     if (sorted[i] === sorted[i - 1]) throw new Error('two Dagaz moves translate to ' + sorted[i]);
   }
-  return {texts, sorted};
+  return {texts, sorted, moves};
 }
 
 function playGames(spec, args) {
@@ -222,12 +230,12 @@ function playGames(spec, args) {
         rec.result = res;
         break;
       }
-      const {texts, sorted} = legalTexts(o, board, moves, spec.translate);
-      rec.legal.push(sorted);
+      const t = legalTexts(o, board, moves, spec.translate, spec.unique);
+      rec.legal.push(t.sorted);
       if (ply >= args.plies) break;
-      const i = Math.floor(pick() * moves.length);
-      rec.moves.push(texts[i]);
-      board = o.apply(board, moves[i]);
+      const i = Math.floor(pick() * t.moves.length);
+      rec.moves.push(t.texts[i]);
+      board = o.apply(board, t.moves[i]);
     }
     out.push(rec);
   }

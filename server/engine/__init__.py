@@ -37,6 +37,7 @@ _MODULES = (
     "jungle",
     "kamisado",
     "ming_mang",
+    "yonin_shogi",
     "xiangqi",
 )
 

@@ -94,6 +94,10 @@ def _parser() -> argparse.ArgumentParser:
         help="new rooms a minute from one client address (default 30; 'too_many' beyond)",
     )  # fmt: skip
     s.add_argument(
+        "--seeks-per-ip", type=int, default=20, metavar="N",
+        help="open seeks from one client address (default 20; 'rate_limited' beyond)",
+    )  # fmt: skip
+    s.add_argument(
         "--lag-limit", type=float, default=0.5, metavar="S",
         help="event-loop lag in seconds over which new connections get HTTP 503 and new "
         "rooms 'busy' while running games go on (default 0.5)",
@@ -288,6 +292,7 @@ def _serve(args: argparse.Namespace) -> int:
         max_per_ip=args.max_per_ip,
         lag_limit=args.lag_limit,
         rooms_per_minute=args.rooms_per_minute,
+        seeks_per_ip=args.seeks_per_ip,
         limits=Limits(rate=args.msg_rate, burst=args.msg_burst),
         node_id=args.node_id,
         lease_ms=args.lease_ms,
@@ -344,6 +349,7 @@ def _passthrough(args: argparse.Namespace) -> list[str]:
     out = [
         "--prefix", args.prefix, "--max-per-ip", str(args.max_per_ip),
         "--rooms-per-minute", str(args.rooms_per_minute), "--msg-rate", str(args.msg_rate),
+        "--seeks-per-ip", str(args.seeks_per_ip),
         "--msg-burst", str(args.msg_burst), "--lag-limit", str(args.lag_limit),
         "--lease-ms", str(args.lease_ms), "--bot-workers", str(args.bot_workers),
         "--durability", args.durability, "--replica-wait-ms", str(args.replica_wait_ms),

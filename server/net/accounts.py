@@ -47,7 +47,7 @@ from ..store.accounts import AccountStore
 from .hub import Hub
 
 #: user names: 2-20 of these, beginning with a letter or digit; unique case-insensitively
-NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{1,19}$")
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{1,19}")
 MIN_PASSWORD = 8
 MAX_PASSWORD = 200
 #: passwords refused whatever their length
@@ -75,8 +75,10 @@ def hash_password(password: str, salt: bytes) -> bytes:
 
 def check_name(name: Any) -> str | None:
     """Why ``name`` cannot be a user name, or None."""
-    if not isinstance(name, str) or not NAME.match(name):
+    if not isinstance(name, str) or not NAME.fullmatch(name):  # not match + $: "Ada\n"
         return "a name is 2 to 20 letters, digits, '_' or '-', beginning with a letter or digit"
+    if name.lower() == "guest" or name.lower().startswith("guest-"):
+        return "'Guest' and 'guest-...' are the names the server gives guests"
     return None
 
 
@@ -129,7 +131,7 @@ class Accounts:
 
     async def login(self, name: Any, password: Any, ip: str) -> tuple[str, str]:
         """(the registered name, a new token); 401 or 429 as :class:`ApiError`."""
-        if not isinstance(name, str) or not isinstance(password, str) or len(name) > 40:
+        if not isinstance(password, str) or check_name(name) is not None:
             raise ApiError(401, "bad_login", "wrong name or password")
         if len(password) > MAX_PASSWORD:
             raise ApiError(401, "bad_login", "wrong name or password")

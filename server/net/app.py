@@ -106,6 +106,8 @@ class Config:
     max_per_ip: int = 256
     #: new rooms a minute from one client address
     rooms_per_minute: int = 30
+    #: open seeks from one client address (besides 5 per player)
+    seeks_per_ip: int = 20
     #: share the port with other worker processes (``kibitz serve --workers``)
     reuse_port: bool = False
 
@@ -158,7 +160,8 @@ class KibitzServer:
         self.cluster = Cluster(self.hub, self.store)
         await self.cluster.start()
         self.handlers = Handlers(self.hub, bots=cfg.bot_workers > 0)
-        await start_seeks(self.hub, self.handlers)  # accounts: seeks, pools, ratings on_over
+        seeks = await start_seeks(self.hub, self.handlers)  # seeks, pools, ratings on_over
+        seeks.seeks_per_ip = cfg.seeks_per_ip
         self.bots: BotRunner | None = None
         if cfg.bot_workers > 0:
             self.bots = BotRunner(self.hub, workers=cfg.bot_workers)

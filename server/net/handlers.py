@@ -15,10 +15,11 @@ from typing import Any
 from ..bots import ladder, strengths
 from ..rooms.errors import Forbidden, NotSeated
 from ..rooms.room import clamp_since
-from .accounts import authenticate
+from .accounts import accounts_of, authenticate
 from .connection import Client, TokenBucket
 from .errors import ProtocolError
 from .hub import ROOM_ID, Hub
+from .names import guest_name
 
 #: the newest protocol: live room changes arrive as ``delta`` messages
 #: the most rooms one ``list_rooms`` answer holds
@@ -55,7 +56,7 @@ def _opt_int(msg: dict[str, Any], key: str) -> int | None:
 
 def _room(msg: dict[str, Any]) -> str:
     room_id = msg.get("room")
-    if not isinstance(room_id, str) or not ROOM_ID.match(room_id):
+    if not isinstance(room_id, str) or not ROOM_ID.fullmatch(room_id):
         raise ProtocolError("no_such_room", f"there is no room {room_id!r}")
     return room_id
 
@@ -319,8 +320,12 @@ async def take_seat(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[st
     room_id = _room(msg)
     cid = command_id(client, msg)
     token = h.hub.make_secret(24) if cid is None else seat_token(client, room_id, cid)
+    if client.user:  # an account sits under its own name
+        who = {"name": client.user, "user": client.user}
+    else:  # a guest under a name no account has
+        who = {"name": await guest_name(accounts_of(h.hub).store, msg.get("name"))}
     result = await h.command(
-        room_id, "take_seat", seat=_opt_int(msg, "seat"), token=token, name=msg.get("name"),
+        room_id, "take_seat", seat=_opt_int(msg, "seat"), token=token, **who,
         **({"cid": cid} if cid else {}),
     )  # fmt: skip
     taken = result["events"][0]["seat"]

@@ -46,7 +46,7 @@ from .sessions import Sessions
 
 log = logging.getLogger("kibitz.hub")
 
-ROOM_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # fullmatch only ($ lets "id\n" by)
 
 Decide = Callable[[Room], list[Event]]
 #: one command's renderings: (recipient, delta or None, full update) for every recipient
@@ -196,7 +196,7 @@ class Hub(Hosting, Lobby, Sessions):
     async def _host(self, room_id: Any) -> tuple[Hosted | None, str | None]:
         """(the local room, None) if this node hosts it (taking it over if free), else
         (None, the host's node id)."""
-        if not isinstance(room_id, str) or not ROOM_ID.match(room_id):
+        if not isinstance(room_id, str) or not ROOM_ID.fullmatch(room_id):
             raise ProtocolError("no_such_room", f"there is no room {room_id!r}")
         hosted = self.rooms.get(room_id)
         if hosted is not None:

@@ -41,7 +41,7 @@ async def accept_seek(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[
 async def list_seeks(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     service = await seeks_of(h)
     service.listeners.add(client)
-    return {"type": "seeks", "seeks": await service.seek_list()}
+    return {"type": "seeks", "seeks": service.seeks_for(client, await service.seek_list())}
 
 
 @handles("pool_join")

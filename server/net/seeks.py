@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
-import hashlib
 import json
 import logging
 import random
@@ -34,6 +32,7 @@ from typing import Any
 from redis.exceptions import RedisError
 
 from ..rooms.pairing import Entry, choose_pairs
+from ..rooms.policy import Policy
 from ..rooms.ratings import Glicko, category
 from ..rooms.room import Room
 from ..store.accounts import AccountStore
@@ -43,6 +42,7 @@ from .connection import Client
 from .errors import ProtocolError
 from .handlers import Handlers
 from .hub import Hub
+from .names import guest_name, player_key
 from .rating import Rater
 
 log = logging.getLogger("kibitz.seeks")
@@ -52,20 +52,10 @@ GRACE = 5.0
 #: seconds between sweeps (expiry) and pool pairing rounds
 TICK = 0.5
 MAX_SEEKS_PER_PLAYER = 5
+#: open seeks from one client address (``kibitz serve --seeks-per-ip``): guests are as many
+#: players as they open sessions, an address is not
+MAX_SEEKS_PER_IP = 20
 PAIRING_TTL = 90 * 24 * 3600
-
-
-def player_key(client: Client) -> str:
-    if client.user:
-        return f"user:{client.user.lower()}"
-    return _guest_key(client.session or "")
-
-
-@functools.lru_cache(maxsize=65_536)
-def _guest_key(session: str) -> str:
-    """A guest's key: a digest of its session (the sweep asks for every connection's key
-    twice a second; hashed once per session, not per connection and sweep)."""
-    return f"guest:{hashlib.sha256(session.encode()).hexdigest()[:16]}"
 
 
 def clock_label(clock: Any) -> str:
@@ -99,6 +89,7 @@ class Seeks:
         self.gone_since: dict[str, float] = {}
         self.pubsub: Any = None
         self.started = False
+        self.seeks_per_ip = MAX_SEEKS_PER_IP
 
     async def start(self) -> None:
         if self.started:
@@ -130,10 +121,15 @@ class Seeks:
             rating = json.loads(raw) if raw else None
         if rating is None:
             rating = Glicko().to_json()
-        shown = client.user or (name.strip() if isinstance(name, str) and name.strip() else None)
+        if client.user:
+            shown = client.user
+        elif name is None or (isinstance(name, str) and not name.strip()):
+            shown = "Guest"
+        else:  # a guest's own name: printable, and no account's (server/net/names.py)
+            shown = await guest_name(self.store, name)
         return {
             "key": player_key(client),
-            "name": (shown or "Guest")[:32],
+            "name": shown,
             "user": client.user,
             "rating": rating["rating"],
             "provisional": rating["provisional"],
@@ -164,6 +160,11 @@ class Seeks:
             raise ProtocolError("bad_request", "'rated' must be true or false")
         if rated and client.user is None:
             raise ProtocolError("forbidden", "log in to play rated games")
+        policy = Policy.parse(settings, self.hub.registry.get(game))  # bad_options: refused now
+        if rated and policy.clock is None:  # else the losing side may leave it unfinished
+            raise ProtocolError(
+                "bad_request", "a rated game needs a clock (Fischer, or up to 24 h a move)"
+            )
         seat = msg.get("seat")
         if seat is not None and (not isinstance(seat, int) or not 0 <= seat < seats):
             raise ProtocolError("bad_request", f"'seat' must be 0 to {seats - 1}")
@@ -178,10 +179,14 @@ class Seeks:
         clock = settings.get("clock")
         cat = category(game, clock if isinstance(clock, dict) else None)
         key = player_key(client)
-        existing = await self.store.seeks()
-        if sum(1 for s in existing.values() if s["poster"]["key"] == key) >= MAX_SEEKS_PER_PLAYER:
+        existing = [s["poster"] for s in (await self.store.seeks()).values()]
+        if sum(1 for p in existing if p["key"] == key) >= MAX_SEEKS_PER_PLAYER:
             raise ProtocolError("rate_limited", f"at most {MAX_SEEKS_PER_PLAYER} open seeks")
-        poster = await self.player(client, cat, msg.get("name"))
+        if sum(1 for p in existing if p.get("address") == client.address) >= self.seeks_per_ip:
+            raise ProtocolError(
+                "rate_limited", f"at most {self.seeks_per_ip} open seeks from one address"
+            )
+        poster = await self.player(client, cat, msg.get("name")) | {"address": client.address}
         seek_id = self.hub.make_secret(8)
         seek = {
             "id": seek_id,
@@ -256,8 +261,9 @@ class Seeks:
         for seat, p in enumerate(order):
             token = self.hub.make_secret(24)
             await self.hub.command(
-                room_id, "take_seat", {"seat": seat, "token": token, "name": seat_name(p)}
-            )
+                room_id, "take_seat",
+                {"seat": seat, "token": token, "name": seat_name(p), "user": p["user"] or ""},
+            )  # fmt: skip
             messages[p["key"]] = {
                 "type": "paired", "room": room_id, "seat": seat, "token": token,
                 "game": seek["game"], "rated": rated, "seek": seek.get("id"),
@@ -292,11 +298,18 @@ class Seeks:
             with contextlib.suppress(ProtocolError):
                 await self.handlers.push_state(client, room_id, None)
 
-    async def seek_list(self) -> list[dict[str, Any]]:
+    async def seek_list(self) -> list[tuple[str, dict[str, Any]]]:
+        """(poster's key, the public entry) of every open seek, oldest first."""
         seeks = sorted((await self.store.seeks()).values(), key=lambda s: s["created"])
-        return [{k: v for k, v in s.items() if k != "options"} | {
+        return [(s["poster"]["key"], {k: v for k, v in s.items() if k != "options"} | {
             "options": s["options"], "poster": {k: s["poster"][k] for k in (
-                "name", "user", "rating", "provisional")}} for s in seeks]  # fmt: skip
+                "name", "user", "rating", "provisional")}}) for s in seeks]  # fmt: skip
+
+    @staticmethod
+    def seeks_for(client: Client, seeks: list[tuple[str, dict[str, Any]]]) -> list[Any]:
+        """The list as ``client`` sees it: ``mine`` marks its own seeks (a guest's too)."""
+        key = player_key(client)
+        return [entry | {"mine": poster == key} for poster, entry in seeks]
 
     async def changed(self) -> None:
         await self.hub.store.publish("accounts:seeks", b"1")
@@ -305,9 +318,14 @@ class Seeks:
         self.listeners &= self.hub.clients  # gone connections stop listening
         if not self.listeners:
             return
-        msg = {"type": "seeks", "seeks": await self.seek_list()}
-        for client in list(self.listeners):
-            client.send(msg)
+        seeks = await self.seek_list()
+        posters = {poster for poster, _ in seeks}
+        shared = {"type": "seeks", "seeks": [entry | {"mine": False} for _, entry in seeks]}
+        for client in list(self.listeners):  # one list for all but the posters
+            if player_key(client) in posters:
+                client.send({"type": "seeks", "seeks": self.seeks_for(client, seeks)})
+            else:
+                client.send(shared)
 
     # -- quick pairing ------------------------------------------------------------------------
 

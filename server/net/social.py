@@ -80,17 +80,18 @@ def clean_text(value: Any) -> str:
     return text
 
 
-def speaker(client: Client, room_id: str, seats: list[dict[str, Any]]) -> str:
-    """Who a message is from: the account name, else the seat's name, else a guest name
-    derived from the session (stable for one person, telling nothing of the secret)."""
+def speaker(client: Client, room_id: str, seats: list[dict[str, Any]]) -> tuple[str, bool]:
+    """Who a message is from, and whether that is an account's name: the account name, else
+    the seat's name, else a guest name derived from the session (stable for one person,
+    telling nothing of the secret)."""
     if client.user:
-        return client.user
+        return client.user, True
     for seat in sorted(client.seats.get(room_id, {})):
         name = seats[seat].get("name")
         if name:
-            return str(name)
+            return str(name), bool(seats[seat].get("account"))
     tag = hashlib.sha256((client.session or "").encode()).hexdigest()[:6]
-    return f"guest-{tag}"
+    return f"guest-{tag}", False
 
 
 def audience(channel: str, status: str, n_seats: int) -> list[int | None]:
@@ -120,10 +121,12 @@ async def chat(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, An
         )
     info = await h.hub.read(room_id, "info", {})
     channel = "players" if client.seats.get(room_id) else "spectators"
+    name, account = speaker(client, room_id, info["seats"])
     entry: dict[str, Any] = {
         "type": "chat",
         "room": room_id,
-        "from": speaker(client, room_id, info["seats"]),
+        "from": name,
+        "account": account,  # an account's name, or a guest's (server/net/names.py)
         "text": text,
         "channel": channel,
         "at": h.hub.clock(),

@@ -104,10 +104,8 @@ class Room(Offers, TakeBacks, Timing, Rendering):
         self.rematch: Json | None = None
         self.started = False
         self.outcome: Outcome | None = None
-        #: the log, packed (a live room keeps it small); :attr:`events` unpacks it
-        self.log = PackedLog()
-        #: take-backs so far (bots re-read the game after one)
-        self.undos = 0
+        self.log = PackedLog()  # packed (a live room keeps it small); `events` unpacks it
+        self.undos = 0  # take-backs so far (bots re-read the game after one)
         self.undo_floor = 0  # a take-back never goes behind a seat's leaving the game
         self.gone: set[int] = set()  # seats that left a game that went on without them
         self.version = 0
@@ -231,8 +229,10 @@ class Room(Offers, TakeBacks, Timing, Rendering):
 
     # -- decide: commands ------------------------------------------------------------------
 
-    def take_seat(self, seat: int | None, token: str, name: Any, now: float) -> list[Event]:
-        """A person takes an empty seat (``None``: the first empty one)."""
+    def take_seat(
+        self, seat: int | None, token: str, name: Any, now: float, user: str = ""
+    ) -> list[Event]:
+        """A person (``user``: the account seating them) takes an empty seat (None: the first)."""
         self._not_over()
         name = check_name(name)
         if seat is None:
@@ -244,7 +244,7 @@ class Room(Offers, TakeBacks, Timing, Rendering):
         if self.seats[seat].kind != "empty":
             raise SeatTaken(f"seat {seat} is taken")
         data = {"seat": seat, "kind": "person", "name": name, "token_hash": hash_token(token)}
-        return [Event("seat", data, now)]
+        return [Event("seat", data | ({"user": user} if user else {}), now)]
 
     def add_bot(self, seat: int, bot: str, name: str, now: float) -> list[Event]:
         """A bot (``bot`` names its kind/strength, checked by the caller) takes a seat."""
@@ -371,7 +371,7 @@ class Room(Offers, TakeBacks, Timing, Rendering):
     def _apply_seat(self, d: Mapping[str, Any], at: float) -> None:
         self._seats_json = None
         self.seats[d["seat"]] = Seat(
-            d["kind"], d["name"], d.get("token_hash", ""), d.get("bot", "")
+            d["kind"], d["name"], d.get("token_hash", ""), d.get("bot", ""), d.get("user", "")
         )
         if not self.started and all(s.kind != "empty" for s in self.seats):
             self.started = True

@@ -112,17 +112,21 @@ class Turns:
 
 @dataclass(frozen=True, slots=True)
 class Seat:
-    """A seat: ``kind`` is ``empty``, ``person`` (holds ``token_hash``) or ``bot``."""
+    """A seat: ``kind`` is ``empty``, ``person`` (holds ``token_hash``) or ``bot``; a person
+    seated by a logged-in account has its name in ``user`` (a guest: "")."""
 
     kind: str = "empty"
     name: str = ""
     token_hash: str = ""
     bot: str = ""
+    user: str = ""
 
     def public(self) -> Json:
         out: Json = {"kind": self.kind, "name": self.name}
         if self.kind == "bot":
             out["bot"] = self.bot
+        elif self.kind == "person":
+            out["account"] = bool(self.user)  # an account's name, or a guest's
         return out
 
 

@@ -17,7 +17,11 @@ Bot specs:
   other keys go to the bot's constructor as numbers (``ismcts?pool=8``);
 * ``uci:PATH?OPTION=VALUE&...``: a UCI engine through python-chess (chess only), e.g.
   ``"uci:/usr/games/stockfish?Skill Level=0&time=0.05"``; ``time``/``depth``/``nodes`` are
-  the search limit, every other key is a UCI option;
+  the search limit, every other key is a UCI option. With a ``UCI_Variant`` option the
+  engine plays a game of the gesture notation from its own start position (Fairy-Stockfish:
+  ``"uci:/usr/games/fairy-stockfish?UCI_Variant=xiangqi&Skill Level=-20&time=1"``): it is
+  sent the moves so far (each view's ``last_move``, ``h3-e3`` as ``h3e3``) and its answer is
+  read back the same way (:class:`VariantUciBot`);
 * ``py:MODULE:NAME?...``: a bot class or factory from a module (benchmarks, tests).
 
 With two seats the result is BOT_A's: wins/draws/losses, score, and the Elo difference with a
@@ -121,9 +125,72 @@ class UciBot:
         self.engine.quit()
 
 
+class VariantUciBot:
+    """A UCI engine playing a variant (``UCI_Variant``) of a game whose moves are gestures
+    (``h3-e3``, ``h3xh10``), from the variant's start: the engine's ``h3e3`` is the legal
+    text that reads the same without its ``-`` or ``x``."""
+
+    def __init__(self, path: str, options: dict[str, str]) -> None:
+        import subprocess
+
+        self.name = f"uci:{path}"
+        seconds = float(options.pop("time", "1"))
+        self.think_time = seconds
+        self.go = f"go movetime {max(1, round(seconds * 1000))}"
+        self.process = subprocess.Popen(
+            [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+        )
+        self._send("uci")
+        self._wait("uciok")
+        for key, value in options.items():
+            self._send(f"setoption name {key} value {value}")
+        self._send("isready")
+        self._wait("readyok")
+        self.label = (
+            path.rsplit("/", 1)[-1] + "?" + "&".join(f"{k}={v}" for k, v in options.items())
+        )
+
+    def _send(self, line: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+
+    def _wait(self, word: str) -> str:
+        assert self.process.stdout is not None
+        while line := self.process.stdout.readline():
+            if line.split()[:1] == [word]:
+                return line
+        raise RuntimeError(f"{self.name} ended before {word!r}")
+
+    def choose(
+        self,
+        game: Game[Any, Any],
+        seat: int,
+        views: Sequence[Any],
+        legal: Sequence[str],
+        budget: float,
+        rng: random.Random,
+    ) -> str:
+        played = [v["last_move"].replace("-", "").replace("x", "") for v in views[1:]]
+        self._send("position startpos" + (" moves " + " ".join(played) if played else ""))
+        self._send(self.go)
+        best = self._wait("bestmove").split()[1]
+        for text in legal:
+            if text.replace("-", "").replace("x", "") == best:
+                return text
+        raise ValueError(f"{self.name} played {best!r}, not among {list(legal)}")
+
+    def close(self) -> None:
+        self._send("quit")
+        self.process.wait(timeout=10)
+
+
 def make(spec: str, game: str, default_time: float | None) -> tuple[Any, float]:
     """A bot and its budget per move from a spec (see the module docstring)."""
     name, options = parse_spec(spec)
+    if name.startswith("uci:") and "UCI_Variant" in options:
+        variant = VariantUciBot(name[4:], dict(options))
+        return variant, variant.think_time
     if name.startswith("uci:"):
         engine = UciBot(name[4:], dict(options))
         return engine, engine.think_time

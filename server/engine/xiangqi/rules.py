@@ -10,6 +10,7 @@ from .board import (
     GENERAL,
     HORSE,
     HORSE_ATTACKERS,
+    N_FILES,
     RAYS,
     RED,
     SOLDIER,
@@ -18,6 +19,8 @@ from .board import (
 from .values import XiangqiMove, XiangqiState, position_key
 
 _OWN = (str.isupper, str.islower)
+#: the squares whose piece may be the leg of a horse attacking each square
+HORSE_LEGS = tuple(frozenset(leg for _src, leg in pairs) for pairs in HORSE_ATTACKERS)
 
 
 def attacked(board: str, sq: int, seat: int) -> bool:
@@ -119,15 +122,33 @@ def after(board: str, move: XiangqiMove) -> str:
 
 def legal(board: str, me: int) -> list[XiangqiMove]:
     """The legal moves: those that leave ``me``'s general neither attacked nor facing the
-    other general (5.4.4)."""
-    general = "K" if me == RED else "k"
-    king = board.index(general)
+    other general (5.4.4). Out of check, a move by another piece can only expose the general
+    if it leaves or enters the general's file or rank (lines of chariots, cannons and the
+    other general) or leaves a leg of a horse that could reach it; the others need no test."""
+    king = board.index("K" if me == RED else "k")
+    pseudo = pseudo_moves(board, me)
+    if attacked(board, king, me):
+        return [m for m in pseudo if not attacked(after(board, m), _dst_king(m, king), me)]
+    kf, kr = king % N_FILES, king // N_FILES
+    legs = HORSE_LEGS[king]
     out = []
-    for move in pseudo_moves(board, me):
-        new = after(board, move)
-        if not attacked(new, move.dst if move.src == king else king, me):
-            out.append(move)
+    for move in pseudo:
+        src, dst = move.src, move.dst
+        if (
+            src == king
+            or src % N_FILES == kf
+            or src // N_FILES == kr
+            or dst % N_FILES == kf
+            or dst // N_FILES == kr
+            or src in legs
+        ) and attacked(after(board, move), _dst_king(move, king), me):
+            continue
+        out.append(move)
     return out
+
+
+def _dst_king(move: XiangqiMove, king: int) -> int:
+    return move.dst if move.src == king else king
 
 
 def generate(state: XiangqiState) -> list[XiangqiMove]:
@@ -160,6 +181,8 @@ def perpetual_checker(history: tuple[str, ...]) -> int | None:
     one of its moves since the first of the three (5.4.5), else ``None``; ``-1`` when the
     position is threefold without a lone perpetual checker."""
     last = history[-1]
+    if history.count(last) < 3:
+        return None
     seen = [i for i, key in enumerate(history) if key == last]
     if len(seen) < 3:
         return None

@@ -29,7 +29,9 @@ async function post(path, body) {
 export function installAccounts(app, header) {
   const bar = h("div", { class: "account-bar", "aria-live": "polite" });
   header.append(bar);
+  const nameField = header.querySelector(".name-field"); // a guest's name: not an account's
   const render = () => {
+    if (nameField) nameField.hidden = !!account.user;
     if (account.user) {
       bar.replaceChildren(
         h("a", { href: `#/@/${account.user}`, class: "account-name", dataset: { user: account.user } }, account.user),
@@ -174,7 +176,7 @@ export class PlayPanel {
 
   renderSeeks() {
     const rows = this.seeks.map((s) => {
-      const mine = account.user ? s.poster.user === account.user : false;
+      const mine = s.mine ?? (account.user ? s.poster.user === account.user : false); // the server says (a guest's too)
       const rating = `${Math.round(s.poster.rating)}${s.poster.provisional ? "?" : ""}`;
       const info = this.app.info(s.game);
       return h("li", { class: "seek", dataset: { seek: s.id } },

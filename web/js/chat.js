@@ -101,6 +101,7 @@ export class ChatPanel {
       const at = typeof m.at === "number" ? new Date(m.at * 1000) : null;
       items.push(h("li", { class: `chat-msg ${CHANNEL[m.channel] || "players"}`, dataset: { channel: m.channel, from } },
         h("span", { class: "chat-from" }, from),
+        m.account === false ? h("span", { class: "badge-guest", title: "a guest, not an account" }, "guest") : null,
         h("span", { class: "tag chat-channel" }, CHANNEL[m.channel] || String(m.channel)),
         at ? h("time", { class: "muted small", datetime: at.toISOString() }, at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })) : null,
         h("span", { class: "chat-text" }, String(m.text)),

@@ -5,7 +5,7 @@
 import { App, currentRoomId } from "./app.js";
 import { toast } from "./dom.js";
 import { LobbyView } from "./lobby.js";
-import { installAccounts } from "./account.js"; // accounts (issue 13)
+import { account, installAccounts } from "./account.js"; // accounts (issue 13)
 import { ProfileView, profileName } from "./profile.js"; // accounts (issue 13)
 import { RoomView } from "./room.js";
 import { sounds } from "./sounds.js";
@@ -38,6 +38,7 @@ function initName() {
 }
 
 function playerName() {
+  if (account.user) return account.user; // the server seats an account under its own name
   const v = nameInput.value.trim();
   if (!v) {
     toast("Please enter your name first.");
@@ -57,6 +58,7 @@ function route() {
   if (view) view.destroy();
   viewKey = key;
   view = profile ? new ProfileView(app, main, profile) : id ? new RoomView(app, main, id, { playerName }) : new LobbyView(app, main, { playerName });
+  window.scrollTo(0, 0); // a new page starts at its top (on a phone: the board, not the lobby's middle)
   if (document.activeElement && document.activeElement !== document.body && !main.contains(document.activeElement) && document.activeElement !== nameInput) {
     main.focus();
   }

@@ -266,7 +266,7 @@ export class RoomView {
       }
       return h("li", { class: `seat${acting ? " acting" : ""}${held.has(seat) ? " me" : ""}`, dataset: { seat } },
         this.chipFor(u, info, seat),
-        h("span", {}, s.kind === "empty" ? `${seatName(info, seat)}: open seat` : `${s.name} `, s.kind === "empty" ? null : h("span", { class: "tag" }, `${seatName(info, seat)}${tags.length ? ` · ${tags.join(" · ")}` : ""}`)),
+        h("span", {}, s.kind === "empty" ? `${seatName(info, seat)}: open seat` : `${s.name} `, s.account === false ? h("span", { class: "badge-guest", title: "a guest, not an account" }, "guest") : null, s.kind === "empty" ? null : h("span", { class: "tag" }, `${seatName(info, seat)}${tags.length ? ` · ${tags.join(" · ")}` : ""}`)),
         h("span", { class: "seat-right" }, right));
     });
     this.seatsList.replaceChildren(...items);

@@ -104,7 +104,8 @@ def evaluator_for(game: Game[Any, Any], **options: Any) -> Evaluator:
         from .apocalypse_eval import ApocalypseEvaluator
 
         return ApocalypseEvaluator(game)
-    scale, prior_scale = SCALES.get(game.name) or getattr(game, "eval_scales", (1.0, 1.0))
+    scales: tuple[float, float] = getattr(game, "eval_scales", (1.0, 1.0))
+    scale, prior_scale = SCALES.get(game.name, scales)
     moves = None
     if game.name == "banqi":
         from server.engine import banqi

@@ -7,6 +7,9 @@ the piece goes to the capturer's hand as a pawn); a pawn stepping onto the far l
 Q or R (``a3-a4=Q``); drop a pawn from the hand on an empty square (``P*b1``); promote a pawn
 standing in the pool by acting on its square (``b3``); or ``pass``. A face-down rock nobody
 owns blocks b2. Taking the king wins; 60 plies draw.
+
+``board: points`` draws the same game on the crossings (XiangQi's style): two links (a1-b2,
+c1-b2, a palace's diagonals) and two breaks (a2-a3, c2-c3, a river named in the legend).
 """
 
 from __future__ import annotations
@@ -26,11 +29,14 @@ NAMES = ("Gold", "Jade")
 COLOURS = ("#d4a514", "#2e8b57")
 EDGES = {"south-north": ("south", "north"), "west-east": ("west", "east")}
 STEPS = ((0, 1), (0, -1), (1, 0), (-1, 0))
+LINKS = (("a1", "b2"), ("c1", "b2"))
+BREAKS = (("a2", "a3"), ("c2", "c3"))
 
 
 @dataclass(frozen=True, slots=True)
 class ToyState:
     sides: str
+    style: str
     pieces: tuple[tuple[str, int, str, bool], ...]  # (square, seat, kind, promoted)
     hands: tuple[int, int] = (1, 1)
     turn: int = 0
@@ -54,12 +60,16 @@ class GridToy(Game[ToyState, str]):
     min_seats = max_seats = 2
     seat_names = NAMES
     play_draws = False
-    options = {"sides": Option("str", "south-north", "the seats' edges", choices=tuple(EDGES))}
+    options = {
+        "sides": Option("str", "south-north", "the seats' edges", choices=tuple(EDGES)),
+        "board": Option("str", "cells", "pieces in cells or on points", choices=grid.STYLES),
+    }
 
     def new(self, options: Mapping[str, Any], n_seats: int, rng: random.Random) -> ToyState:
         sides = options.get("sides", "south-north")
         kings = ("a1", "c4") if sides == "south-north" else ("a4", "c1")
-        return ToyState(sides, ((kings[0], 0, "K", False), (kings[1], 1, "K", False)))
+        pieces = ((kings[0], 0, "K", False), (kings[1], 1, "K", False))
+        return ToyState(sides, options.get("board", "cells"), pieces)
 
     def to_act(self, state: ToyState) -> frozenset[int]:
         return frozenset() if self.outcome(state) else frozenset({state.turn})
@@ -151,6 +161,8 @@ class GridToy(Game[ToyState, str]):
             for sq, owner, kind, promoted in state.pieces
         }  # fmt: skip
         pieces[ROCK] = grid.piece(None, "", "face-down rock", hidden=True, shape="square")
+        points = state.style == "points"
+        river = {"river": {"label": "River"}} if points else {}
         king = next((p[0] for p in state.pieces if p[1] == state.turn and p[2] == "K"), None)
         desc = grid.describe(
             files=FILES,
@@ -158,10 +170,14 @@ class GridToy(Game[ToyState, str]):
             seats=[{"name": n, "colour": c, "edge": e}
                    for n, c, e in zip(NAMES, COLOURS, EDGES[state.sides], strict=True)],
             pieces=pieces,
+            style=state.style,
+            links=LINKS if points else (),
+            breaks=BREAKS if points else (),
             terrain={"pool": {"label": "Pool", "fill": "#8ecae6"},
                      "gate": {"label": "Gate", "fill": "#e9c46a"},
-                     "moss": {"label": "Moss", "fill": "#7cb342"}},
-            cells={POOL: ["pool"], "a1": ["gate"], "c4": ["gate", "moss"]},
+                     "moss": {"label": "Moss", "fill": "#7cb342"}, **river},
+            cells={POOL: ["pool"], "a1": ["gate"], "c4": ["gate", "moss"],
+                   **({"a2": ["river"], "c2": ["river"]} if points else {})},
             hands={s: [{"kind": "pawn", "label": "Pawn", "glyph": "P", "letter": "P", "count": n}]
                    for s, n in enumerate(state.hands) if n},
             last=state.last,
@@ -175,14 +191,14 @@ class GridToy(Game[ToyState, str]):
 
     def encode_state(self, state: ToyState) -> Json:
         return {
-            "sides": state.sides, "pieces": [list(p) for p in state.pieces],
+            "sides": state.sides, "style": state.style, "pieces": [list(p) for p in state.pieces],
             "hands": list(state.hands), "turn": state.turn, "ply": state.ply,
             "last": list(state.last), "winner": state.winner, "said": state.said,
         }  # fmt: skip
 
     def decode_state(self, data: Mapping[str, Any]) -> ToyState:
         return ToyState(
-            data["sides"], tuple((a, b, c, d) for a, b, c, d in data["pieces"]),
+            data["sides"], data["style"], tuple((a, b, c, d) for a, b, c, d in data["pieces"]),
             (data["hands"][0], data["hands"][1]), data["turn"], data["ply"],
             tuple(data["last"]), data["winner"], data["said"],
         )  # fmt: skip

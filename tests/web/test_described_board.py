@@ -9,21 +9,26 @@ drop from the hand, an action on a square, a choice, a pass, a board turned a qu
 
 from __future__ import annotations
 
+import random
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.async_api import Browser, Page
 
-from server.engine import REGISTRY, Registry, grid
+from server.engine import REGISTRY, Game, Registry, grid
 from server.net.app import KibitzServer
 
 from ..rps import RockPaperScissors
 from .gridtoy import GridToy
 from .tabs import Tab
 
-GRID_GAMES = [g.name for g in REGISTRY if g.board == "grid"]
+GRID_GAMES = [g.name for g in REGISTRY if g.board == "grid" and g.min_seats <= 2 <= g.max_seats]
 PLY_CAP = 200
+PLAY_SECONDS = 15.0  # then the side to move resigns: a whole game's test stays under ~40 s
+#: room options that make a game short (the smallest board)
+QUICK_OPTIONS: dict[str, dict[str, Any]] = {"ming_mang": {"size": 8}}
 PHONE_W, PHONE_H = 390, 844
 
 
@@ -86,8 +91,8 @@ async def assert_drawn(tab: Tab, desc: dict[str, Any]) -> None:
     }
     drawn = await page.evaluate(
         """() => Object.fromEntries([...document.querySelectorAll('svg.board .sq')]
-             .filter(g => g.querySelector('rect.terrain'))
-             .map(g => { const r = g.querySelector('rect.terrain');
+             .filter(g => g.querySelector('.terrain'))
+             .map(g => { const r = g.querySelector('.terrain');
                          return [g.dataset.square, [r.dataset.terrain, r.getAttribute('fill')]];
                        }))"""
     )
@@ -140,6 +145,8 @@ async def play(tab: Tab, text: str) -> None:
         await tab.click_square(g.dst)
         if g.choice:
             await page.click(f".promo button[data-choice='{g.choice}']")
+        elif await page.locator(".promo").count():  # the same squares with a choice too
+            await page.click(".promo button[data-choice='-']")
     await tab.wait_version(before + 1)
 
 
@@ -195,6 +202,51 @@ def choose(desc: dict[str, Any], legal: list[str], seat: int, previous: str | No
     return max(legal, key=score)
 
 
+class Mirror:
+    """The test's own copy of a game, played move for move beside the room, to see which
+    move takes most (material by the game's evaluate) and which one wins at once. Used only
+    while its board matches the room's; when it does not, :func:`choose` decides alone."""
+
+    def __init__(self, game: Game[Any, Any], options: dict[str, Any], n_seats: int) -> None:
+        self.game = game
+        self.state = game.new(options, n_seats, random.Random(0))
+        self.rng = random.Random(0)
+
+    def play(self, seat: int, text: str) -> None:
+        move = self.game.parse_move(self.state, seat, text)
+        self.state = self.game.play(self.state, {seat: move}, self.rng)
+
+    def matches(self, desc: dict[str, Any]) -> bool:
+        return bool(self.game.view(self.state, None)["grid"]["pieces"] == desc["pieces"])
+
+    def gain(self, seat: int, text: str) -> float:
+        """How much better ``seat`` stands after ``text`` (a win: very much)."""
+        game, state = self.game, self.state
+        after = game.play(state, {seat: game.parse_move(state, seat, text)}, self.rng)
+        done = game.outcome(after)
+        if done is not None:
+            return 10_000.0 * (done.scores[seat] - 0.5)
+        if not hasattr(game, "evaluate"):
+            return 0.0
+        before, now = game.evaluate(state, seat), game.evaluate(after, seat)
+        mine = now[seat] - before[seat]
+        others = sum(now[s] - before[s] for s in range(len(now)) if s != seat)
+        return float(mine - others / max(1, len(now) - 1))
+
+
+def choose_with(
+    mirror: Mirror | None, desc: dict[str, Any], legal: list[str], seat: int, previous: str | None
+) -> str:
+    """:func:`choose`, but a move that wins or gains material first when the mirror knows."""
+    if mirror is None or not mirror.matches(desc):
+        return choose(desc, legal, seat, previous)
+    gains = {text: mirror.gain(seat, text) for text in legal}
+    best = max(gains.values())
+    if best <= 0.01:
+        return choose(desc, legal, seat, previous)
+    return choose(desc, [t for t, g in gains.items() if g >= best - 0.01], seat, previous)
+
+
 # -- the games ------------------------------------------------------------------------------
 
 
@@ -205,11 +257,13 @@ async def test_a_whole_game_by_clicks(
     ada = await Tab.open(browser, server.url, "Ada")
     bob = await Tab.open(browser, server.url, "Bob")
     eve = await Tab.open(browser, server.url, "Eve", width=PHONE_W, height=PHONE_H)
-    room = await ada.create_room(game, seats=["me", "open"])
+    options = QUICK_OPTIONS.get(game, {})
+    room = await ada.create_room(game, seats=["me", "open"], options=options)
     await bob.goto_room(room)
     await bob.sit(1)
     await eve.goto_room(room)
     tabs = (ada, bob)
+    mirror = Mirror(REGISTRY.get(game), options, 2)
     u = await eve.latest()
     desc = u["view"]["grid"]
     for tab in (ada, bob, eve):
@@ -232,16 +286,17 @@ async def test_a_whole_game_by_clicks(
 
     previous: dict[int, str] = {}
     keyed = False
+    started = time.monotonic()
     for ply in range(PLY_CAP):
         u = await eve.latest()
-        if u["status"] == "over":
+        if u["status"] == "over" or time.monotonic() - started > PLAY_SECONDS:
             break
         seat = u["to_act"][0]
         mover = tabs[seat]
         await mover.wait_to_act()
         legal = await mover.legal()
         mine = (await mover.latest())["view"]["grid"]
-        text = choose(mine, legal, seat, previous.get(seat))
+        text = choose_with(mirror, mine, legal, seat, previous.get(seat))
         g = grid.gesture(text)
         if not keyed and seat == 1 and g and g.kind == "move" and not g.choice:
             await play_by_keys(mover, text)
@@ -249,6 +304,7 @@ async def test_a_whole_game_by_clicks(
         else:
             await play(mover, text)
         previous[seat] = text
+        mirror.play(seat, text)
         await eve.wait_turn(ply + 1)
         if ply % 5 == 1:
             after = (await eve.latest())["view"]["grid"]
@@ -265,8 +321,8 @@ async def test_a_whole_game_by_clicks(
                 "el => el.getBoundingClientRect().right"
             )
             assert right <= PHONE_W, "the board overflows a phone"
-    else:
-        u = await eve.latest()
+    u = await eve.latest()
+    if u["status"] != "over":  # the cap: the side to move resigns
         await tabs[u["to_act"][0]].page.click("#resign")
         await tabs[u["to_act"][0]].page.click("#resign-yes")
     assert keyed, "no move was played with the keys"
@@ -350,3 +406,86 @@ async def test_every_gesture_on_a_board_turned_a_quarter(
     await bob.screenshot(shots, "described-toy-over-phone")
     for tab in (ada, bob, eve):
         tab.assert_clean()
+
+
+async def test_a_board_of_points(browser: Browser, server: KibitzServer, shots: Path) -> None:
+    """The toy on the crossings: lines between neighbours but the breaks, the links, the
+    river's name across the gap, coordinates in the frame; pieces stand on the crossings
+    and the squares' areas are still what a click or a key acts on."""
+    ada = await Tab.open(browser, server.url, "Ada")
+    bob = await Tab.open(browser, server.url, "Bob", width=PHONE_W, height=PHONE_H)
+    room = await ada.create_room("gridtoy", seats=["me", "open"], options={"board": "points"})
+    await bob.goto_room(room)
+    await bob.sit(1)
+    desc = (await ada.latest())["view"]["grid"]
+    assert desc["style"] == "points"
+    for tab in (ada, bob):
+        await tab.page.wait_for_selector("svg.board.described.points")
+        await assert_drawn(tab, desc)
+    await assert_edge_at_bottom(ada, desc, "south")
+    await assert_edge_at_bottom(bob, desc, "north")
+    page = ada.page
+    segments = await page.locator("svg.board .lines line").evaluate_all(
+        "ls => ls.map(l => [l.dataset.a, l.dataset.b, l.classList.contains('link')])"
+    )
+    # 3 x 4 crossings: 8 segments along the ranks and 9 along the files, 2 broken, 2 links
+    assert len(segments) == 8 + 9 - 2 + 2
+    pairs = {frozenset((a, b)) for a, b, _ in segments}
+    assert frozenset(("a2", "a3")) not in pairs and frozenset(("c2", "c3")) not in pairs
+    assert frozenset(("b2", "b3")) in pairs and frozenset(("a1", "a2")) in pairs
+    assert sorted(sorted((a, b)) for a, b, link in segments if link) == [["a1", "b2"], ["b2", "c1"]]
+    assert await page.text_content("svg.board .river-label") == "River"
+    # no squares drawn: the squares' areas are transparent, the wood shows through
+    fill = await page.locator("svg.board [data-square='a3'] .bg").evaluate(
+        "el => getComputedStyle(el).fill"
+    )
+    assert fill in ("transparent", "rgba(0, 0, 0, 0)"), fill
+    # a piece stands on its crossing: the lines from a1 start at the king's centre
+    king = await page.locator("svg.board .piece[data-on='a1']").evaluate(
+        """el => { const b = el.getBBox(), m = el.getAttribute('transform').match(/[-\\d.]+/g);
+                   return [+m[0] + b.x + b.width / 2, +m[1] + b.y + b.height / 2]; }"""
+    )
+    line = await page.locator("svg.board .lines line[data-a='a1'][data-b='b1']").evaluate(
+        "l => [Number(l.getAttribute('x1')), Number(l.getAttribute('y1'))]"
+    )
+    assert abs(king[0] - line[0]) < 2 and abs(king[1] - line[1]) < 2, (king, line)
+    # the coordinates in the frame: a b c under the board, 1..4 beside it
+    coords = await page.locator("svg.board .frame .edge-coord").all_text_contents()
+    assert sorted(coords) == ["1", "2", "3", "4", "a", "b", "c"]
+    assert await page.locator("svg.board .frame .edge-coord").count() == 7
+    # played on the crossings: a step, a drop, a step by the keys, a capture
+    await play(ada, "a1-a2")
+    await play(bob, "P*a3")
+    await play(ada, "P*c1")
+    await play_by_keys(bob, "a3-b3")
+    await ada.screenshot(shots, "described-toy-points-desktop")
+    await bob.screenshot(shots, "described-toy-points-phone")
+    right = await bob.page.locator("svg.board").evaluate("el => el.getBoundingClientRect().right")
+    assert right <= PHONE_W
+    await assert_drawn(ada, (await ada.latest())["view"]["grid"])
+    for tab in (ada, bob):
+        tab.assert_clean()
+
+
+@pytest.mark.skipif("ming_mang" not in REGISTRY, reason="ming_mang is not registered")
+async def test_the_largest_board_of_points_on_a_phone(
+    browser: Browser, server: KibitzServer, shots: Path
+) -> None:
+    """Ming-Mang's traditional 17 x 17 lines fit a phone's width and are played by taps."""
+    ada = await Tab.open(browser, server.url, "Ada", width=PHONE_W, height=PHONE_H)
+    await ada.create_room("ming_mang", seats=["me", "me"], options={"size": 17})
+    page = ada.page
+    await page.wait_for_selector("svg.board.described.points")
+    desc = (await ada.latest())["view"]["grid"]
+    assert (desc["files"], desc["ranks"]) == (17, 17)
+    assert await page.locator("svg.board .lines line").count() == 2 * 17 * 16
+    await assert_drawn(ada, desc)
+    box = await page.locator("svg.board").bounding_box()
+    assert box and box["x"] >= 0 and box["x"] + box["width"] <= PHONE_W
+    # a crossing's square is still a target a finger can hit: over 20 px
+    square = await page.locator("svg.board [data-square='e5'] .bg").bounding_box()
+    assert square and square["width"] >= 20, square
+    await ada.wait_to_act()
+    await play(ada, choose(desc, await ada.legal(), 0, None))
+    await ada.screenshot(shots, "described-ming_mang-17-phone")
+    ada.assert_clean()

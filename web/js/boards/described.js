@@ -116,11 +116,11 @@ function choicePicker(wrap, grid, seat, moves) {
     };
     const buttons = moves.map((m) => {
       const letter = m.choice || "";
-      const label = letter ? `Choose ${letter}` : "No change";
+      const label = letter === "+" ? "Promote" : letter ? `Choose ${letter}` : "No change";
       return h("button", {
         type: "button", class: "choice", "aria-label": label, dataset: { choice: letter || "-" },
         onclick: () => close(m.text),
-      }, letter ? tokenIcon(grid, { seat, glyph: letter, shape: "disc", fill: null }) : "as is");
+      }, letter ? tokenIcon(grid, { seat, glyph: letter, shape: "disc", fill: null, promoted: letter === "+" }) : "as is");
     });
     const layer = h("div", { class: "promo", role: "dialog", "aria-modal": "true", "aria-label": "Choose" },
       h("div", { class: "box" },
@@ -134,6 +134,54 @@ function choicePicker(wrap, grid, seat, moves) {
     wrap.append(layer);
     buttons[0].focus();
   });
+}
+
+const pairKey = (a, b) => (a < b ? `${a} ${b}` : `${b} ${a}`);
+
+/**
+ * The lines of a board of points: one segment between each two orthogonal neighbours but the
+ * breaks, the links, and a river's name written across the gap the breaks leave.
+ */
+export function lines(board, grid) {
+  const name = (f, r) => FILES[f] + (r + 1);
+  const broken = new Set(grid.breaks.map(([a, b]) => pairKey(a, b)));
+  const out = [];
+  const segment = (a, b, cls) => {
+    const [x1, y1] = board.center(a);
+    const [x2, y2] = board.center(b);
+    out.push(s("line", { class: cls, x1, y1, x2, y2, dataset: { a, b } }));
+  };
+  for (let f = 0; f < grid.files; f++) {
+    for (let r = 0; r < grid.ranks; r++) {
+      const here = name(f, r);
+      if (f + 1 < grid.files && !broken.has(pairKey(here, name(f + 1, r)))) {
+        segment(here, name(f + 1, r), `gridline${r === 0 || r === grid.ranks - 1 ? " outer" : ""}`);
+      }
+      if (r + 1 < grid.ranks && !broken.has(pairKey(here, name(f, r + 1)))) {
+        segment(here, name(f, r + 1), `gridline${f === 0 || f === grid.files - 1 ? " outer" : ""}`);
+      }
+    }
+  }
+  for (const [a, b] of grid.links) segment(a, b, "gridline link");
+  const river = grid.terrain.river;
+  if (river && river.label) {
+    // across the gap the breaks leave, else over the river's squares
+    const spots = grid.breaks.length
+      ? grid.breaks.map(([a, b]) => [board.center(a), board.center(b)])
+      : Object.entries(grid.cells).filter(([, t]) => t.includes("river")).map(([sq]) => [board.center(sq), board.center(sq)]);
+    if (spots.length) {
+      const xs = spots.flatMap(([p, q]) => [p[0], q[0]]);
+      const ys = spots.flatMap(([p, q]) => [p[1], q[1]]);
+      const cx = (Math.min(...xs) + Math.max(...xs)) / 2;
+      const cy = (Math.min(...ys) + Math.max(...ys)) / 2;
+      const upright = Math.max(...ys) - Math.min(...ys) > Math.max(...xs) - Math.min(...xs);
+      out.push(s("text", {
+        class: "river-label", x: cx, y: cy, dy: "0.35em", "text-anchor": "middle",
+        transform: upright ? `rotate(90 ${cx} ${cy})` : null, "aria-hidden": "true",
+      }, river.label));
+    }
+  }
+  return out;
 }
 
 /**
@@ -169,18 +217,20 @@ function makeBoard(boardHost, infoHost, grid0, ctx) {
     kind: "described",
     label: `${ctx.info.title || "Game"} board${mine ? `, you play ${mine.name}` : ""}`,
     bottom,
-    checkered: grid0.checkered,
+    checkered: grid0.checkered && grid0.style !== "points",
+    points: grid0.style === "points",
     onMove: ctx.send,
     choose: (moves) => choicePicker(wrap, latestGrid || grid0, ctx.you, moves),
     onSelect: () => renderHands(),
   });
   // a tall board is kept within the screen's height, a wide one within its width
   wrap.style.maxWidth = `min(${board.cols >= board.rows ? 760 : 640}px, 100%, calc(78vh * ${board.cols / board.rows}))`;
-  const handsTop = h("div", { class: "hands top" });
-  const handsBottom = h("div", { class: "hands bottom" });
+  const handsTop = h("div", { class: "hands hands-top" });
+  const handsBottom = h("div", { class: "hands hands-bottom" });
   const status = h("p", { class: "grid-status", role: "status", "aria-live": "polite" });
   const actions = h("div", { class: "grid-actions", role: "group", "aria-label": "Other moves" });
   const legend = h("ul", { class: "legend", "aria-label": "Terrain" });
+  if (grid0.style === "points") board.setLines(lines(board, grid0));
   wrap.append(board.svg);
   boardHost.append(handsTop, wrap, handsBottom, status, actions, legend);
   let latestGrid = grid0;
@@ -189,11 +239,28 @@ function makeBoard(boardHost, infoHost, grid0, ctx) {
   let prevTurn = null;
   let prevPieces = null;
   let busy = false;
+  const latestShapes = new Map(); // piece kind -> shape, as last seen on the board
 
   /** A "point" piece points away from its owner's edge, wherever that is on the screen. */
   function pointing(grid, p) {
     const owner = p.seat === null || p.seat === undefined ? null : grid.seats[p.seat];
     return owner ? { down: "up", up: "down", left: "right", right: "left" }[screenSide(owner.edge, bottom)] : "up";
+  }
+
+  /**
+   * A terrain on a board of points tints the space between crossings that share it (a
+   * palace is the rectangle between its corners): each quarter of the square whose three
+   * neighbours on that side have the terrain too; a crossing alone gets a round tint.
+   */
+  function pointTint(grid, name, sq, t) {
+    const has = (dc, dr) => {
+      const other = board.at(sq.x / 100 + dc, sq.y / 100 + dr);
+      return !!other && (grid.cells[other] || []).includes(t);
+    };
+    const attrs = { class: `terrain t-${t}`, fill: grid.terrain[t].fill, dataset: { terrain: t } };
+    const quarters = [[-1, -1], [1, -1], [-1, 1], [1, 1]].filter(([dc, dr]) => has(dc, 0) && has(0, dr) && has(dc, dr));
+    if (!quarters.length) return s("rect", { ...attrs, x: 12, y: 12, width: 76, height: 76, rx: 38 });
+    return s("path", { ...attrs, d: quarters.map(([dc, dr]) => `M${dc < 0 ? 0 : 50} ${dr < 0 ? 0 : 50}h50v50h-50z`).join("") });
   }
 
   function drawTerrain(grid) {
@@ -204,6 +271,10 @@ function makeBoard(boardHost, infoHost, grid0, ctx) {
       for (const old of sq.g.querySelectorAll(".terrain")) old.remove();
       const fills = (grid.cells[name] || []).filter((t) => grid.terrain[t] && grid.terrain[t].fill);
       const hl = sq.g.querySelector(".hl");
+      if (grid.style === "points") {
+        fills.forEach((t) => sq.g.insertBefore(pointTint(grid, name, sq, t), hl));
+        continue;
+      }
       fills.forEach((t, i) => {
         const fill = grid.terrain[t].fill;
         // the first terrain fills the square; any further one is a corner of it
@@ -224,18 +295,34 @@ function makeBoard(boardHost, infoHost, grid0, ctx) {
     return grid.hands[String(seat)] || [];
   }
 
+  /** The shape a hand piece is drawn with: that of its kind on the board, else a disc. */
+  function handShape(grid, kind) {
+    return latestShapes.get(kind) || "disc";
+  }
+
+  function chip(colour) {
+    const el = h("span", { class: "hand-chip", "aria-hidden": "true" });
+    el.style.background = colour; // through the CSSOM: the page allows no inline style
+    return el;
+  }
+
   function renderHands() {
     const grid = latestGrid;
-    const seats = grid.seats.map((_, i) => i).filter((i) => handEntries(grid, i).length || Object.keys(grid.hands).length);
+    const anyHands = Object.keys(grid.hands).length > 0;
+    const seats = grid.seats.map((_, i) => i).filter((i) => anyHands || handEntries(grid, i).length);
+    const many = grid.seats.length > 2;
+    // the viewer's own hand below the board, nearest to it; the hands of the seats across
+    // and beside above it (the one across nearest to the board)
+    const order = { down: 0, up: 1, left: 2, right: 3 };
     const top = [];
     const low = [];
-    for (const seat of seats) {
+    for (const seat of seats.sort((a, b) => order[screenSide(grid.seats[a].edge, bottom)] - order[screenSide(grid.seats[b].edge, bottom)])) {
       const side = screenSide(grid.seats[seat].edge, bottom);
       const entries = handEntries(grid, seat);
       const items = entries.map((e) => {
         const from = `*${e.letter}`;
         const drops = legalMoves.filter((m) => m.from === from);
-        const icon = tokenIcon(grid, { seat, glyph: e.glyph, shape: "disc", fill: null });
+        const icon = tokenIcon(grid, { seat, glyph: e.glyph, shape: handShape(grid, e.kind), fill: null });
         const count = h("span", { class: "count" }, `×${e.count}`);
         const label = `${e.label}, ${e.count} in hand`;
         if (!drops.length) return h("span", { class: "hand-piece", role: "img", "aria-label": label, dataset: { letter: e.letter } }, icon, count);
@@ -246,12 +333,16 @@ function makeBoard(boardHost, infoHost, grid0, ctx) {
           onclick: () => board.select(board.selected === from ? null : from),
         }, icon, count);
       });
-      const row = h("div", { class: "hand", dataset: { seat } },
-        h("span", { class: "muted" }, `${grid.seats[seat].name} in hand:`),
+      const where = many && side !== "down" ? ` (${{ up: "across", left: "left", right: "right" }[side]})` : "";
+      const who = seat === ctx.you ? `You (${grid.seats[seat].name})` : `${grid.seats[seat].name}${where}`;
+      const row = h("div", { class: `hand side-${side}${seat === ctx.you ? " own" : ""}`, dataset: { seat } },
+        chip(grid.seats[seat].colour),
+        h("span", { class: "muted" }, `${who} in hand:`),
         items.length ? items : h("span", { class: "muted" }, "nothing"));
-      (side === "up" ? top : low).push(row);
+      (side === "down" ? low : top).push(row);
     }
-    handsTop.replaceChildren(...top);
+    handsTop.classList.toggle("many", top.length > 1);
+    handsTop.replaceChildren(...top.reverse());
     handsBottom.replaceChildren(...low);
   }
 
@@ -272,6 +363,7 @@ function makeBoard(boardHost, infoHost, grid0, ctx) {
     if (!grid) return;
     latestGrid = grid;
     busy = false;
+    for (const p of Object.values(grid.pieces)) if (p.kind) latestShapes.set(p.kind, p.shape);
     drawTerrain(grid);
     const pieces = new Map();
     for (const [sq, p] of Object.entries(grid.pieces)) {

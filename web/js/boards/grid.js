@@ -13,6 +13,7 @@
 import { s, reducedMotion } from "../dom.js";
 
 const CELL = 100;
+const MARGIN = 34; // around a board of points: room for the coordinates
 
 export class GridBoard {
   /**
@@ -27,6 +28,9 @@ export class GridBoard {
    *                               north (= flipped), west (file 0) or east
    * @param {(square: string|null) => void} [o.onSelect]  the selection changed
    * @param {boolean} [o.checkered]
+   * @param {boolean} [o.points]   pieces stand on the crossings of lines through the squares'
+   *                               centres (XiangQi, Go): no squares drawn, a frame around the
+   *                               board for the coordinates, lines given by setLines()
    * @param {(text: string) => void} o.onMove
    * @param {(moves: object[]) => Promise<string|null>} [o.choose]
    */
@@ -53,19 +57,26 @@ export class GridBoard {
 
     const w = this.cols * CELL;
     const hgt = this.rows * CELL;
+    // a big board is drawn smaller: its frame and coordinates grow to stay readable
+    this.scale = Math.max(1, Math.max(this.cols, this.rows) / 9);
+    this.margin = o.points ? Math.round(MARGIN * this.scale) : 0;
+    const m = this.margin;
     this.svg = s("svg", {
-      class: `board ${o.kind}`,
-      viewBox: `0 0 ${w} ${hgt}`,
+      class: `board ${o.kind}${o.points ? " points" : ""}`,
+      viewBox: `${-m} ${-m} ${w + 2 * m} ${hgt + 2 * m}`,
       role: "group",
       "aria-label": o.label,
       "aria-roledescription": "board",
     });
+    this.layerFrame = s("g", { class: "frame" });
     this.layerSquares = s("g", { class: "squares" });
+    this.layerLines = s("g", { class: "lines" });
     this.layerMarks = s("g", { class: "marks" });
     this.layerPieces = s("g", { class: "pieces" });
     this.layerFog = s("g", { class: "fog" });
     this.layerHints = s("g", { class: "hints" });
-    this.svg.append(this.layerSquares, this.layerMarks, this.layerPieces, this.layerFog, this.layerHints);
+    if (o.points) this.layerFrame.append(s("rect", { class: "wood", x: -m, y: -m, width: w + 2 * m, height: hgt + 2 * m, rx: 18 }));
+    this.svg.append(this.layerFrame, this.layerSquares, this.layerLines, this.layerMarks, this.layerPieces, this.layerFog, this.layerHints);
     this.build();
     this.svg.addEventListener("click", (e) => this.onClick(e));
     this.svg.addEventListener("keydown", (e) => this.onKey(e));
@@ -116,15 +127,28 @@ export class GridBoard {
           transform: `translate(${x} ${y})`,
         });
         first = false;
+        // on a board of points the highlights are round, about the crossing
+        const round = this.o.points ? { x: 6, y: 6, width: CELL - 12, height: CELL - 12, rx: CELL / 2 - 6 } : null;
         g.append(
           s("rect", { class: `bg ${shade}`, width: CELL, height: CELL }),
-          s("rect", { class: "hl", width: CELL, height: CELL }),
-          s("rect", { class: "ring", x: 4, y: 4, width: CELL - 8, height: CELL - 8, rx: 6 }),
+          s("rect", { class: "hl", width: CELL, height: CELL, ...round }),
+          s("rect", { class: "ring", x: 4, y: 4, width: CELL - 8, height: CELL - 8, rx: 6, ...round }),
         );
         const onLight = shade === "light" ? "on-light" : "on-dark";
         const col = x / CELL;
         const row = y / CELL;
-        if (this.o.coords !== false) {
+        if (this.o.coords !== false && this.o.points) {
+          // in the frame, beside the outer crossings
+          const turned = this.bottom === "west" || this.bottom === "east";
+          const [alongRow, alongCol] = turned ? [name.slice(1), name[0]] : [name[0], name.slice(1)];
+          const edgeCoord = (attrs, text) => {
+            const el = s("text", { class: "coord edge-coord", "text-anchor": "middle", ...attrs }, text);
+            el.style.fontSize = `${22 * this.scale}px`; // through the CSSOM: no inline style
+            this.layerFrame.append(el);
+          };
+          if (row === this.rows - 1) edgeCoord({ x: x + CELL / 2, y: y + CELL + this.margin * 0.72 }, alongRow);
+          if (col === 0) edgeCoord({ x: -this.margin / 2, y: y + CELL / 2, dy: "0.35em" }, alongCol);
+        } else if (this.o.coords !== false) {
           // along the bottom row the file changes (ranks when the board is turned a quarter)
           const turned = this.bottom === "west" || this.bottom === "east";
           const [alongRow, alongCol] = turned ? [name.slice(1), name[0]] : [name[0], name.slice(1)];
@@ -175,6 +199,11 @@ export class GridBoard {
       this.layerFog.append(node);
     }
     this.refresh();
+  }
+
+  /** The lines of a board of points (and any words on it), drawn over the squares' tints. */
+  setLines(nodes) {
+    this.layerLines.replaceChildren(...nodes);
   }
 
   /** Marks drawn between squares and pieces (arrows, bursts); children in board units. */

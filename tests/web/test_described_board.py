@@ -468,17 +468,19 @@ async def test_a_board_of_points(browser: Browser, server: KibitzServer, shots: 
 
 
 @pytest.mark.skipif("ming_mang" not in REGISTRY, reason="ming_mang is not registered")
-async def test_the_largest_board_of_points_on_a_phone(
-    browser: Browser, server: KibitzServer, shots: Path
+@pytest.mark.parametrize("size", [9, 17])
+async def test_boards_of_points_on_a_phone(
+    browser: Browser, server: KibitzServer, shots: Path, size: int
 ) -> None:
-    """Ming-Mang's traditional 17 x 17 lines fit a phone's width and are played by taps."""
+    """Ming-Mang's boards, up to the traditional 17 x 17 lines, fit a phone's width and are
+    played by taps."""
     ada = await Tab.open(browser, server.url, "Ada", width=PHONE_W, height=PHONE_H)
-    await ada.create_room("ming_mang", seats=["me", "me"], options={"size": 17})
+    await ada.create_room("ming_mang", seats=["me", "me"], options={"size": size})
     page = ada.page
     await page.wait_for_selector("svg.board.described.points")
     desc = (await ada.latest())["view"]["grid"]
-    assert (desc["files"], desc["ranks"]) == (17, 17)
-    assert await page.locator("svg.board .lines line").count() == 2 * 17 * 16
+    assert (desc["files"], desc["ranks"]) == (size, size)
+    assert await page.locator("svg.board .lines line").count() == 2 * size * (size - 1)
     await assert_drawn(ada, desc)
     box = await page.locator("svg.board").bounding_box()
     assert box and box["x"] >= 0 and box["x"] + box["width"] <= PHONE_W
@@ -487,5 +489,5 @@ async def test_the_largest_board_of_points_on_a_phone(
     assert square and square["width"] >= 20, square
     await ada.wait_to_act()
     await play(ada, choose(desc, await ada.legal(), 0, None))
-    await ada.screenshot(shots, "described-ming_mang-17-phone")
+    await ada.screenshot(shots, f"described-ming_mang-{size}-phone")
     ada.assert_clean()

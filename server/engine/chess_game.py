@@ -9,7 +9,6 @@ has nobody to claim a draw for).
 from __future__ import annotations
 
 import functools
-import io
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -28,6 +27,7 @@ from .chess_moves import (
     to_move,
     uci_texts,
 )
+from .chess_pgn import to_pgn
 from .chess_san import rivals, san_of
 
 WHITE, BLACK = 0, 1
@@ -377,48 +377,6 @@ class Chess(Game[ChessState, chess.Move]):
 
     def export(self, record: Mapping[str, Any]) -> dict[str, str]:
         return {"pgn": to_pgn(record)}
-
-
-def to_pgn(record: Mapping[str, Any]) -> str:
-    """PGN of a room record (see ``Room.record``): headers, moves and result."""
-    out = io.StringIO()
-    print(pgn_game(record), file=out, end="\n")
-    return out.getvalue()
-
-
-def pgn_game(
-    record: Mapping[str, Any],
-    *,
-    board_cls: type[chess.Board] = chess.Board,
-    game_cls: type[chess.pgn.Game] = chess.pgn.Game,
-) -> chess.pgn.Game:
-    """The PGN game of a room record; a variant board (``board_cls``) sets the ``Variant``
-    and ``FEN`` headers."""
-    options = record.get("options", {})
-    start = options.get("fen", chess.STARTING_FEN)
-    board = board_cls(start)
-    game = game_cls()
-    if start != chess.STARTING_FEN or board_cls.aliases[0] != "Standard":
-        game.setup(board)
-    game.headers["Event"] = f"Kibitz {record.get('game', 'chess')} room {record.get('room', '?')}"
-    game.headers["Site"] = "Kibitz"
-    players = record.get("players", [])
-    game.headers["White"] = players[0] if len(players) > 0 and players[0] else "?"
-    game.headers["Black"] = players[1] if len(players) > 1 and players[1] else "?"
-    node: chess.pgn.GameNode = game
-    for turn in record.get("moves", []):
-        for text in turn["moves"].values():
-            move = chess.Move.from_uci(text)
-            node = node.add_variation(move)
-            board.push(move)
-    outcome = record.get("outcome")
-    if outcome:
-        winner = outcome.get("winner")
-        game.headers["Result"] = {0: "1-0", 1: "0-1", None: "1/2-1/2"}[winner]
-        game.headers["Termination"] = outcome.get("reason", "")
-    else:
-        game.headers["Result"] = "*"
-    return game
 
 
 _SEATS = {chess.WHITE: frozenset({WHITE}), chess.BLACK: frozenset({BLACK})}

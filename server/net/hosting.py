@@ -188,7 +188,10 @@ class Hosting:
                 timer.cancel()
             self.metrics.rooms.set(len(self.rooms))
 
-    async def create(self, game: Any, options: Any, n_seats: Any, policy: Any) -> dict[str, Any]:
+    async def create(
+        self, game: Any, options: Any, n_seats: Any, policy: Any, *, rated: str | None = None
+    ) -> dict[str, Any]:
+        """Create a room (``rated``: the rating category, for a rated pairing or its rematch)."""
         if self.admission is not None and self.admission.overloaded:
             self.metrics.shed.labels("room").inc()
             raise ProtocolError("busy", "the server is busy: no new rooms for a moment")
@@ -201,7 +204,9 @@ class Hosting:
         room_id = self.make_secret(6)
         seed = self.make_secret(16)
         now = self.clock()
-        event = Room.create(room_id, game, options, n_seats, seed, now, policy, self.registry)
+        event = Room.create(
+            room_id, game, options, n_seats, seed, now, policy, self.registry, rated=rated
+        )
         started = time.monotonic()
         if not await self.store.acquire(room_id, self.node, self.lease_ms):
             raise ProtocolError("unavailable", "could not create the room; try again")

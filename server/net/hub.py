@@ -66,6 +66,7 @@ COMMANDS = {
     "abort",
     "offer_rematch",
     "decline_rematch",
+    "record_ratings",  # the rating service's, never a client's
 }
 READS = {"resync", "info", "record", "history", "check_token"}
 
@@ -104,6 +105,9 @@ class Hub(Hosting, Lobby, Sessions):
         #: again by a node that takes over a room that ended but is still live (its host died
         #: at the end): hooks must be idempotent per room (e.g. ratings, keyed by room id)
         self.on_over: list[Callable[[Room], Awaitable[None]]] = []
+        #: set by the seek service: a rematch's accounts and ratings per seat of the old room
+        #: (its pairing, carried over: ``server.net.rating.Rater.rematch_accounts``)
+        self.rematch_accounts: Callable[[Room, str], Awaitable[dict[int, Any]]] | None = None
         #: set by the cluster: publish a hosted room's renderings to the other nodes
         self.publish: Callable[[str, Outs], Awaitable[None]] | None = None
         #: set by the cluster: run an operation on another node
@@ -374,12 +378,17 @@ class Hub(Hosting, Lobby, Sessions):
         and bots with the same bots; the old room records it (each person learns their seat
         and token from its rendering, spectators the new room)."""
         old = hosted.room
-        summary = await self.create(old.game.name, old.options, old.n_seats, old.policy.to_json())
+        rated = old.rated.category if old.rated else None
+        summary = await self.create(
+            old.game.name, old.options, old.n_seats, old.policy.to_json(), rated=rated
+        )
         new_id = summary["room"]
+        accounts = await self.rematch_accounts(old, new_id) if self.rematch_accounts else {}
         tokens: dict[int, str] = {}
         for seat, holder in enumerate(old.seats):
             args: dict[str, Any] = {"seat": old.rematch_seat(seat), "name": holder.name}
-            if holder.kind == "person":
+            if holder.kind == "person":  # the same account (a rated pairing: its rating now)
+                args |= accounts.get(seat) or ({"user": holder.user} if holder.user else {})
                 tokens[seat] = args["token"] = self.make_secret(24)
                 await self.command(new_id, "take_seat", args)
             elif holder.kind == "bot":

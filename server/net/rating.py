@@ -3,7 +3,9 @@
 Glicko-2 for two seats, OpenSkill for more (:mod:`server.rooms.ratings`, pure). The result
 and the new ratings are stored by one Lua script keyed by the room id, so a node that takes
 over a room that ended with its dead host rates it again harmlessly; a rating that changed
-meanwhile (another game of the same player ended) is read again and recomputed.
+meanwhile (another game of the same player ended) is read again and recomputed. Once stored,
+the changes go into the room's own log (its ``ratings`` event), so the players see them at
+the board; and a rematch of a paired game is paired the same way (accounts, category, rated).
 """
 
 from __future__ import annotations
@@ -17,15 +19,21 @@ from ..rooms.offers import ABORTED
 from ..rooms.ratings import Glicko, Skill, rate_many, rate_pair, rating_from_json
 from ..rooms.room import Room
 from ..store.accounts import AccountStore, Stale
+from .errors import ProtocolError
+from .hub import Hub
 
 log = logging.getLogger("kibitz.seeks")
+
+#: how long a room's pairing record is kept (its rating, its rematch)
+PAIRING_TTL = 90 * 24 * 3600
 
 
 class Rater:
     """Rates a finished paired game exactly once."""
 
-    def __init__(self, store: AccountStore) -> None:
+    def __init__(self, store: AccountStore, hub: Hub) -> None:
         self.store = store
+        self.hub = hub
 
     async def rate(self, room: Room) -> None:
         """The ``on_over`` hook: store the game's result and rating changes once per room."""
@@ -34,13 +42,55 @@ class Rater:
             return
         for _ in range(10):
             if await self.store.applied(room.id):
-                return
+                break
             try:
                 await self._apply(room, pairing)
-                return
+                break
             except Stale:
                 continue
-        log.error("room %s: ratings kept changing; not rated", room.id)
+        else:
+            log.error("room %s: ratings kept changing; not rated", room.id)
+            return
+        await self.show(room)
+
+    async def show(self, room: Room) -> None:
+        """Put the stored rating changes of a rated room into its log, once (the hook runs
+        under the room's lock: the command goes in a task of its own, after it)."""
+        if room.rated is None or room.rated.changes is not None:
+            return
+        result = await self.store.result(room.id)
+        if result is not None and result.get("rated"):
+            self.hub.spawn(self._record(room.id, result["players"]), f"ratings {room.id}")
+
+    async def _record(self, room_id: str, players: list[dict[str, Any]]) -> None:
+        try:
+            await self.hub.command(room_id, "record_ratings", {"players": players})
+        except ProtocolError as exc:  # the next host shows them (on_over runs again)
+            log.warning("room %s: rating changes not shown: %s", room_id, exc.message)
+
+    async def rematch_accounts(self, old: Room, new_room: str) -> dict[int, dict[str, Any]]:
+        """A rematch of a paired game keeps its accounts, category and ratedness: save the
+        new room's pairing (seats rotated as the room rotates them, each account's rating as
+        it is now) and return, per seat of ``old``, the ``user`` and ``rating`` to seat it
+        with (``hub.rematch_accounts``)."""
+        pairing = await self.store.pairing(old.id)
+        if pairing is None:
+            return {}
+        players = sorted(pairing["players"], key=lambda p: int(p["seat"]))
+        raw = await self.store.rating_raw([p["user"] or "" for p in players], pairing["category"])
+        out: dict[int, dict[str, Any]] = {}
+        moved = []
+        for p, stored in zip(players, raw, strict=True):
+            now = json.loads(stored) if stored and p["user"] else Glicko().to_json()
+            rating = {"rating": now["rating"], "provisional": now["provisional"]}
+            moved.append({**p, **rating, "seat": old.rematch_seat(int(p["seat"]))})
+            if p["user"]:
+                out[int(p["seat"])] = {"user": p["user"], "rating": rating}
+        moved.sort(key=lambda p: p["seat"])
+        await self.store.save_pairing(
+            new_room, {**pairing, "room": new_room, "players": moved}, PAIRING_TTL
+        )
+        return out
 
     async def _apply(self, room: Room, pairing: dict[str, Any]) -> None:
         assert room.outcome is not None

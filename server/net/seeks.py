@@ -43,7 +43,7 @@ from .errors import ProtocolError
 from .handlers import Handlers
 from .hub import Hub
 from .names import guest_name, player_key
-from .rating import Rater
+from .rating import PAIRING_TTL, Rater
 
 log = logging.getLogger("kibitz.seeks")
 
@@ -55,7 +55,6 @@ MAX_SEEKS_PER_PLAYER = 5
 #: open seeks from one client address (``kibitz serve --seeks-per-ip``): guests are as many
 #: players as they open sessions, an address is not
 MAX_SEEKS_PER_IP = 20
-PAIRING_TTL = 90 * 24 * 3600
 
 
 def clock_label(clock: Any) -> str:
@@ -66,15 +65,6 @@ def clock_label(clock: Any) -> str:
     return f"{clock.get('base', 0) / 60:g}+{clock.get('increment', 0):g}"
 
 
-def seat_name(player: dict[str, Any]) -> str:
-    """The name a paired player sits under: an account's with its rating, as lichess shows
-    it (``Ada (1500?)``, ``?`` while provisional); a guest's as given (at most 32)."""
-    if not player["user"]:
-        return str(player["name"])[:32]
-    mark = "?" if player["provisional"] else ""
-    return f"{player['name']} ({round(player['rating'])}{mark})"
-
-
 class Seeks:
     """The seek and pairing service of one hub."""
 
@@ -82,7 +72,7 @@ class Seeks:
         self.hub = hub
         self.handlers = handlers
         self.store: AccountStore = accounts_of(hub).store
-        self.rater = Rater(self.store)
+        self.rater = Rater(self.store, hub)
         #: clients that asked for the seek list (pushed ``seeks`` on every change)
         self.listeners: set[Client] = set()
         #: player key -> when its last connection on this node went away
@@ -96,6 +86,7 @@ class Seeks:
             return
         self.started = True
         self.hub.on_over.append(self.rate)
+        self.hub.rematch_accounts = self.rater.rematch_accounts
         await self.beat()  # alive before the first client can post
         self.pubsub = self.hub.store.pubsub()
         await self.pubsub.subscribe(self.channel("paired"), self.channel("seeks"))
@@ -254,16 +245,20 @@ class Seeks:
         self, seek: dict[str, Any], order: list[dict[str, Any]]
     ) -> dict[str, dict[str, Any]]:
         """Create the room with everyone seated; publish ``paired`` to every player."""
-        summary = await self.hub.create(seek["game"], seek["options"], len(order), seek["settings"])
-        room_id = summary["room"]
         rated = bool(seek["rated"]) and all(p["user"] for p in order)
+        summary = await self.hub.create(
+            seek["game"], seek["options"], len(order), seek["settings"],
+            rated=seek["category"] if rated else None,
+        )  # fmt: skip
+        room_id = summary["room"]
         messages: dict[str, dict[str, Any]] = {}
         for seat, p in enumerate(order):
             token = self.hub.make_secret(24)
-            await self.hub.command(
-                room_id, "take_seat",
-                {"seat": seat, "token": token, "name": seat_name(p), "user": p["user"] or ""},
-            )  # fmt: skip
+            # the name, the account and its rating: separate fields (never "Ada (1500?)")
+            who = {"name": str(p["name"])[:32], "user": p["user"] or ""}
+            if p["user"]:
+                who["rating"] = {"rating": p["rating"], "provisional": p["provisional"]}
+            await self.hub.command(room_id, "take_seat", {"seat": seat, "token": token, **who})
             messages[p["key"]] = {
                 "type": "paired", "room": room_id, "seat": seat, "token": token,
                 "game": seek["game"], "rated": rated, "seek": seek.get("id"),

@@ -6,6 +6,10 @@ down counts like any other time (a restart neither resets nor freezes a clock).
 
 In a simultaneous turn every acting seat's clock runs at once; a seat's clock stops when it
 seals its move (and a Fischer increment is added then).
+
+As on lichess, no clock runs until every seat has made its first move (``running`` false):
+until then ``since`` is when the current turn began, which the room's first-move rule counts
+from (``Policy.first_move``, ``Timing.first_move_due``), and nobody is charged.
 """
 
 from __future__ import annotations
@@ -66,6 +70,7 @@ class Clock:
     left: list[float]
     since: float | None = None  # when the current turn began (None: not started)
     stopped: set[int] = field(default_factory=set)  # seats that sealed this turn
+    running: bool = False  # every seat has made its first move: the clocks run
 
     @classmethod
     def new(cls, spec: ClockSpec, n_seats: int) -> Clock:
@@ -79,7 +84,7 @@ class Clock:
 
     def stop(self, seat: int, at: float) -> None:
         """``seat`` has moved (or sealed) at ``at``: charge its time, add the increment."""
-        if seat in self.stopped or self.since is None:
+        if seat in self.stopped or self.since is None or not self.running:
             return
         self.left[seat] -= at - self.since
         if self.spec.kind == "fischer":
@@ -88,7 +93,7 @@ class Clock:
 
     def deadline(self, running: Iterable[int]) -> tuple[float, int] | None:
         """The earliest flag fall ``(time, seat)`` among ``running`` seats, if any."""
-        if self.since is None:
+        if self.since is None or not self.running:
             return None
         since = self.since
         best = [(since + self.left[s], s) for s in running if s not in self.stopped]
@@ -98,6 +103,7 @@ class Clock:
         return {
             **self.spec.to_json(),
             "left": [round(x, 3) for x in self.left],
-            "running": sorted(s for s in running if s not in self.stopped),
+            "running": sorted(s for s in running if s not in self.stopped) if self.running else [],
             "since": self.since,
+            "started": self.running,
         }

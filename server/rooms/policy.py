@@ -8,11 +8,19 @@ from typing import Any
 
 from ..engine import Game, InvalidOptions
 from .clock import ClockSpec
+from .ratings import speed
 
 Json = dict[str, Any]
 
 MAX_SPECTATOR_DELAY = 50
-KEYS = {"undo", "bots_accept_undo", "clock", "on_timeout", "spectator_delay", "spectators_see_all"}
+KEYS = {
+    "undo", "bots_accept_undo", "clock", "on_timeout", "spectator_delay", "spectators_see_all",
+    "first_move",
+}  # fmt: skip
+#: seconds to make the first move, by speed, as lichess gives them (lila's
+#: ``Game.timeForFirstMove``, outside tournaments); untimed games never abort
+FIRST_MOVE = {"ultrabullet": 15, "bullet": 20, "blitz": 25, "rapid": 30, "classical": 35}
+MAX_FIRST_MOVE = 3600
 #: the least delay under which spectators of a hidden-information game may see everything
 MIN_SEE_ALL_DELAY = 2
 
@@ -39,6 +47,10 @@ class Policy:
             open a second connection, so a player could watch their own game this way: the
             lobby and the room page say so. Without it, a delay never reveals hidden
             information: spectators get the public view, late.
+        first_move: with a clock, seconds a person has to make their first move (counted
+            from when their first turn began): past it the game is aborted, unrated. No
+            clock runs until every seat has moved. Default: lichess's by speed
+            (:data:`FIRST_MOVE`: 15 s ultrabullet to 35 s classical); 0: never.
     """
 
     undo: bool
@@ -47,6 +59,7 @@ class Policy:
     on_timeout: str = "forfeit"
     spectator_delay: int = 0
     spectators_see_all: bool = False
+    first_move: float = 0
 
     @classmethod
     def parse(cls, raw: Mapping[str, Any] | None, game: Game[Any, Any]) -> Policy:
@@ -71,11 +84,20 @@ class Policy:
                 f"spectators_see_all needs a spectator_delay of at least {MIN_SEE_ALL_DELAY} "
                 "turns (a player could watch their own game through a second connection)"
             )
+        clock = ClockSpec.parse(raw.get("clock"))
+        first = raw.get("first_move")
+        if first is None:
+            first = FIRST_MOVE.get(speed(clock.to_json()), 0) if clock else 0
+        if isinstance(first, bool) or not isinstance(first, int | float):
+            raise InvalidOptions("first_move must be a number of seconds")
+        if first and not 5 <= first <= MAX_FIRST_MOVE:
+            raise InvalidOptions(f"first_move must be 0 (never) or 5 to {MAX_FIRST_MOVE} s")
         return cls(
+            first_move=first if clock else 0,
             spectators_see_all=see_all,
             undo=raw.get("undo", not game.hidden_information),
             bots_accept_undo=raw.get("bots_accept_undo", True),
-            clock=ClockSpec.parse(raw.get("clock")),
+            clock=clock,
             on_timeout=on_timeout,
             spectator_delay=delay,
         )
@@ -88,4 +110,5 @@ class Policy:
             "on_timeout": self.on_timeout,
             "spectator_delay": self.spectator_delay,
             "spectators_see_all": self.spectators_see_all,
+            "first_move": self.first_move,
         }

@@ -40,7 +40,7 @@ _OWN = ("you", "view", "turn", "legal", "your_move")
 #: the keys of :meth:`Rendering.common`'s part, in order
 _COMMON = (
     "room", "game", "version", "status", "you", "seats", "to_act", "sealed", "view", "turn",
-    "clock", "settings", "at", "outcome", "undo", "draw_offer", "rematch",
+    "clock", "settings", "at", "outcome", "undo", "draw_offer", "rematch", "rated",
 )  # fmt: skip
 #: the keys every recipient's snapshot shares
 _SHARED = tuple(k for k in _COMMON if k not in _OWN)
@@ -97,6 +97,12 @@ class Rendering:
     def events_since(self, version: int) -> list[Event]:
         raise NotImplementedError
 
+    if TYPE_CHECKING:  # the clocks (timing.py) and the rated flag (standing.py)
+
+        def clock_json(self, running: frozenset[int]) -> Json: ...
+
+        def rated_json(self) -> Json | None: ...
+
     def recipients(self) -> list[Recipient]:
         return [*range(self.n_seats), None]
 
@@ -126,8 +132,12 @@ class Rendering:
             return {"kind": "resign", "seat": d["seat"], "reason": d["reason"]}
         if k == "timeout":
             return {"kind": "timeout", "seat": d["seat"]}
+        if k == "abort" and "reason" in d:  # the first move did not come in time
+            return {"kind": k, "seat": d["seat"], "reason": d["reason"]}
         if k in ("draw_offer", "abort", "rematch_offer", "rematch_declined"):
             return {"kind": k, "seat": d["seat"]}
+        if k == "ratings":
+            return {"kind": k, "changes": d["changes"]}
         if k == "draw_answer":
             return {"kind": k, "seat": d["seat"], "accept": d["accept"]}
         if k == "draw":
@@ -195,7 +205,7 @@ class Rendering:
             "sealed": sorted(self.pending),
             "view": None,
             "turn": None,
-            "clock": self.clock.to_json(acting - set(self.pending)) if self.clock else None,
+            "clock": self.clock_json(acting - set(self.pending)) if self.clock else None,
             "settings": self.settings_json(),
             "at": self.last_at,
             "outcome": self.outcome.to_json() if self.outcome else None,
@@ -212,6 +222,7 @@ class Rendering:
                 if self.rematch_votes
                 else None
             ),
+            "rated": self.rated_json(),
         }
 
     def _view(self, r: Recipient) -> Json:
@@ -391,6 +402,7 @@ class Rendering:
                 for i, t in enumerate(self.turns[:shown])
             ],
             "outcome": self.outcome.to_json() if self.outcome else None,
+            "rated": self.rated_json(),
             "created_at": self.created_at,
             "version": self.version,
         }

@@ -33,13 +33,14 @@ from .errors import (
     NotSeated,
     NotStarted,
     NotYourTurn,
-    SeatTaken,
     StaleVersion,
     TimeUp,
 )
 from .offers import Offers
 from .policy import Policy
 from .render import RESYNC_EVENT_LIMIT, Change, Recipient, Rendering
+from .seating import Seating
+from .standing import Rated, Standing
 from .takebacks import TakeBacks
 from .timing import Timing
 from .values import (
@@ -54,17 +55,17 @@ from .values import (
     Turn,
     Turns,
     UndoRequest,
-    check_name,
     hash_token,
 )
 
 Json = dict[str, Any]
 
 
-class Room(Offers, TakeBacks, Timing, Rendering):
+class Room(Seating, Offers, TakeBacks, Timing, Standing, Rendering):
     """One game room. Build it with :meth:`create` + :meth:`from_created`, or :meth:`replay`.
 
-    The rendering half (snapshots, deltas, records) is :class:`~server.rooms.render.Rendering`.
+    The rendering half (snapshots, deltas, records) is :class:`~server.rooms.render.Rendering`;
+    who sits where, :class:`~server.rooms.seating.Seating`.
     """
 
     # a node holds thousands of rooms: slots instead of a dict each (over 30 attributes
@@ -72,9 +73,9 @@ class Room(Offers, TakeBacks, Timing, Rendering):
     __slots__ = (
         "_acting", "_seats_json", "_settings", "_shown", "_shown_common", "_tokens", "_views",
         "cids", "clock", "created_at", "draw_offer", "game", "gone", "id", "last_at", "log",
-        "n_seats", "options", "outcome", "past", "pending", "policy", "position_version", "rematch",
-        "rematch_votes", "seats", "seed", "started", "state", "turns", "undo_floor", "undo_request",
-        "undos", "version"
+        "n_seats", "options", "outcome", "past", "pending", "policy", "position_version", "rated",
+        "rematch", "rematch_votes", "seats", "seed", "started", "state", "turns", "undo_floor",
+        "undo_request", "undos", "version"
     )  # fmt: skip
 
     def __init__(
@@ -113,6 +114,7 @@ class Room(Offers, TakeBacks, Timing, Rendering):
         self.position_version = 0
         self.last_at = created_at
         self.clock = Clock.new(policy.clock, n_seats) if policy.clock else None
+        self.rated: Rated | None = None  # the rating category a rated game is played for
         # per-state caches: states are immutable values, so identity is a safe key
         self._acting: tuple[Any, frozenset[int]] | None = None
         self._views: tuple[Any, dict[Recipient | str, Json]] = (None, {})
@@ -140,8 +142,10 @@ class Room(Offers, TakeBacks, Timing, Rendering):
         now: float,
         policy: Mapping[str, Any] | None = None,
         registry: Registry = REGISTRY,
+        rated: str | None = None,
     ) -> Event:
-        """Decide a ``created`` event (raises on an unknown game or bad options/seats)."""
+        """Decide a ``created`` event (raises on an unknown game or bad options/seats);
+        ``rated``: the rating category of a rated game (set by the shell, never a client)."""
         if game_name not in registry:
             raise KeyError(game_name)
         game = registry.get(game_name)
@@ -163,7 +167,7 @@ class Room(Offers, TakeBacks, Timing, Rendering):
             "n_seats": seats,
             "policy": pol.to_json(),
         }
-        return Event("created", data, now)
+        return Event("created", data | ({"rated": rated} if rated else {}), now)
 
     @classmethod
     def from_created(cls, event: Event, registry: Registry = REGISTRY) -> Room:
@@ -180,6 +184,7 @@ class Room(Offers, TakeBacks, Timing, Rendering):
         )
         room.log.append(event.to_record())
         room.version = 1
+        room.rated = Rated(d["rated"]) if d.get("rated") else None
         return room
 
     @classmethod
@@ -228,39 +233,6 @@ class Room(Offers, TakeBacks, Timing, Rendering):
             self._tokens[token] = s.token_hash
 
     # -- decide: commands ------------------------------------------------------------------
-
-    def take_seat(
-        self, seat: int | None, token: str, name: Any, now: float, user: str = ""
-    ) -> list[Event]:
-        """A person (``user``: the account seating them) takes an empty seat (None: the first)."""
-        self._not_over()
-        name = check_name(name)
-        if seat is None:
-            free = [i for i, s in enumerate(self.seats) if s.kind == "empty"]
-            if not free:
-                raise SeatTaken("every seat is taken")
-            seat = free[0]
-        self._seat(seat)
-        if self.seats[seat].kind != "empty":
-            raise SeatTaken(f"seat {seat} is taken")
-        data = {"seat": seat, "kind": "person", "name": name, "token_hash": hash_token(token)}
-        return [Event("seat", data | ({"user": user} if user else {}), now)]
-
-    def add_bot(self, seat: int, bot: str, name: str, now: float) -> list[Event]:
-        """A bot (``bot`` names its kind/strength, checked by the caller) takes a seat."""
-        self._not_over()
-        self._seat(seat)
-        if self.seats[seat].kind != "empty":
-            raise SeatTaken(f"seat {seat} is taken")
-        data = {"seat": seat, "kind": "bot", "name": check_name(name), "bot": bot}
-        return [Event("seat", data, now)]
-
-    def leave_seat(self, seat: int, actor: Actor, now: float) -> list[Event]:
-        """Give a seat back before the game starts (afterwards: resign instead)."""
-        self._check_actor(seat, actor)
-        if self.started:
-            raise BadRequest("the game has started: a seat is kept until the end (resign to quit)")
-        return [Event("unseat", {"seat": seat}, now)]
 
     def move(
         self,
@@ -368,21 +340,6 @@ class Room(Offers, TakeBacks, Timing, Rendering):
         data = {**last.data, "cid": cid, "n": len(events)}
         return [*events[:-1], Event(last.kind, data, last.at)]
 
-    def _apply_seat(self, d: Mapping[str, Any], at: float) -> None:
-        self._seats_json = None
-        self.seats[d["seat"]] = Seat(
-            d["kind"], d["name"], d.get("token_hash", ""), d.get("bot", ""), d.get("user", "")
-        )
-        if not self.started and all(s.kind != "empty" for s in self.seats):
-            self.started = True
-            if self.clock:
-                self.clock.start_turn(at)
-            self._check_end()
-
-    def _apply_unseat(self, d: Mapping[str, Any], at: float) -> None:
-        self._seats_json = None
-        self.seats[d["seat"]] = Seat()
-
     def _apply_sealed(self, d: Mapping[str, Any], at: float) -> None:
         seat = d["seat"]
         self.pending[seat] = self.game.parse_move(self.state, seat, d["move"])
@@ -399,10 +356,7 @@ class Room(Offers, TakeBacks, Timing, Rendering):
         self.past.append(self.state)
         self.pending.clear()
         self.undo_request = None
-        if self.clock:
-            for seat in moves:
-                self.clock.stop(seat, at)
-            self.clock.start_turn(at)
+        self._clocks_after(moves, at)
         self._check_end()
 
     def _apply_resign(self, d: Mapping[str, Any], at: float) -> None:
@@ -430,9 +384,9 @@ class Room(Offers, TakeBacks, Timing, Rendering):
         self.pending.pop(seat, None)
         self.undo_request = None
         if self.clock and was_acting and self.clock.since is not None:
-            if seat not in self.clock.stopped:  # charged up to now, no increment
+            if seat not in self.clock.stopped and self.clock.running:  # charged, no increment
                 self.clock.left[seat] = max(0.0, self.clock.left[seat] - (at - self.clock.since))
-            self.clock.start_turn(at)
+            self._clocks_after((), at)
         self._check_end()
 
     def _check_end(self) -> None:

@@ -3,20 +3,28 @@
 :class:`Timing` is the part of :class:`~server.rooms.room.Room` that the shell asks for the
 next deadline (it arms one timer per room) and calls back with :meth:`Timing.tick`; the
 timeout becomes an event of the log like any command, so a replay gives the same result.
+
+As on lichess, no clock runs until every seat has made its first move; until then the
+deadline is the first-move rule's (``Policy.first_move``): a person whose first turn began
+that long ago without a move has the game aborted — an ``abort`` event with the reason
+``no_first_move``, logged before anybody hears of it, and unrated like any abort.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..engine import turn_rng
 from .values import Event
 
+Json = dict[str, Any]
+
 if TYPE_CHECKING:
     from ..engine import Game
     from .clock import Clock
     from .policy import Policy
+    from .values import Seat, Turns
 
 
 class Timing:
@@ -32,6 +40,10 @@ class Timing:
     policy: Policy
     pending: dict[int, Any]
     clock: Clock | None
+    n_seats: int
+    seats: list[Seat]
+    turns: Turns
+    gone: set[int]
 
     if TYPE_CHECKING:  # provided by the room (declared here for the type checker only)
 
@@ -47,11 +59,55 @@ class Timing:
         def _apply_resign(self, d: Mapping[str, Any], at: float) -> None: ...
 
     def deadline(self) -> float | None:
-        """When the next flag falls (the shell arms a timer and calls :meth:`tick`)."""
+        """When the next flag falls, or the first-move wait ends (the shell arms a timer and
+        calls :meth:`tick`)."""
         if self.clock is None or self.status != "playing":
             return None
+        if not self.clock.running:
+            first = self.first_move_due()
+            return first[0] if first else None
         due = self.clock.deadline(s for s in self.to_act() if s not in self.pending)
         return due[0] if due else None
+
+    def moved_seats(self) -> set[int]:
+        """The seats that have made a move (or left the game) so far."""
+        return {int(s) for t in self.turns for s, _ in t.played} | self.gone
+
+    def first_move_due(self) -> tuple[float, int] | None:
+        """Before the clocks run: when the game is aborted unless the person to move makes
+        their first move (``policy.first_move`` after their turn began), and that seat."""
+        clock = self.clock
+        if clock is None or clock.running or clock.since is None or not self.policy.first_move:
+            return None
+        if self.status != "playing":
+            return None
+        moved = self.moved_seats()
+        waiting = [
+            s
+            for s in self.to_act()
+            if s not in moved and s not in self.pending and self.seats[s].kind == "person"
+        ]
+        return (clock.since + self.policy.first_move, min(waiting)) if waiting else None
+
+    def clock_json(self, running: frozenset[int] | set[int]) -> Json:
+        """The clock as the snapshot shows it, with ``abort_at``: when the game is aborted
+        if the first move does not come (None once the clocks run, or with nobody waited
+        for)."""
+        assert self.clock is not None
+        first = self.first_move_due()
+        return {**self.clock.to_json(running), "abort_at": first[0] if first else None}
+
+    def _clocks_after(self, movers: Iterable[int], at: float) -> None:
+        """A turn was played at ``at`` by ``movers``: charge them, start the clocks once
+        every seat has moved, and begin the next turn's time."""
+        clock = self.clock
+        if clock is None:
+            return
+        for seat in movers:
+            clock.stop(seat, at)
+        if not clock.running and len(self.moved_seats()) >= self.n_seats:
+            clock.running = True
+        clock.start_turn(at)
 
     def flag_fallen(self, seat: int, now: float) -> bool:
         if self.clock is None or self.status != "playing" or seat in self.pending:
@@ -68,6 +124,11 @@ class Timing:
         """
         if self.clock is None or self.status != "playing":
             return []
+        if not self.clock.running:
+            first = self.first_move_due()
+            if first is None or first[0] > now:
+                return []
+            return [Event("abort", {"seat": first[1], "reason": "no_first_move"}, now)]
         acting = self.to_act()
         due = self.clock.deadline(s for s in acting if s not in self.pending)
         if due is None or due[0] > now:
@@ -90,7 +151,7 @@ class Timing:
         are charged up to then, with no increment, so the final times are what was left —
         not what a clock showed when its turn began."""
         clock = self.clock
-        if clock is None or clock.since is None:
+        if clock is None or clock.since is None or not clock.running:
             return
         for seat in self.to_act():
             if seat not in clock.stopped:

@@ -120,6 +120,10 @@ class Seat:
     token_hash: str = ""
     bot: str = ""
     user: str = ""
+    #: a rated pairing's seat: the account's rating in the game's speed when it began (a
+    #: field of its own, never pasted into ``name``), and whether it is still provisional
+    rating: float | None = None
+    provisional: bool = False
 
     def public(self) -> Json:
         out: Json = {"kind": self.kind, "name": self.name}
@@ -127,6 +131,9 @@ class Seat:
             out["bot"] = self.bot
         elif self.kind == "person":
             out["account"] = bool(self.user)  # an account's name, or a guest's
+        if self.rating is not None:
+            out["rating"] = round(self.rating)
+            out["provisional"] = self.provisional
         return out
 
 

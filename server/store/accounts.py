@@ -166,6 +166,11 @@ class AccountStore:
     async def applied(self, room_id: str) -> bool:
         return bool(await self.redis.exists(self.k("result", room_id)))
 
+    async def result(self, room_id: str) -> dict[str, Any] | None:
+        """The stored result of a finished paired game (None before it was rated)."""
+        raw = await self.redis.get(self.k("result", room_id))
+        return None if raw is None else dict(json.loads(raw))
+
     async def apply_result(
         self,
         room_id: str,

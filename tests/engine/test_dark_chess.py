@@ -30,7 +30,7 @@ GAME = get_game("dark_chess")
 CASTLE_FEN = "4k3/8/8/8/8/8/5r2/R3K2R w KQ - 0 1"
 OPENSPIEL_PLAYER = {0: 1, 1: 0}  # our seat -> OpenSpiel player
 SAN_FORMAT = re.compile(r"^(O-O|O-O-O|[NBRQK]?[a-h]?[1-8]?x?[a-h][1-8](=[QRBN])?)$")
-VIEW_KEYS = {"fen", "visible", "turn", "ply", "last_move", "captured", "visibility"}
+VIEW_KEYS = {"fen", "visible", "turn", "ply", "last_move", "last_san", "captured", "visibility"}
 
 
 def new(**options: str) -> DarkChessState:
@@ -328,13 +328,20 @@ def _check_views(state: DarkChessState) -> None:
         if seat is None:
             assert visible == set()
             assert fields[2:4] == ["-", "-"]
-            assert view["last_move"] is None
+            assert view["last_move"] is None and view["last_san"] is None
         else:
             color = seat == 0
             assert visible == set(chess.SquareSet(visible_squares(board, color, state.visibility)))
             assert board.occupied_co[color] & ~chess.SquareSet(visible).mask == 0
             mine = board.move_stack and board.turn != color
             assert view["last_move"] == (last if mine else None)
+            if mine:  # the own move in SAN, as its mover knew it: never a check mark
+                before = board.copy()
+                move = before.pop()
+                assert view["last_san"] == before.san(move).rstrip("+#")
+                assert "+" not in view["last_san"] and "#" not in view["last_san"]
+            else:
+                assert view["last_san"] is None
             assert set(fields[2]) <= (set("KQ") if color else set("kq")) | {"-"}
 
 
@@ -367,6 +374,10 @@ def test_captures_are_public_and_promotions_are_not() -> None:
         assert GAME.view(state, seat)["captured"]["black"]["r"] == 1
     assert GAME.view(state, 1)["last_move"] is None
     assert GAME.view(state, 0)["last_move"] == "a8a1"
+    # the log's notation: standard (issue 34, item 11), and only for the seat that moved
+    assert GAME.view(state, 0)["last_san"] == "Qxa1"
+    assert GAME.view(state, 1)["last_san"] is None and GAME.view(state, None)["last_san"] is None
+    assert GAME.view(play(new(), "g1f3"), 0)["last_san"] == "Nf3"
 
 
 # -- contract ---------------------------------------------------------------------------------

@@ -348,8 +348,11 @@ async def test_clock_flag_falls_over_the_wire(server: KibitzServer) -> None:
     clock = {"type": "per_move", "seconds": 0.3}
     a, b, room = await seated_pair(server, settings={"clock": clock})
     start = await a.wait_update(lambda m: m["status"] == "playing", room=room)
-    assert start["clock"]["running"] == [0] and start["clock"]["left"] == [0.3, 0.3]
+    # no clock runs before each side's first move (issue 34, item 3)
+    assert start["clock"]["running"] == [] and start["clock"]["left"] == [0.3, 0.3]
     await play(a, room, "e2e4")
+    await play(b, room, "e7e5")
+    await play(a, room, "g1f3")
     # Black does not move: the server's own timer ends the game
     end = await a.wait_update(lambda m: m["status"] == "over", room=room, timeout=5)
     assert end["outcome"]["reason"] == "timeout" and end["outcome"]["winner"] == 0

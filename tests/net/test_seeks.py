@@ -58,8 +58,9 @@ async def rated_fools_mate(server: KibitzServer, a: KibitzClient, b: KibitzClien
     for c in (a, b):
         end = await c.wait_update(lambda m: m["status"] == "over", room=room)
         assert end["outcome"]["winner"] == 1
-    # the seats carry the names with the ratings at the start, as lichess shows them
-    assert sorted(s["name"] for s in end["seats"]) == ["Ada (1500?)", "Bob (1500?)"]
+    # the seats carry the names, and the ratings at the start in fields of their own
+    assert sorted(s["name"] for s in end["seats"]) == ["Ada", "Bob"]
+    assert [(s["rating"], s["provisional"]) for s in end["seats"]] == [(1500, True)] * 2
     return room
 
 
@@ -306,7 +307,7 @@ async def test_a_rated_many_player_game_uses_openskill(server: KibitzServer) -> 
     }  # fmt: skip
     await service.store.save_pairing("hui1", pairing, 60)
     outcome = SimpleNamespace(scores=(0.5, 1.0, 0.0), ranks=(2, 1, 3), reason="finished")
-    room: Any = SimpleNamespace(id="hui1", outcome=outcome)
+    room: Any = SimpleNamespace(id="hui1", outcome=outcome, rated=None)
     await asyncio.gather(service.rate(room), service.rate(room))
     ratings = {n: await wait_rated(server, n, "hase_und_igel:correspondence") for n in names}
     assert ratings["Ben"]["mu"] > 25 > ratings["Cid"]["mu"]
@@ -315,7 +316,7 @@ async def test_a_rated_many_player_game_uses_openskill(server: KibitzServer) -> 
     pairing["room"] = "hui2"
     pairing["players"][2]["user"] = None
     await service.store.save_pairing("hui2", pairing, 60)
-    await service.rate(SimpleNamespace(id="hui2", outcome=outcome))  # type: ignore[arg-type]
+    await service.rate(SimpleNamespace(id="hui2", outcome=outcome, rated=None))  # type: ignore[arg-type]
     status, history, _ = await api(server, "GET", "/api/users/Ann/games")
     assert status == 200 and history["total"] == 2
     assert history["games"][0]["room"] == "hui2" and not history["games"][0]["rated"]

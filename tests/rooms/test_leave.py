@@ -66,7 +66,21 @@ def test_no_take_back_behind_a_runner_who_left(registry: Registry) -> None:
 
 def test_the_leavers_clock_stops_and_the_next_one_runs(registry: Registry) -> None:
     room = race(registry, clock={"type": "fischer", "base": 60, "increment": 5})
-    run(room, room.resign(0, "tok-0", NOW + 10))  # seat 0 was to act for 10 s
-    assert room.clock is not None
-    assert room.clock.left[0] == pytest.approx(50.0)  # charged, no increment
+    for _ in range(3):  # every runner's first move: the clocks run from the third
+        play_current(room, NOW)
+    assert room.clock is not None and room.clock.running
+    [seat] = room.to_act()
+    left = room.clock.left[seat]
+    run(room, room.resign(seat, f"tok-{seat}", NOW + 10))  # to act for 10 s
+    assert room.clock.left[seat] == pytest.approx(left - 10)  # charged, no increment
+    assert seat not in room.to_act() and room.clock.since == NOW + 10
+
+
+def test_a_runner_leaving_before_the_clocks_run_is_not_charged(registry: Registry) -> None:
+    room = race(registry, clock={"type": "fischer", "base": 60, "increment": 5})
+    run(room, room.resign(0, "tok-0", NOW + 10))  # no clock runs before every first move
+    assert room.clock is not None and room.clock.left == [60.0, 60.0, 60.0]
     assert room.to_act() == {1} and room.clock.since == NOW + 10
+    play_current(room, NOW + 11)
+    play_current(room, NOW + 12)  # seat 0 left, 1 and 2 moved: the clocks run now
+    assert room.clock.running

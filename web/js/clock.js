@@ -6,9 +6,13 @@
 //
 // Screen readers: each clock is a `timer` (not live, so it never chatters); a separate
 // polite live region says only when one of *our* clocks crosses 60, 30 or 10 seconds.
+//
+// As on lichess, no clock runs until each side has made its first move (`clock.started`
+// false); until then `clock.abort_at` says when the game is aborted if the seat to move
+// makes no first move, and `notice` counts that down.
 
 import { h } from "./dom.js";
-import { seatName } from "./text.js";
+import { playerLabel, seatName } from "./text.js";
 
 const THRESHOLDS = [60, 30, 10];
 
@@ -74,6 +78,7 @@ export class ClockView {
     this.frame = null;
     this.announcer = h("p", { class: "visually-hidden", id: "clock-announce", "aria-live": "polite" });
     this.summary = h("p", { class: "clock-summary muted", id: "clock-summary", hidden: true });
+    this.notice = h("p", { class: "first-move", id: "first-move", hidden: true });
   }
 
   destroy() {
@@ -97,8 +102,10 @@ export class ClockView {
     this.flagged = flagged;
     const clock = u.clock;
     this.summary.hidden = !clock;
-    this.summary.textContent = clock ? `Clock: ${clockSummary(clock)}` : "";
+    const waits = clock && u.status === "playing" && clock.started === false;
+    this.summary.textContent = clock ? `Clock: ${clockSummary(clock)}${waits ? " · starts after each side's first move" : ""}` : "";
     if (!clock) {
+      this.notice.hidden = true;
       this.destroy();
       return;
     }
@@ -148,7 +155,27 @@ export class ClockView {
       if (running && mine.has(seat)) this.announce(seat, left, mine.size > 1);
       this.previous[seat] = left;
     });
-    if (this.running() && this.frame === null) this.frame = requestAnimationFrame(() => this.tick());
+    const waiting = this.firstMove(mine);
+    if ((this.running() || waiting) && this.frame === null) this.frame = requestAnimationFrame(() => this.tick());
+  }
+
+  /** The first-move countdown (true while it runs): who must move, and in how long. */
+  firstMove(mine) {
+    const u = this.u;
+    const due = u.status === "playing" && u.clock.abort_at ? u.clock.abort_at - this.serverNow() : null;
+    this.notice.hidden = due === null;
+    if (due === null) return false;
+    const secs = Math.max(0, Math.ceil(due));
+    const waited = u.to_act.filter((s) => !u.sealed.includes(s));
+    const ours = waited.some((s) => mine.has(s));
+    const who = waited.map((s) => playerLabel(this.info, u, s)).join(", ");
+    const text = ours
+      ? `Make your first move within ${secs} s, or the game is aborted`
+      : `${who || "The player to move"} has ${secs} s to make a first move, or the game is aborted`;
+    if (this.notice.textContent !== text) this.notice.textContent = text;
+    this.notice.dataset.seconds = String(secs);
+    this.notice.classList.toggle("yours", ours);
+    return due > 0;
   }
 
   announce(seat, left, named) {

@@ -12,7 +12,7 @@ import { h, toast } from "./dom.js";
 import { hasMoved, offerControls } from "./offers.js";
 import { ReplayPanel } from "./replay.js";
 import { soundFor, sounds } from "./sounds.js";
-import { outcomeText, playerLabel, reasonText, seatName } from "./text.js";
+import { outcomeText, playerLabel, ratingText, reasonText, seatName, signed } from "./text.js";
 
 export class RoomView {
   constructor(app, host, id, { playerName }) {
@@ -102,9 +102,9 @@ export class RoomView {
         h("a", { class: "button secondary small", href: "#", id: "to-lobby" }, "← Lobby"),
       ),
       h("div", { class: "room" },
-        h("div", { class: "board-area" }, this.status, this.boardHost, this.gameOver),
+        h("div", { class: "board-area" }, this.status, this.clocks.notice, this.boardHost, this.gameOver),
         h("aside", { class: "side", "aria-label": "Game details" },
-          h("section", { class: "panel", "aria-labelledby": "players-h" }, h("h2", { id: "players-h" }, "Players"), this.seatsList, this.clocks.summary, this.clocks.announcer),
+          h("section", { class: "panel", "aria-labelledby": "players-h" }, h("h2", { id: "players-h" }, "Players"), this.ratedLine = h("p", { class: "muted", id: "rated", hidden: true }), this.seatsList, this.clocks.summary, this.clocks.announcer),
           this.actionsPanel = h("section", { class: "panel", "aria-label": "Actions" }, this.controls, this.undoBox),
           this.infoHost,
           this.replay.el,
@@ -266,10 +266,29 @@ export class RoomView {
       }
       return h("li", { class: `seat${acting ? " acting" : ""}${held.has(seat) ? " me" : ""}`, dataset: { seat } },
         this.chipFor(u, info, seat),
-        h("span", {}, s.kind === "empty" ? `${seatName(info, seat)}: open seat` : `${s.name} `, s.account === false ? h("span", { class: "badge-guest", title: "a guest, not an account" }, "guest") : null, s.kind === "empty" ? null : h("span", { class: "tag" }, `${seatName(info, seat)}${tags.length ? ` · ${tags.join(" · ")}` : ""}`)),
+        h("span", {}, s.kind === "empty" ? `${seatName(info, seat)}: open seat` : `${s.name} `, ...this.ratingParts(u, seat), s.account === false ? h("span", { class: "badge-guest", title: "a guest, not an account" }, "guest") : null, s.kind === "empty" ? null : h("span", { class: "tag" }, `${seatName(info, seat)}${tags.length ? ` · ${tags.join(" · ")}` : ""}`)),
         h("span", { class: "seat-right" }, right));
     });
     this.seatsList.replaceChildren(...items);
+    const rated = u.rated;
+    this.ratedLine.hidden = !rated;
+    this.ratedLine.textContent = rated ? `Rated game · ${rated.category.split(":").pop()}` : "";
+  }
+
+  /** A seat's rating as its own field beside the name ("1500?"), and once a rated game
+   * has ended its change and the rating after ("+8", "→ 1508"). */
+  ratingParts(u, seat) {
+    const s = u.seats[seat];
+    if (!s || s.rating === undefined || s.rating === null) return [];
+    const parts = [h("span", { class: "rating", dataset: { rating: s.rating } }, ratingText(s))];
+    const change = u.rated && u.rated.changes && u.rated.changes[seat];
+    if (change) {
+      const dir = change.change > 0 ? "up" : change.change < 0 ? "down" : "same";
+      parts.push(" ", h("span", { class: `rating-diff ${dir}`, dataset: { change: Math.round(change.change) } }, signed(change.change)),
+        " ", h("span", { class: "new-rating muted" }, `→ ${Math.round(change.new_rating)}`));
+    }
+    parts.push(" ");
+    return parts;
   }
 
   async take(seat) {
@@ -393,11 +412,26 @@ export class RoomView {
       ? h("ol", {}, o.ranks.map((r, seat) => ({ r, seat })).sort((a, b) => a.r - b.r)
         .map(({ r, seat }) => h("li", { value: r }, playerLabel(info, u, seat))))
       : null;
+    const changes = u.rated && u.rated.changes;
+    let ratings = null;
+    if (changes) {
+      ratings = h("ul", { class: "rating-changes", id: "rating-changes" }, u.seats.map((s, seat) => {
+        const c = changes[seat];
+        if (!c) return null;
+        const dir = c.change > 0 ? "up" : c.change < 0 ? "down" : "same";
+        return h("li", { dataset: { seat } }, `${playerLabel(info, u, seat)}: ${Math.round(c.rating)} → ${Math.round(c.new_rating)} `,
+          h("span", { class: `rating-diff ${dir}` }, signed(c.change)));
+      }).filter(Boolean));
+    } else if (u.rated) {
+      const why = o.reason === "aborted" ? "Aborted: the ratings do not change." : "Rated game: the rating changes are on their way…";
+      ratings = h("p", { class: "muted", id: "rating-changes" }, why);
+    }
     this.gameOver.replaceChildren(
       h("h2", {}, "Game over"),
       h("p", { class: "result", dataset: { reason: o.reason } }, outcomeText(info, u, this.flagged)),
       h("p", { class: "muted" }, `Reason: ${reasonText(o.reason)}.`),
       ...(ranking ? [ranking] : []),
+      ...(ratings ? [ratings] : []),
     );
     this.gameOver.hidden = false;
     if (wasHidden && document.activeElement === document.body) this.gameOver.focus();

@@ -19,6 +19,18 @@ const REASONS = {
   aborted: "aborted before both sides moved",
 };
 
+/** A rating change as lichess shows it: "+8", "−162" (a real minus sign), "0". */
+export function signed(change) {
+  const n = Math.round(change);
+  if (n > 0) return `+${n}`;
+  return n < 0 ? `\u2212${-n}` : "0";
+}
+
+/** A rating as shown beside a name: "1500", "1500?" while provisional. */
+export function ratingText(seat) {
+  return `${seat.rating}${seat.provisional ? "?" : ""}`;
+}
+
 /** "1 carrot", "3 carrots" (also "-1 carrot"). */
 export function plural(n, word, many = `${word}s`) {
   return `${n} ${Math.abs(n) === 1 ? word : many}`;
@@ -117,7 +129,14 @@ export function eventText(info, update, ev) {
     case "draw":
       return `Draw — ${reasonText(ev.reason)}`;
     case "abort":
+      if (ev.reason === "no_first_move") {
+        return `${update.you === ev.seat ? "You" : playerLabel(info, update, ev.seat)} did not make a first move in time: the game is aborted, unrated`;
+      }
       return `${who(ev.seat)} aborted the game`;
+    case "ratings": {
+      const parts = (ev.changes || []).map((c, seat) => (c ? `${who(seat)} ${signed(c.change)} (${Math.round(c.new_rating)})` : null)).filter(Boolean);
+      return parts.length ? `Ratings: ${parts.join(", ")}` : null;
+    }
     case "rematch_offer":
       return `${who(ev.seat)} asked for a rematch`;
     case "rematch_declined":

@@ -11,7 +11,7 @@ from typing import Any
 import chess
 import chess.pgn
 
-from ..chess_game import pgn_game
+from ..chess_pgn import pgn_game
 from .rules import DarkBoard
 
 

@@ -110,11 +110,22 @@ def dark_fen_tail(board: chess.Board, color: chess.Color | None) -> str:
     return f"{turn} {castling or '-'} {ep} {board.halfmove_clock} {board.fullmove_number}"
 
 
+def own_san(board: chess.Board) -> str:
+    """The last move of ``board`` in SAN, as its mover knew it: disambiguated against the
+    mover's own legal moves (which the mover was shown), a capture marked where the mover
+    saw the piece taken — and no ``+`` or ``#``, which would tell whether the king (perhaps
+    unseen) stands attacked; dark chess has no check (a king is captured)."""
+    before = board.copy(stack=1)
+    move = before.pop()
+    return before.san(move).rstrip("+#")
+
+
 def seat_view(state: DarkChessState, seat: Seat | None) -> Json:
     """What ``seat`` sees (docs/GAMES.md 2.2); ``None``: a spectator, who sees no square.
 
     ``fen`` is OpenSpiel's observation string (``?`` = unseen), ``visible`` the seen
-    squares, ``last_move`` the seat's own last move (the opponent's stays hidden), and
+    squares, ``last_move`` the seat's own last move (the opponent's stays hidden) and
+    ``last_san`` the same in standard notation (:func:`own_san`), and
     ``captured`` the pieces of each colour taken so far: a capture is known to both
     sides (the taker saw the piece, the loser lost it). Material still on the board is
     not shown because it would reveal an unseen promotion.
@@ -135,6 +146,7 @@ def seat_view(state: DarkChessState, seat: Seat | None) -> Json:
         "turn": "white" if board.turn == chess.WHITE else "black",
         "ply": len(board.move_stack),
         "last_move": last.uci() if own_last and last is not None else None,
+        "last_san": own_san(board) if own_last else None,
         "captured": captured,
         "visibility": state.visibility,
     }

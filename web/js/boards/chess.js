@@ -187,7 +187,7 @@ export function createChessBoard(boardHost, infoHost, ctx) {
     } else {
       rows.push(h("dt", {}, "Ply"), h("dd", {}, String(view.ply)));
       rows.push(h("dt", {}, "You see"), h("dd", {}, u.you === null ? (lifted ? "the whole board (game over)" : "nothing: spectators watch the fog") : `${view.visible.length} of 64 squares`));
-      if (view.last_move) rows.push(h("dt", {}, "Your last move"), h("dd", {}, view.last_move));
+      if (view.last_move) rows.push(h("dt", {}, "Your last move"), h("dd", {}, view.last_san || view.last_move));
     }
     const children = [h("h2", {}, dark ? "Fog of war" : "Position"), h("dl", { class: "info-grid" }, rows)];
     if (dark && view.captured) {
@@ -209,7 +209,7 @@ export function describeChessMove(info, u, movers) {
   const seat = movers[0];
   const who = u.you === seat ? "You" : playerLabel(info, u, seat);
   if (info.name === "dark_chess") {
-    if (u.view.last_move && u.you === seat) return `You played ${u.view.last_move}`;
+    if (u.view.last_move && u.you === seat) return `You played ${u.view.last_san || u.view.last_move}`;
     return `${who} moved (in the fog)`;
   }
   return `${who} played ${u.view.last_san || u.view.last_move}`;

@@ -368,7 +368,11 @@ def test_view_last_move_converted_marks_and_status() -> None:
 
 def test_bot_hooks() -> None:
     state = place(b="c1 f3", w="d3 e3 i9")
-    before, after = GAME.evaluate(state, 0), GAME.evaluate(act(state, "c1-c3"), 0)
-    assert before[0] < before[1] and after[0] > after[1] + 3  # stones, and a little mobility
+    # stones + 0.5 a corner stone (i9) + 0.02 a slide: Black 27 slides, White 35; after
+    # c1-c3 turns d3 and e3, 37 and 16
+    assert GAME.evaluate(state, 0) == pytest.approx([2 + 0.54, 3.5 + 0.7])
+    assert GAME.evaluate(act(state, "c1-c3"), 0) == pytest.approx([4 + 0.74, 1.5 + 0.32])
+    big = start(size=17)  # no mobility on 17 lines: 32 stones, two corners each
+    assert GAME.evaluate(big, 0) == [33.0, 33.0]
     assert GAME.move_heuristic(state, 0, MingMangMove.from_text("c1-c3")) == 2.0
     assert GAME.move_heuristic(state, 0, MingMangMove.from_text("c1-c2")) == 0.0

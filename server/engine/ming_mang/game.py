@@ -20,7 +20,7 @@ from .board import (
     parse_square,
     start_board,
 )
-from .rules import apply, converted_by, end, generate, is_legal, slides
+from .rules import apply, converted_by, end, generate, is_legal, mobility
 from .values import MingMangMove, MingMangState, key_text
 
 SEATS = (
@@ -34,8 +34,11 @@ REASONS = {
     "no_progress": "no conversion for too long",
     "move_limit": "the move limit reached",
 }
-#: evaluate: a stone is worth 1, each point a side's stones can slide to this much
+#: evaluate: a stone is worth 1, a corner stone 1 + CORNER, a slide MOBILITY (on boards of
+#: up to MOBILITY_SIZE lines)
+CORNER = 0.5
 MOBILITY = 0.02
+MOBILITY_SIZE = 9
 
 
 class MingMang(Game[MingMangState, MingMangMove]):
@@ -176,12 +179,16 @@ class MingMang(Game[MingMangState, MingMangMove]):
     # -- bot hooks -----------------------------------------------------------------------
 
     def evaluate(self, state: MingMangState, seat: Seat) -> list[float]:
-        """Per seat: its stones, plus a little for each point its stones can slide to."""
-        geo = geometry(state.size)
-        return [
-            state.board.count(STONES[s]) + MOBILITY * sum(1 for _ in slides(state.board, geo, s))
-            for s in (0, 1)
-        ]
+        """Per seat: its stones, a corner stone worth 1.5 (it can never be turned), and on
+        the 8 and 9 boards a little for each slide its stones have (mobility; left out on
+        17 lines, where it costs more than it tells)."""
+        board, size = state.board, state.size
+        corners = board[0] + board[size - 1] + board[-size] + board[-1]
+        out = [board.count(s) + CORNER * corners.count(s) for s in STONES]
+        if size <= MOBILITY_SIZE:
+            for s, moves in enumerate(mobility(board, size)):
+                out[s] += MOBILITY * moves
+        return out
 
     def move_heuristic(self, state: MingMangState, seat: Seat, move: MingMangMove) -> float:
         """The stones the move turns."""

@@ -340,6 +340,20 @@ class Apocalypse(Game[ApocalypseState, ApocalypseMove]):
         "5x5 chess with horsemen and footmen where both sides move at the same time; "
         "lose all your horsemen and you lose."
     )
+    how_to_play = (
+        "A 5x5 board; each side has two horsemen (knights) and five footmen (pawns).",
+        "Both sides choose a move at the same time; neither sees the other's until both are in, "
+        "then both happen at once. You may change your move until the other side has chosen.",
+        "Horsemen jump like chess knights. Footmen step one square forward to an empty square, or "
+        "diagonally forward onto an enemy piece; there is no double step.",
+        "If both pieces land on the same square, a horseman beats a footman; two pieces of the "
+        "same kind are both removed. A piece that moved away from a square the enemy moved to is "
+        "not taken.",
+        "A footman reaching the far row becomes a horseman if you have fewer than two; otherwise "
+        "it must move next turn to any empty square not on that row.",
+        "Lose all your horsemen and you lose (both at once: a draw). The game is drawn after the "
+        "turn limit set in the options.",
+    )
     min_seats = max_seats = 2
     seat_names = ("White", "Black")
     hidden_information = True  # the moves of a turn are sealed until both are in

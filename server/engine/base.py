@@ -274,6 +274,10 @@ class Game(Generic[S, M]):
     #: ``to_act`` may hold several seats at once
     simultaneous: ClassVar[bool] = False
     description: ClassVar[str] = ""
+    #: how to play, for a newcomer: a few short plain-text paragraphs (no markup), sent in
+    #: ``info`` and shown by clients in a "How to play" panel; every game has some
+    #: (tests/engine/test_contract.py)
+    how_to_play: ClassVar[tuple[str, ...]] = ()
     #: how clients draw the game: ``"grid"`` (the default) means every view carries
     #: ``view["grid"]``, a board described as data (:mod:`server.engine.grid`) that the one
     #: generic web board draws and plays; any other word names a board of the web client's
@@ -423,6 +427,7 @@ class Game(Generic[S, M]):
             "name": self.name,
             "title": self.title,
             "description": self.description,
+            "how_to_play": list(self.how_to_play),
             "min_seats": self.min_seats,
             "max_seats": self.max_seats,
             "seat_names": list(self.seat_names),

@@ -240,6 +240,22 @@ class Chess(Game[ChessState, chess.Move]):
     title = "Chess"
     board = "chess"
     description = "Standard chess under FIDE rules."
+    how_to_play = (
+        "White moves first; the sides take turns, one move each.",
+        "The king steps one square any way; the queen slides any distance straight or diagonally, "
+        "the rook straight, the bishop diagonally; the knight jumps in an L (two squares one way, "
+        "one square to the side) over anything in between.",
+        "A pawn moves one square forward (two from its first square) and takes one square "
+        "diagonally forward; reaching the last rank it becomes a queen, rook, bishop or knight. "
+        "It may take a pawn that has just passed it with a double step as if that pawn had moved "
+        "one square (en passant).",
+        "Castling: once per game, if neither the king nor that rook has moved, nothing stands "
+        "between them and the king is not in check and does not cross an attacked square, the "
+        "king moves two squares towards the rook and the rook jumps over it.",
+        "You may not leave your king in check. Checkmate (in check with no legal move) wins; "
+        "stalemate (no legal move, not in check), threefold repetition, fifty moves without a "
+        "capture or pawn move, and too little material to mate are draws.",
+    )
     min_seats = max_seats = 2
     play_draws = False
     seat_names = ("White", "Black")

@@ -271,9 +271,10 @@ def game_info(h: Handlers, game: Any) -> dict[str, Any]:
 
 @handles("list_rooms")
 async def list_rooms(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
-    """A page of the lobby, newest first: ``game``, ``status`` (waiting/playing) and
-    ``open`` (only rooms with an open seat) filter; ``limit`` (default 50, at most
-    :data:`LOBBY_PAGE_MAX`) and ``offset`` page; ``total`` counts the matches."""
+    """A page of the lobby, newest first: ``game``, ``status`` (waiting/playing), ``open``
+    (only rooms with an open seat) and ``attended`` (only rooms a player is connected to a
+    seat of) filter; ``limit`` (default 50, at most :data:`LOBBY_PAGE_MAX`) and ``offset``
+    page; ``total`` counts the matches."""
     game = msg.get("game")
     if game is not None and not isinstance(game, str):
         raise ProtocolError("bad_request", "'game' must be a string")
@@ -283,6 +284,9 @@ async def list_rooms(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[s
     open_only = msg.get("open", False)
     if not isinstance(open_only, bool):
         raise ProtocolError("bad_request", "'open' must be true or false")
+    attended = msg.get("attended", False)
+    if not isinstance(attended, bool):
+        raise ProtocolError("bad_request", "'attended' must be true or false")
     limit = _opt_int(msg, "limit")
     limit = 50 if limit is None else limit
     offset = _opt_int(msg, "offset") or 0
@@ -295,6 +299,9 @@ async def list_rooms(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[s
         rooms = [r for r in rooms if r.get("status") == status]
     if open_only:
         rooms = [r for r in rooms if r.get("open_seats")]
+    if attended:
+        here = await h.hub.attended([r["room"] for r in rooms])
+        rooms = [r for r, yes in zip(rooms, here, strict=True) if yes]
     page = rooms[offset : offset + limit]
     return {"type": "rooms", "rooms": page, "total": len(rooms), "offset": offset}
 

@@ -72,8 +72,24 @@ class Lobby:
 
     async def touch_presence(self, ttl_s: int) -> None:
         """Mark every room a connection of this node listens to (seated or watching) as
-        attended, for ``ttl_s`` seconds."""
-        await self.store.touch_presence(list(self.listeners), ttl_s)
+        present, and those a connection sits in as attended, for ``ttl_s`` seconds."""
+        await self.store.touch_presence(list(self.listeners), ttl_s, self._seated_here())
+
+    def _seated_here(self) -> list[str]:
+        """The rooms a connection of this node listens to as a seat (not a spectator)."""
+        return [
+            room_id
+            for room_id, groups in list(self.listeners.items())
+            if any(seat is not None and clients for seat, clients in groups.items())
+        ]
+
+    async def attended(self, room_ids: list[str]) -> list[bool]:
+        """For each room, whether a player is connected to one of its seats: here, or on
+        any node lately (``seated:{room}``, touched every ten seconds)."""
+        here = set(self._seated_here())
+        elsewhere = await self.store.seated([r for r in room_ids if r not in here])
+        found = iter(elsewhere)
+        return [r in here or next(found) for r in room_ids]
 
     async def expire_abandoned(self, idle: float) -> int:
         """Delete the hosted rooms still waiting for players that nobody has been connected

@@ -1,9 +1,9 @@
 """The store on a Redis Cluster (``kibitz serve --redis-cluster redis://HOST:PORT``).
 
 Everything of one room carries the hash tag ``{ROOM_ID}`` (``room:{id}``, ``lease:{id}``,
-``chat:{id}``, ``present:{id}``), so the append script, the lease scripts and every other
-command on a room touch one slot; rooms spread over the primaries by their ids. The rest is
-laid out so that no command or script crosses slots:
+``chat:{id}``, ``present:{id}``, ``seated:{id}``), so the append script, the lease scripts
+and every other command on a room touch one slot; rooms spread over the primaries by their
+ids. The rest is laid out so that no command or script crosses slots:
 
 * the live-room set is one key, written *outside* the append script: a room joins it before
   its first event is appended (a crash between leaves an empty live entry, which a node
@@ -260,6 +260,7 @@ class ClusterStore(Store):
         pipe = self.redis.pipeline(transaction=False)
         pipe.delete(self.rk("room", room_id))
         pipe.delete(self.rk("present", room_id))
+        pipe.delete(self.rk("seated", room_id))
         pipe.delete(self.rk("chat", room_id))
         await pipe.execute()
         await self.redis.srem(self._k("rooms", "live"), room_id)

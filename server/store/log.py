@@ -202,9 +202,9 @@ class Store:
         return self.prefix + ":".join(parts)
 
     def rk(self, kind: str, room_id: str) -> str:
-        """The key of one of a room's things (``room``, ``lease``, ``chat``, ``present``);
-        on a Redis Cluster it carries the hash tag ``{room_id}``, so every key of a room
-        lives in one slot (:class:`~server.store.cluster.ClusterStore`)."""
+        """The key of one of a room's things (``room``, ``lease``, ``chat``, ``present``,
+        ``seated``); on a Redis Cluster it carries the hash tag ``{room_id}``, so every key
+        of a room lives in one slot (:class:`~server.store.cluster.ClusterStore`)."""
         return f"{self.prefix}{kind}:{room_id}"
 
     # -- the log ----------------------------------------------------------------------------
@@ -405,6 +405,7 @@ class Store:
         pipe.srem(self._k("rooms", "live"), room_id)
         pipe.hdel(self._k("lobby"), room_id)
         pipe.delete(self.rk("present", room_id))
+        pipe.delete(self.rk("seated", room_id))
         await pipe.execute()
         await self.release(room_id, node)
 
@@ -418,15 +419,31 @@ class Store:
             self._k("lobby"), mapping={r: pack(dict(s)) for r, s in summaries.items()}
         )
 
-    async def touch_presence(self, room_ids: Sequence[str], ttl_s: int) -> None:
+    async def touch_presence(
+        self, room_ids: Sequence[str], ttl_s: int, seated: Sequence[str] = ()
+    ) -> None:
         """Mark ``room_ids`` as having somebody connected (a seat or a spectator on some
-        node) for ``ttl_s`` seconds; nodes touch the rooms their connections listen to."""
-        if not room_ids:
+        node) for ``ttl_s`` seconds, and ``seated`` as having a player connected to a seat
+        (``seated:{room}``); nodes touch the rooms their connections listen to."""
+        if not room_ids and not seated:
             return
         pipe = self.redis.pipeline(transaction=False)
         for room_id in room_ids:
             pipe.set(self.rk("present", room_id), 1, ex=ttl_s)
+        for room_id in seated:
+            pipe.set(self.rk("seated", room_id), 1, ex=ttl_s)
         await pipe.execute()
+
+    @idempotent_read
+    async def seated(self, room_ids: Sequence[str]) -> list[bool]:
+        """For each room, whether some node had a player connected to one of its seats
+        lately (a game somebody attends, not only watches)."""
+        if not room_ids:
+            return []
+        pipe = self.redis.pipeline(transaction=False)
+        for room_id in room_ids:
+            pipe.exists(self.rk("seated", room_id))
+        return [bool(n) for n in await pipe.execute()]
 
     @idempotent_read
     async def present(self, room_ids: Sequence[str]) -> list[bool]:

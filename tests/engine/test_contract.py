@@ -93,3 +93,13 @@ def test_every_game_says_how_it_is_drawn() -> None:
         info: dict[str, Any] = game.info()
         assert info["board"] == game.board
         assert isinstance(game, Game)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_game_says_how_to_play(name: str) -> None:
+    """A newcomer's "How to play" panel: plain paragraphs, sent in the game's info."""
+    info: dict[str, Any] = REGISTRY.get(name).info()
+    assert info["how_to_play"], f"{name} has no how_to_play"
+    for paragraph in info["how_to_play"]:
+        assert isinstance(paragraph, str) and paragraph.strip() == paragraph and paragraph
+        assert not any(mark in paragraph for mark in ("**", "`", "\n", "<")), paragraph

@@ -110,10 +110,14 @@ export class PlayPanel {
     this.pool = null;
     this.seeks = [];
     this.grid = h("div", { class: "quick-grid", role: "group", "aria-label": "Quick pairing" });
+    // quick pairing in any two-seat game, the choice remembered
+    this.quickGame = storage.pref("quickGame", "chess");
+    this.quickTitle = h("h2", { id: "play-h" }, "Play now");
+    this.quickSelect = h("select", { id: "quick-game", name: "quick-game", onchange: () => this.chooseGame() });
     this.list = h("ul", { class: "seek-list", "aria-label": "Seeks" });
     this.form = this.buildForm();
     this.el = h("section", { class: "panel play", "aria-labelledby": "play-h" },
-      h("h2", { id: "play-h" }, "Play chess now"),
+      h("div", { class: "quick-head" }, this.quickTitle, h("label", { for: "quick-game" }, "Game", this.quickSelect)),
       this.grid,
       h("h2", {}, "Seeks"),
       this.list,
@@ -121,11 +125,30 @@ export class PlayPanel {
     this.onPush = (e) => {
       if (e.detail.type === "seeks") { this.seeks = e.detail.seeks; this.renderSeeks(); }
     };
-    this.onReady = () => this.refresh();
+    this.onReady = () => { this.fillGames(); this.refresh(); };
     app.conn.addEventListener("push", this.onPush);
     app.addEventListener("ready", this.onReady);
-    this.renderGrid();
+    this.fillGames();
     if (app.ready) this.refresh();
+  }
+
+  /** The games quick pairing offers: those two can play. */
+  fillGames() {
+    const games = this.app.games.filter((g) => g.min_seats <= 2 && g.max_seats >= 2);
+    if (games.length && !games.some((g) => g.name === this.quickGame)) this.quickGame = games[0].name;
+    this.quickSelect.replaceChildren(...games.map((g) => h("option", { value: g.name, selected: g.name === this.quickGame }, g.title)));
+    this.renderGrid();
+  }
+
+  async chooseGame() {
+    this.quickGame = this.quickSelect.value;
+    storage.setPref("quickGame", this.quickGame);
+    if (this.pool) {
+      const pool = this.pool;
+      this.pool = null;
+      await this.app.request({ type: "pool_leave", pool }).catch(() => {});
+    }
+    this.renderGrid();
   }
 
   destroy() {
@@ -143,20 +166,23 @@ export class PlayPanel {
   }
 
   renderGrid() {
+    const game = this.quickGame;
+    const title = this.app.info(game).title || game;
+    this.quickTitle.textContent = `Play ${title} now`;
     this.grid.replaceChildren(...QUICK.map(([m, inc]) => {
-      const key = `chess:${m * 60}+${inc}`;
+      const key = `${game}:${m * 60}+${inc}`;
       const waiting = this.pool === key;
       return h("button", {
         type: "button",
         class: `quick${waiting ? " waiting" : ""}`,
         dataset: { pool: key },
         "aria-pressed": waiting ? "true" : "false",
-        onclick: () => this.toggle(key, m, inc),
-      }, h("span", { class: "tc" }, `${m}+${inc}`), h("span", { class: "muted" }, waiting ? "searching…" : "chess"));
+        onclick: () => this.toggle(key, m, inc, game),
+      }, h("span", { class: "tc" }, `${m}+${inc}`), h("span", { class: "muted" }, waiting ? "searching…" : title));
     }));
   }
 
-  async toggle(key, minutes, inc) {
+  async toggle(key, minutes, inc, game) {
     try {
       if (this.pool === key) {
         await this.app.request({ type: "pool_leave", pool: key });
@@ -165,7 +191,7 @@ export class PlayPanel {
         if (this.pool) await this.app.request({ type: "pool_leave", pool: this.pool });
         const name = this.playerName();
         if (!name) return;
-        const reply = await this.app.request({ type: "pool_join", game: "chess", clock: { base: minutes * 60, increment: inc }, name });
+        const reply = await this.app.request({ type: "pool_join", game, clock: { base: minutes * 60, increment: inc }, name });
         this.pool = reply.pool;
       }
     } catch (err) {

@@ -1,8 +1,10 @@
 // The lobby: create a room (game, options from its schema, who sits where), the open rooms
-// (polled every few seconds) and the rooms this browser plays in.
+// one can join and the games in progress somebody plays in (both polled every few seconds),
+// and the rooms this browser plays in.
 
 import { PlayPanel } from "./account.js"; // accounts (issue 13)
 import { h, toast } from "./dom.js";
+import { howToPlay } from "./help.js";
 import { storage } from "./storage.js";
 import { seatName } from "./text.js";
 
@@ -14,6 +16,7 @@ export class LobbyView {
     this.host = host;
     this.playerName = playerName;
     this.openRooms = [];
+    this.liveRooms = [];
     this.timer = null;
     this.el = h("div", { class: "lobby-view" });
     host.replaceChildren(this.el);
@@ -41,8 +44,13 @@ export class LobbyView {
     if (!this.app.ready) return;
     if (rebuildForm && !this.form) this.renderForm();
     try {
-      const reply = await this.app.request({ type: "list_rooms" });
-      this.openRooms = reply.rooms;
+      // rooms one can join; games in progress a player is connected to (not abandoned ones)
+      const [open, live] = await Promise.all([
+        this.app.request({ type: "list_rooms", status: "waiting", open: true }),
+        this.app.request({ type: "list_rooms", status: "playing", attended: true, limit: 20 }),
+      ]);
+      this.openRooms = open.rooms;
+      this.liveRooms = live.rooms;
     } catch {
       return;
     }
@@ -54,6 +62,7 @@ export class LobbyView {
       h("h2", { id: "create-h" }, "New game"),
       h("p", { class: "muted" }, "Connecting to the server…"));
     this.openList = h("ul", { class: "rooms open-rooms", "aria-label": "Open rooms" });
+    this.liveList = h("ul", { class: "rooms live-rooms", "aria-label": "Games in progress" });
     this.mineList = h("ul", { class: "rooms my-rooms", "aria-label": "Your games" });
     this.el.append(
       h("h1", {}, "Lobby"),
@@ -62,6 +71,8 @@ export class LobbyView {
         h("section", { class: "panel", "aria-labelledby": "rooms-h" },
           h("h2", { id: "rooms-h" }, "Open rooms"),
           this.openList,
+          h("h2", { id: "live-h", class: "live-h" }, "Games in progress"),
+          this.liveList,
           h("h2", { id: "mine-h", class: "mine-h" }, "Your games"),
           this.mineList,
         ),
@@ -82,6 +93,7 @@ export class LobbyView {
     const select = h("select", { id: "game", name: "game" },
       games.map((g) => h("option", { value: g.name }, g.title)));
     const desc = h("p", { class: "game-desc", id: "game-desc" });
+    const rules = h("div", { class: "game-rules" });
     const optionsBox = h("div", { class: "options" });
     const seatsBox = h("div", { class: "seats-box" });
     const undoBox = h("div", {});
@@ -89,12 +101,13 @@ export class LobbyView {
     const spectatorBox = this.spectatorFields();
     const form = h("form", { "aria-labelledby": "create-h", novalidate: true },
       h("label", { class: "field", for: "game" }, h("span", {}, "Game"), select),
-      desc, optionsBox, seatsBox, clockBox, undoBox, spectatorBox,
+      desc, rules, optionsBox, seatsBox, clockBox, undoBox, spectatorBox,
       h("div", {}, h("button", { type: "submit", id: "create-room" }, "Create room")),
     );
     const build = () => {
       const info = this.app.info(select.value);
       desc.textContent = info.description || "";
+      rules.replaceChildren(...[howToPlay(info, "game-rules")].filter(Boolean));
       optionsBox.replaceChildren(...this.optionFields(info));
       this.renderSeatChoices(seatsBox, info, info.min_seats);
       undoBox.replaceChildren(h("label", { class: "field check" },
@@ -342,6 +355,9 @@ export class LobbyView {
     const open = this.openRooms.filter((r) => !heldIds.has(r.room)).slice(0, 40);
     this.openList.replaceChildren(...(open.length ? open.map((r) => this.roomCard(r, false))
       : [h("li", { class: "empty-note" }, "No open rooms right now — create one.")]));
+    const live = this.liveRooms.filter((r) => !heldIds.has(r.room));
+    this.liveList.replaceChildren(...(live.length ? live.map((r) => this.roomCard(r, false))
+      : [h("li", { class: "empty-note" }, "No games being played right now.")]));
     const mine = [];
     const seen = new Set();
     for (const id of heldIds) {

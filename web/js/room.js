@@ -4,11 +4,13 @@
 // view when we hold none).
 
 import { plainView } from "./app.js";
+import { NARROW, ViewToggles, renderBoardClocks, tabTitle } from "./atboard.js";
 import { OWN_MOVE_LIST, createBoard } from "./boards/index.js";
 import { colourOf } from "./boards/banqi.js";
 import { ChatPanel } from "./chat.js";
 import { ClockView } from "./clock.js";
 import { h, toast } from "./dom.js";
+import { howToPlay } from "./help.js";
 import { hasMoved, offerControls } from "./offers.js";
 import { ReplayPanel } from "./replay.js";
 import { soundFor, sounds } from "./sounds.js";
@@ -49,6 +51,8 @@ export class RoomView {
 
   destroy() {
     this.clocks.destroy();
+    this.narrow.removeEventListener("change", this.onNarrow);
+    document.title = "Kibitz";
     this.app.removeEventListener("update", this.onUpdate);
     this.app.removeEventListener("ready", this.onReady);
     this.app.removeEventListener("held", this.onHeld);
@@ -83,6 +87,14 @@ export class RoomView {
     this.renderSoundToggle();
     this.status = h("p", { class: "status", id: "status", role: "status", "aria-live": "polite" }, "Loading the room…");
     this.boardHost = h("div", { class: "board-host" });
+    // at the board (issue 34): flip, coordinates, clocks above and below the board on a phone
+    this.narrow = window.matchMedia(NARROW);
+    this.onNarrow = () => this.render();
+    this.narrow.addEventListener("change", this.onNarrow);
+    this.toggles = new ViewToggles(this.el, () => this.render());
+    this.clockTop = h("div", { class: "board-clock above", id: "board-clock-top" });
+    this.clockBottom = h("div", { class: "board-clock below", id: "board-clock-bottom" });
+    this.rulesHost = h("div", { class: "panel rules-host", id: "rules-host", hidden: true });
     this.gameOver = h("div", { class: "gameover", id: "gameover", hidden: true, tabindex: -1 });
     this.seatsList = h("ul", { class: "seats", id: "seats" });
     this.controls = h("div", { class: "controls", id: "controls" });
@@ -102,11 +114,12 @@ export class RoomView {
         h("a", { class: "button secondary small", href: "#", id: "to-lobby" }, "← Lobby"),
       ),
       h("div", { class: "room" },
-        h("div", { class: "board-area" }, this.status, this.clocks.notice, this.boardHost, this.gameOver),
+        h("div", { class: "board-area" }, this.status, this.clocks.notice, this.clockTop, this.boardHost, this.clockBottom, this.toggles.el, this.gameOver),
         h("aside", { class: "side", "aria-label": "Game details" },
           h("section", { class: "panel", "aria-labelledby": "players-h" }, h("h2", { id: "players-h" }, "Players"), this.ratedLine = h("p", { class: "muted", id: "rated", hidden: true }), this.seatsList, this.clocks.summary, this.clocks.announcer),
           this.actionsPanel = h("section", { class: "panel", "aria-label": "Actions" }, this.controls, this.undoBox),
           this.infoHost,
+          this.rulesHost,
           this.replay.el,
           this.legalList,
           h("section", { class: "panel", "aria-labelledby": "log-h" }, h("h2", { id: "log-h" }, "Game log"), this.logEmpty, this.logList),
@@ -159,9 +172,9 @@ export class RoomView {
     const info = this.app.info(u.game);
     const you = u.you;
     this.title.textContent = info.title || u.game;
-    document.title = `${info.title || u.game} · Kibitz`;
+    document.title = tabTitle(u, info.title || u.game);
     this.watchLink.hidden = this.app.spectatorOnly;
-    const key = `${u.game}/${info.board}/${you}`;
+    const key = `${u.game}/${info.board}/${you}/${this.toggles.flipped}`;
     if (this.boardKey !== key) {
       this.boardHost.replaceChildren();
       this.infoHost.replaceChildren();
@@ -173,8 +186,13 @@ export class RoomView {
         send: (text) => this.send(text),
         request: (msg) => this.app.request(msg),
         latest: () => this.app.latest(this.id),
+        flip: this.toggles.flipped,
       });
       this.boardKey = key;
+      this.toggles.show(info);
+      const rules = howToPlay(info, "how-to-play");
+      this.rulesHost.replaceChildren(...(rules ? [rules] : []));
+      this.rulesHost.hidden = !rules;
     }
     const legal = this.app.legalFor(u);
     this.replay.update(u, info);
@@ -187,6 +205,11 @@ export class RoomView {
     this.clocks.update(u, info, this.flagged);
     this.renderStatus(u, info);
     this.renderSeats(u, info);
+    renderBoardClocks(this.clockTop, this.clockBottom, u, {
+      narrow: this.narrow.matches, flipped: this.toggles.flipped,
+      clockEl: (seat) => this.clocks.el(seat), chip: (seat) => this.chipFor(u, info, seat),
+      label: (seat) => u.seats[seat].name || `${seatName(info, seat)}: open`,
+    });
     this.renderControls(u, info);
     this.renderLegal(u, info, legal);
     this.renderLog();
@@ -259,7 +282,7 @@ export class RoomView {
       if (u.outcome && seat === this.flagged) tags.push("out of time");
       if (u.outcome) tags.push(resultTag(u.outcome, seat));
       const right = [];
-      const clock = this.clocks.el(seat);
+      const clock = this.narrow.matches ? null : this.clocks.el(seat); // else by the board
       if (clock) right.push(clock);
       if (s.kind === "empty" && !held.size && !this.app.spectatorOnly && u.status === "waiting") {
         right.push(h("button", { type: "button", class: "small", dataset: { takeSeat: seat }, onclick: () => this.take(seat) }, `Sit here`));

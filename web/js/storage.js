@@ -36,6 +36,10 @@ export const storage = {
   get name() { return read("name", ""); },
   set name(v) { write("name", v); },
 
+  /** A preference of this browser (the quick-pairing game, board flipped, coordinates). */
+  pref(key, fallback) { return read("pref." + key, fallback); },
+  setPref(key, value) { write("pref." + key, value); },
+
   room(id) { return read("room." + id, {}); },
   updateRoom(id, change) {
     const data = read("room." + id, {});

@@ -37,6 +37,20 @@ class Banqi(Game[BanqiState, BanqiMove]):
         "Half-board Chinese chess with face-down pieces: flip, move and capture by rank "
         "until one side cannot act."
     )
+    how_to_play = (
+        "The 32 pieces of Chinese chess lie face down on half a board (8 x 4). On your turn flip "
+        "any face-down piece, or move one of your own face-up pieces.",
+        "The first flip decides the colours: the flipper plays the colour of the piece turned up.",
+        "A piece steps one square straight to an empty square, or takes an adjacent face-up enemy "
+        "of equal or lower rank: General, Advisor, Elephant, Chariot, Horse, Cannon, Soldier, "
+        "from high to low. The Soldier takes the General, but the General does not take the "
+        "Soldier.",
+        "The Cannon (Taiwanese rules) takes by jumping over exactly one piece in a straight line "
+        "to the first piece behind it, of any rank; it cannot take a neighbour. Under Chinese "
+        "rules every piece, the Cannon too, only steps, and the General may take Soldiers.",
+        "A face-down piece cannot be taken. A side that cannot act on its turn loses; a run of "
+        "actions without a capture or a flip (set in the options) is a draw.",
+    )
     min_seats = max_seats = 2
     seat_names = ("First", "Second")
     hidden_information = True

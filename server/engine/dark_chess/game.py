@@ -31,6 +31,16 @@ class DarkChess(Game[DarkChessState, chess.Move]):
         "Chess in the fog of war: you see only your own pieces and the squares they can "
         "move to. No check: capture the king to win."
     )
+    how_to_play = (
+        "The pieces move as in chess, but you see only your own pieces and the squares they can "
+        "move to; everything else is fog.",
+        "There is no check: a king may move into danger or stay there, and castling through an "
+        "attacked square is allowed. The game is won by capturing the enemy king.",
+        "A pawn reaching the last rank promotes as in chess, and en passant is allowed (the "
+        "capturing side sees the pawn it may take).",
+        "A side with no legal move draws, as do threefold repetition and a hundred plies without "
+        "a capture or a pawn move.",
+    )
     min_seats = max_seats = 2
     play_draws = False
     seat_names = ("White", "Black")

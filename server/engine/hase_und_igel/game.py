@@ -42,6 +42,21 @@ class HaseUndIgel(Game[HaseState, Move]):
         "Race of hares: pay carrots to run, eat your three salads, draw hare cards; "
         "the 1978 Ravensburger board."
     )
+    how_to_play = (
+        "Race from the start to the goal, spending carrots to run: moving n fields forward costs "
+        "1 + 2 + ... + n carrots (1, 3, 6, 10, ...). Each field holds at most one runner.",
+        "You start with three salads and must eat them all before you may finish; you may finish "
+        "only with few carrots left (at most 10 for the first runner home, 20 for the second, and "
+        "so on).",
+        "Salad field: next turn you stay, eat a salad and get 10 carrots per race position. "
+        "Carrot field: you may stay and take 10 carrots or give 10 back. Hare field: draw a hare "
+        "card and do what it says.",
+        "Hedgehog fields cannot be entered going forward; instead you may move back to the "
+        "nearest free hedgehog behind you and get 10 carrots per field moved back.",
+        "Number fields (1/5/6, 2, 3, 4) pay 10 carrots times your race position at the start of "
+        "your next turn, if your position then is the field's number.",
+        "The first runner home wins; the others race on for the places.",
+    )
     min_seats = 2
     max_seats = 6
     hidden_information = True  # the hare deck's order

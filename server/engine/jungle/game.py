@@ -68,6 +68,18 @@ class Jungle(Game[JungleState, JungleMove]):
         "Dou Shou Qi: eight animals a side take weaker ones by rank across a board of rivers "
         "and traps; the first into the enemy den wins."
     )
+    how_to_play = (
+        "Each side has eight animals, from strongest to weakest: Elephant, Lion, Tiger, Leopard, "
+        "Wolf, Dog, Cat, Rat. A piece steps one square straight and takes an enemy of equal or "
+        "lower rank by moving onto it; the Rat takes the Elephant, but the Elephant never takes "
+        "the Rat.",
+        "Only the Rat swims in the rivers, and nothing is taken between water and land. The Lion "
+        "and the Tiger leap straight across a river unless a Rat in the water is in the way.",
+        "An enemy standing in one of the traps around your den can be taken by any of your "
+        "pieces. No piece enters its own den.",
+        "Move a piece into the enemy den to win; a side with no pieces or no legal move loses. "
+        "The same position three times, or too long without a capture, is a draw.",
+    )
     min_seats = max_seats = 2
     seat_names = SEAT_NAMES
     #: a piece is worth 3-10, a capture's heuristic 10 x the victim's worth (bots' squash)

@@ -76,6 +76,17 @@ class Kamisado(Game[KamisadoState, KamisadoMove]):
         "Race a dragon tower to the far row; the colour of the square you stop on "
         "chooses which tower your opponent must move next."
     )
+    how_to_play = (
+        "Each side has eight towers, one of each colour, on its home row; every square of the "
+        "board has a colour too. Black moves first, any tower.",
+        "A tower moves any distance straight ahead or diagonally forward over empty squares: no "
+        "jumping, no captures, never sideways or back.",
+        "After the first move you must move your tower of the colour of the square your opponent "
+        "just stopped on. If that tower cannot move you pass, and your opponent must move their "
+        "tower of the colour under yours.",
+        "Reach the opponent's home row to win. A player whose move blocks both sides for good (a "
+        "loop of passes) loses.",
+    )
     min_seats = max_seats = 2
     seat_names = SEAT_NAMES
     play_draws = False

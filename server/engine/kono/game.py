@@ -44,6 +44,14 @@ class Kono(Game[KonoState, KonoMove]):
         "Korean 4x4 stone game: step to an empty point, or jump over your own stone to take "
         "the enemy stone behind it; leave your opponent fewer than two stones or no move."
     )
+    how_to_play = (
+        "A 4x4 board that starts full: eight stones a side. Black moves first.",
+        "On your turn either step one stone to an empty neighbouring point (straight, not "
+        "diagonally), or jump a stone over one of your own stones onto the enemy stone right "
+        "behind it, which is taken. Captures are not compulsory.",
+        "You win when your opponent has fewer than two stones, or no move on their turn. The same "
+        "position three times, or too long without a capture, is a draw.",
+    )
     min_seats = max_seats = 2
     seat_names = SEAT_NAMES
     play_draws = False

@@ -35,7 +35,7 @@ export function createApocalypseBoard(boardHost, infoHost, ctx) {
     name: (f, r) => FILES[f] + (r + 1),
     kind: "apocalypse",
     label: `Apocalypse board${ctx.you === null ? "" : `, you play ${SIDES[ctx.you]}`}`,
-    flipped: ctx.you === 1,
+    flipped: (ctx.you === 1) !== !!ctx.flip, // ctx.flip: the player turned the board
     onMove: ctx.send,
   });
   wrap.append(board.svg);

@@ -37,6 +37,7 @@ export function createBanqiBoard(boardHost, infoHost, ctx) {
     kind: "banqi",
     label: "BanQi board",
     checkered: false,
+    flipped: !!ctx.flip, // the player turned the board
     onMove: ctx.send,
   });
   // the grid lines of the half Xiangqi board

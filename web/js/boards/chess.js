@@ -104,7 +104,7 @@ export function createChessBoard(boardHost, infoHost, ctx) {
     name: (f, r) => FILES[f] + (r + 1),
     kind: dark ? "chess dark" : "chess",
     label: `${ctx.info.title} board${ctx.you === null ? "" : `, you play ${mySide}`}`,
-    flipped: ctx.you === 1,
+    flipped: (ctx.you === 1) !== !!ctx.flip, // ctx.flip: the player turned the board
     onMove: ctx.send,
     choose: (moves) => promotionPicker(wrap, moves, mySide),
   });

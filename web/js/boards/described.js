@@ -207,7 +207,9 @@ export function createDescribedBoard(boardHost, infoHost, ctx) {
 function makeBoard(boardHost, infoHost, grid0, ctx) {
   infoHost.hidden = true; // everything is on and around the board
   const viewer = ctx.you === null || ctx.you === undefined ? 0 : ctx.you;
-  const bottom = (grid0.seats[viewer] && grid0.seats[viewer].edge) || "south";
+  const facing = (grid0.seats[viewer] && grid0.seats[viewer].edge) || "south";
+  // ctx.flip: the player turned the board
+  const bottom = ctx.flip ? { south: "north", north: "south", west: "east", east: "west" }[facing] : facing;
   const wrap = h("div", { class: "board-wrap described-wrap" });
   const mine = ctx.you === null || ctx.you === undefined ? null : grid0.seats[ctx.you];
   const board = new GridBoard({

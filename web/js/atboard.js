@@ -1,0 +1,84 @@
+// At the board: what a player reaches for beside the game itself — flip the board, show or
+// hide its coordinates, the tab's title saying when it is your turn, and on a narrow screen
+// each player's clock right above and below the board (the seat list with the clocks is
+// below the board there, out of sight while playing).
+
+import { h } from "./dom.js";
+import { storage } from "./storage.js";
+
+/** The screens on which the clocks go above and below the board (kibitz.css agrees). */
+export const NARROW = "(max-width: 860px)";
+
+/** Boards drawn on a grid of squares, which flip and carry coordinates. */
+const GRID_BOARDS = new Set(["chess", "apocalypse", "banqi", "grid"]);
+
+/** Whether the seat we play (any we hold) is to move now and has not moved yet. */
+export function yourTurn(u) {
+  return !!u && u.status === "playing" && u.you !== null && u.you !== undefined
+    && u.to_act.includes(u.you) && !u.your_move;
+}
+
+/** The tab's title: "Your turn · Chess · Kibitz" when it is. */
+export function tabTitle(u, title) {
+  return `${yourTurn(u) ? "Your turn · " : ""}${title} · Kibitz`;
+}
+
+/**
+ * The "Flip board" and "Coordinates" buttons. `onFlip` is called after the flip changed;
+ * the coordinates choice is this browser's, kept across games (a class on `scope`).
+ */
+export class ViewToggles {
+  constructor(scope, onFlip) {
+    this.scope = scope;
+    this.flipped = false;
+    this.coords = storage.pref("coords", true) !== false;
+    this.flipButton = h("button", {
+      type: "button", class: "secondary small", id: "flip-board", "aria-pressed": "false",
+      onclick: () => { this.flipped = !this.flipped; this.render(); onFlip(); },
+    }, "Flip board");
+    this.coordsButton = h("button", {
+      type: "button", class: "secondary small", id: "coords-toggle",
+      onclick: () => { this.coords = !this.coords; storage.setPref("coords", this.coords); this.render(); },
+    }, "Coordinates");
+    this.el = h("div", { class: "view-toggles", role: "group", "aria-label": "Board view" }, this.flipButton, this.coordsButton);
+    this.render();
+  }
+
+  /** Shown only for boards of squares (not the hare track). */
+  show(info) {
+    this.el.hidden = !GRID_BOARDS.has(info && info.board);
+  }
+
+  render() {
+    this.flipButton.setAttribute("aria-pressed", this.flipped ? "true" : "false");
+    this.coordsButton.setAttribute("aria-pressed", this.coords ? "true" : "false");
+    this.scope.classList.toggle("no-coords", !this.coords);
+  }
+}
+
+/** The seat drawn at the bottom of the board: ours (seat 0 when watching), turned by a flip. */
+export function bottomSeat(u, flipped) {
+  const n = u.seats.length;
+  const mine = u.you === null || u.you === undefined ? (n === 2 ? 0 : null) : u.you;
+  if (mine === null) return null;
+  return flipped && n === 2 ? 1 - mine : mine;
+}
+
+/**
+ * Fill the strips above and below the board with each seat's name and clock (narrow
+ * screens with a clock only; otherwise they stay empty and the clocks sit in the seat list).
+ * `clockEl(seat)` is the seat's live clock element, `chip(seat)` its colour chip.
+ */
+export function renderBoardClocks(top, bottom, u, { narrow, flipped, clockEl, chip, label }) {
+  if (!narrow || !u.clock) {
+    top.replaceChildren();
+    bottom.replaceChildren();
+    return;
+  }
+  const below = bottomSeat(u, flipped);
+  const entry = (seat) => h("span", { class: "one", dataset: { seat } },
+    h("span", { class: "who" }, chip(seat), label(seat)), clockEl(seat));
+  const above = u.seats.map((_, seat) => seat).filter((seat) => seat !== below);
+  top.replaceChildren(h("div", { class: "clocks" }, above.map(entry)));
+  bottom.replaceChildren(...(below === null ? [] : [h("div", { class: "clocks" }, entry(below))]));
+}

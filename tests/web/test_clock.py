@@ -58,7 +58,11 @@ async def test_per_move_clock_counts_down_and_flag_falls(
     await bob.goto_room(room)
     await bob.sit(1)
     await ada.wait_to_act()
-    await ada.play("e2e4")  # within White's two seconds
+    await ada.play("e2e4")  # no clock runs before each side's first move (as on lichess)
+    await bob.wait_to_act()
+    await bob.play("e7e5")
+    await ada.wait_to_act()
+    await ada.play("g1f3")  # within White's two seconds: the clocks run from here
     await bob.wait_to_act()
 
     # Black's time runs on both pages, read twice

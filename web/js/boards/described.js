@@ -252,7 +252,7 @@ function makeBoard(boardHost, infoHost, grid0, ctx) {
   /**
    * A terrain on a board of points tints the space between crossings that share it (a
    * palace is the rectangle between its corners): each quarter of the square whose three
-   * neighbours on that side have the terrain too; a crossing alone gets a round tint.
+   * neighbours on that side have the terrain too; a crossing alone gets a rounded square.
    */
   function pointTint(grid, name, sq, t) {
     const has = (dc, dr) => {
@@ -261,7 +261,10 @@ function makeBoard(boardHost, infoHost, grid0, ctx) {
     };
     const attrs = { class: `terrain t-${t}`, fill: grid.terrain[t].fill, dataset: { terrain: t } };
     const quarters = [[-1, -1], [1, -1], [-1, 1], [1, 1]].filter(([dc, dr]) => has(dc, 0) && has(0, dr) && has(dc, dr));
-    if (!quarters.length) return s("rect", { ...attrs, x: 12, y: 12, width: 76, height: 76, rx: 38 });
+    if (!quarters.length) {
+      // its corners show beside a piece standing on it
+      return s("rect", { ...attrs, class: `${attrs.class} alone`, x: 6, y: 6, width: 88, height: 88, rx: 20 });
+    }
     return s("path", { ...attrs, d: quarters.map(([dc, dr]) => `M${dc < 0 ? 0 : 50} ${dr < 0 ? 0 : 50}h50v50h-50z`).join("") });
   }
 

@@ -20,7 +20,7 @@ from .board import (
     parse_square,
     start_board,
 )
-from .rules import apply, converted_by, end, generate, is_legal, mobility
+from .rules import apply, end, generate, is_legal, mobility, turns
 from .values import MingMangMove, MingMangState, key_text
 
 SEATS = (
@@ -192,8 +192,7 @@ class MingMang(Game[MingMangState, MingMangMove]):
 
     def move_heuristic(self, state: MingMangState, seat: Seat, move: MingMangMove) -> float:
         """The stones the move turns."""
-        geo = geometry(state.size)
-        return float(len(converted_by(state.board, geo, geo.index[move.dst], state.to_move)))
+        return float(turns(state, move))
 
     # -- snapshots -----------------------------------------------------------------------
 
@@ -207,7 +206,7 @@ class MingMang(Game[MingMangState, MingMangMove]):
             "board": board_layout(state.board, state.size),
             "to_move": state.to_move,
             "quiet": state.quiet,
-            "history": [key_text(k) for k in state.history],
+            "history": " ".join(key_text(k) for k in state.history),
             "ply": state.ply,
             "last_move": None if state.last_move is None else str(state.last_move),
             "converted": list(state.converted),
@@ -222,13 +221,18 @@ class MingMang(Game[MingMangState, MingMangMove]):
             int(data["size"]),
             int(data["to_move"]),
             int(data["quiet"]),
-            tuple(int(str(k), 16) for k in data["history"]),
+            tuple(int(k, 16) for k in _keys(data["history"])),
             int(data["ply"]),
             None if last is None else MingMangMove.from_text(str(last)),
             tuple(str(sq) for sq in data["converted"]),
             int(data["draw_plies"]),
             int(data["max_plies"]),
         )
+
+
+def _keys(history: Any) -> list[str]:
+    """The history of a snapshot (one string, keys between spaces) or of a view (a list)."""
+    return str(history).split() if isinstance(history, str) else [str(k) for k in history]
 
 
 def position(

@@ -21,13 +21,14 @@ def converted_by(board: str, geo: Geometry, dst: int, seat: int) -> list[int]:
     mine, theirs = STONES[seat], STONES[1 - seat]
     out: list[int] = []
     for ray in geo.rays[dst]:
-        for k, sq in enumerate(ray):
-            ch = board[sq]
-            if ch == theirs:
-                continue
-            if ch == mine and k:
-                out.extend(ray[:k])
-            break
+        if not ray or board[ray[0]] != theirs:
+            continue  # the usual case: no enemy stone next to the moved one that way
+        for k in range(1, len(ray)):
+            ch = board[ray[k]]
+            if ch != theirs:
+                if ch == mine:
+                    out.extend(ray[:k])
+                break
     return out
 
 
@@ -75,24 +76,39 @@ def _key_after(state: MingMangState, geo: Geometry, src: int, dst: int, turned: 
 
 def legal(state: MingMangState) -> list[tuple[int, int]]:
     """The slides of the seat to move that do not recreate an earlier position of the game
-    (the ko rule, 5.4.4), cached with the state."""
-    got = state.cache.get("legal")
+    (the ko rule, 5.4.4), cached with the state (with the number of stones each turns)."""
+    got: list[tuple[int, int]] | None = state.cache.get("legal")
     if got is None:
         geo = geometry(state.size)
         seen = frozenset(state.history)
-        got = []
+        got, turns = [], {}
         for src, dst in slides(state.board, geo, state.to_move):
             turned = converted_by(state.board, geo, dst, state.to_move)
             if _key_after(state, geo, src, dst, turned) not in seen:
                 got.append((src, dst))
-        state.cache["legal"] = got
+                turns[src, dst] = len(turned)
+        state.cache["legal"], state.cache["turns"] = got, turns
     return got
+
+
+def turns(state: MingMangState, move: MingMangMove) -> int:
+    """How many stones ``move`` turns (from the cache when the moves were generated)."""
+    geo = geometry(state.size)
+    src, dst = geo.index[move.src], geo.index[move.dst]
+    cached: dict[tuple[int, int], int] | None = state.cache.get("turns")
+    if cached is not None and (src, dst) in cached:
+        return cached[src, dst]
+    return len(converted_by(state.board, geo, dst, state.to_move))
 
 
 def generate(state: MingMangState) -> list[MingMangMove]:
     """The legal moves of the seat to move (whether or not the game is already over)."""
-    names = geometry(state.size).names
-    return [MingMangMove(names[src], names[dst]) for src, dst in legal(state)]
+    moves: list[MingMangMove] | None = state.cache.get("moves")
+    if moves is None:
+        names = geometry(state.size).names
+        moves = [MingMangMove(names[src], names[dst]) for src, dst in legal(state)]
+        state.cache["moves"] = moves
+    return list(moves)
 
 
 def is_legal(state: MingMangState, move: MingMangMove) -> bool:
@@ -101,6 +117,9 @@ def is_legal(state: MingMangState, move: MingMangMove) -> bool:
     src, dst = geo.index.get(move.src), geo.index.get(move.dst)
     if src is None or dst is None or state.board[src] != STONES[state.to_move]:
         return False
+    cached: dict[tuple[int, int], int] | None = state.cache.get("turns")
+    if cached is not None:
+        return (src, dst) in cached
     for ray in geo.rays[src]:
         if dst in ray:
             path = ray[: ray.index(dst) + 1]

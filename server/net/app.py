@@ -30,7 +30,7 @@ from ..engine import REGISTRY, EngineError, Registry
 from ..rooms.errors import RoomError
 from ..store import EmbeddedRedis, Store, StoreError
 from ..store.cluster import ClusterStore
-from . import seek_handlers, social  # noqa: F401  (register seeks; draws, rematches, chat)
+from . import lobby_handlers, seek_handlers, social  # noqa: F401  (register the lobby; seeks; draws, rematches, chat)
 from .accounts import ApiConnection
 from .admission import Admission
 from .bots import BotRunner

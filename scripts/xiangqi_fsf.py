@@ -1,4 +1,4 @@
-"""Compare our XiangQi with Fairy-Stockfish (pyffish) at length (docs/GAMES.md 5.4.9).
+"""Compare our XiangQi with Fairy-Stockfish (pyffish) at length (docs/GAMES.md 8.3.9).
 
     .venv/bin/python scripts/xiangqi_fsf.py [--games 200] [--plies 300] [--depth 3]
 
@@ -31,11 +31,17 @@ def main() -> int:
     p.add_argument("--games", type=int, default=200, help="random games (seeds 0..N-1)")
     p.add_argument("--plies", type=int, default=300, help="plies per game at most")
     p.add_argument("--depth", type=int, default=3, help="perft depth")
+    p.add_argument("--check-every", type=int, default=1, help="compare checks every N plies")
     args = p.parse_args()
     started = time.perf_counter()
-    positions, games = fsf.compare_random_games(
-        lambda: position(START), range(args.games), max_plies=args.plies
-    )
+    positions = games = 0
+    for first in range(0, args.games, 10):
+        seeds = range(first, min(first + 10, args.games))
+        n, g = fsf.compare_random_games(
+            lambda: position(START), seeds, max_plies=args.plies, check_every=args.check_every
+        )
+        positions, games = positions + n, games + g
+        print(f"  {games} games, {positions} positions", flush=True)
     print(f"random games: {games} games, {positions} positions, legal moves and checks equal")
     game = get_game("xiangqi")
     start = position(START)

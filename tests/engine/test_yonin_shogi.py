@@ -262,7 +262,9 @@ def test_legal_moves_and_ends_match_dagaz() -> None:
 
 
 def test_a_broken_drop_rule_is_caught_by_the_oracle(monkeypatch: pytest.MonkeyPatch) -> None:
-    def pawns_anywhere(board: tuple[str, ...], seat: int, kind: str, dst: int) -> bool:
+    def pawns_anywhere(
+        board: tuple[str, ...], seat: int, kind: str, dst: int, lines: frozenset[int]
+    ) -> bool:
         return not board[dst]
 
     monkeypatch.setattr(rules, "drop_ok", pawns_anywhere)

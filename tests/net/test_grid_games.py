@@ -23,7 +23,8 @@ from .test_bots import replay_is_legal
 from .test_games import play_out
 from .test_seeks import next_of, user, wait_rated
 
-GRID_GAMES = [g.name for g in REGISTRY if g.board == "grid"]
+#: the grid games two can play (a four-seat game, Yonin Shogi, has its own: test_yonin_shogi.py)
+GRID_GAMES = [g.name for g in REGISTRY if g.board == "grid" and g.min_seats <= 2 <= g.max_seats]
 BLITZ = {"clock": {"type": "fischer", "base": 180, "increment": 2}}
 
 

@@ -80,8 +80,11 @@ def in_zone(seat: int, sq: int) -> bool:
     return depth(seat, sq) >= N - 3
 
 
+SQUARE_NAMES = tuple(FILES[sq % N] + str(sq // N + 1) for sq in range(N_SQUARES))
+
+
 def square_name(sq: int) -> str:
-    return FILES[sq % N] + str(sq // N + 1)
+    return SQUARE_NAMES[sq]
 
 
 def parse_square(text: str) -> int:

@@ -16,7 +16,7 @@ from .board import (
     in_zone,
     line,
 )
-from .values import PASS, YoninMove, YoninState
+from .values import DROPS, PASS, YoninMove, YoninState
 
 LAST = 8  # the depth of a seat's last line
 
@@ -66,28 +66,33 @@ def board_moves(board: tuple[str, ...], seat: int) -> list[YoninMove]:
     return out
 
 
-def drop_ok(board: tuple[str, ...], seat: int, kind: str, dst: int) -> bool:
+def pawn_lines(board: tuple[str, ...], seat: int) -> frozenset[int]:
+    """The forward lines that hold an unpromoted Pawn of ``seat``."""
+    pawn = f"{seat}P"
+    return frozenset(line(seat, sq) for sq, c in enumerate(board) if c == pawn)
+
+
+def drop_ok(board: tuple[str, ...], seat: int, kind: str, dst: int, lines: frozenset[int]) -> bool:
     """A drop on an empty square; a Pawn not on the seat's last line, nor on a forward line
-    that holds an unpromoted Pawn of the seat already."""
+    that holds an unpromoted Pawn of the seat already (``lines``: :func:`pawn_lines`)."""
     if board[dst]:
         return False
     if kind != "P":
         return True
-    if depth(seat, dst) == LAST:
-        return False
-    pawn, ln = f"{seat}P", line(seat, dst)
-    return not any(c == pawn and line(seat, sq) == ln for sq, c in enumerate(board))
+    return depth(seat, dst) != LAST and line(seat, dst) not in lines
 
 
 def drops(state: YoninState, seat: int) -> list[YoninMove]:
     board, hand = state.board, state.hands[seat]
+    if not any(hand):
+        return []
+    lines = pawn_lines(board, seat)
     out: list[YoninMove] = []
     for kind, count in zip(HAND_KINDS, hand, strict=True):
         if count:
+            made = DROPS[kind]
             out.extend(
-                YoninMove(None, dst, drop=kind)
-                for dst in range(N_SQUARES)
-                if drop_ok(board, seat, kind, dst)
+                made[dst] for dst in range(N_SQUARES) if drop_ok(board, seat, kind, dst, lines)
             )
     return out
 

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 
 from ..base import InvalidMove, Seat
-from .board import HAND_KINDS, layout, parse_square, square_name
+from .board import HAND_KINDS, N_SQUARES, SQUARE_NAMES, layout, parse_square
 
 _TEXT = re.compile(r"pass|([PSGR])\*([a-z][0-9]+)|([a-z][0-9]+)([-x])([a-z][0-9]+)(=\+)?")
 _FORMS = "a move c1-b2, a capture c1xb2, a promotion d7-d8=+, a drop P*e5 (P S G R), pass"
@@ -47,15 +47,19 @@ class YoninMove:
         if self.dst < 0:
             return "pass"
         if self.src is None:
-            return f"{self.drop}*{square_name(self.dst)}"
+            return f"{self.drop}*{SQUARE_NAMES[self.dst]}"
         sep = "x" if self.capture else "-"
-        return square_name(self.src) + sep + square_name(self.dst) + ("=+" if self.promote else "")
+        return (
+            SQUARE_NAMES[self.src] + sep + SQUARE_NAMES[self.dst] + ("=+" if self.promote else "")
+        )
 
     def __repr__(self) -> str:
         return f"YoninMove.from_text({str(self)!r})"
 
 
 PASS = YoninMove(None, -1)
+#: DROPS[kind][square]: the drop moves, made once (moves are values)
+DROPS = {k: tuple(YoninMove(None, sq, drop=k) for sq in range(N_SQUARES)) for k in HAND_KINDS}
 
 #: a hand: counts of the kinds P, S, G, R
 Hand = tuple[int, int, int, int]

@@ -136,6 +136,15 @@ ALGORITHMS: dict[str, dict[str, tuple[Factory, dict[str, Any]]]] = {
         # the mean over the whole deck: weaker ("normal"; docs/BOTS.md, The ladder)
         "maxn_sampled": (_maxn, {"max_depth": 1, "chance_plies": 0, "worlds": 3}),
     },
+    # four seats, nothing hidden: max^n on one world (nothing to sample), three plies deep
+    # (the next two seats' replies), the others' 4 best-sorted moves (captures first)
+    "yonin_shogi": {
+        "random": (_random, {}),
+        "careful": (_careful, {}),
+        "greedy": (_greedy, {}),
+        "maxn": (_maxn, {"worlds": 1, "max_depth": 3, "opponent_n": 4}),
+        "mcts": (_mcts, {}),
+    },
 }
 
 #: named strengths per game, weakest first: name -> (algorithm, think time in seconds)
@@ -170,6 +179,14 @@ STRENGTHS: dict[str, dict[str, tuple[str, float]]] = {
         "easy": ("greedy", 0.2),
         "normal": ("maxn_sampled", 1.0),
         "hard": ("maxn", 3.0),
+    },
+    # hard first in only 10 of 60 games against three greedy bots (par 15 of 60: no better;
+    # docs/results/yonin_shogi_hard_vs_3greedy_n60.txt)
+    "yonin_shogi": {
+        "random": ("random", 0.0),
+        "easy": ("greedy", 0.1),
+        "normal": ("maxn", 0.5),
+        "hard": ("maxn", 2.0),
     },
 }
 

@@ -10,6 +10,7 @@ import time
 import pytest
 
 from server.bots import ALGORITHMS, STRENGTHS, algorithms, make_bot, strengths
+from server.engine import get_game
 
 from .play import random_game
 
@@ -42,7 +43,7 @@ def test_unknown_names_are_key_errors() -> None:
 
 @pytest.mark.parametrize(("game", "algorithm"), CASES)
 def test_legal_moves_within_budget(game: str, algorithm: str) -> None:
-    seats = 3 if game == "hase_und_igel" else 2
+    seats = 3 if game == "hase_und_igel" else get_game(game).min_seats  # Yonin Shogi: 4
     for i, plies in enumerate(PLIES.get(game, (1, 20))):
         p = random_game(game, 40 + i, plies, seats=seats)
         if p.game.outcome(p.state) is not None:

@@ -58,6 +58,7 @@ def sample_placement(
         if board is None:
             continue
         world = _placed_state(board, int(view["ply"]), last, visibility, o.captured)
+        world = dataclasses.replace(world, last_san=view.get("last_san"))
         if _view_equal(world, seat, view):
             return world
     raise NoWorld("no placement of the hidden pieces fits the view")

@@ -186,6 +186,8 @@ class DarkChessState:
         captured: ``(color, piece_type)`` of every piece taken so far, in order.
         result: the outcome, once the game is over.
         texts: the legal moves' UCI texts, once a view asked for them (a cache).
+        last_san: the last move in its mover's notation, where the board cannot tell it (a
+            world placed from a view has no earlier position to write it from).
     """
 
     board: DarkBoard
@@ -195,6 +197,7 @@ class DarkChessState:
     captured: tuple[tuple[bool, int], ...]
     result: Outcome | None
     texts: list[str] | None = field(default=None, compare=False, repr=False)
+    last_san: str | None = field(default=None, compare=False, repr=False)
 
     def legal_texts(self) -> list[str]:
         """The legal moves as interned UCI texts, in python-chess's order (computed once)."""

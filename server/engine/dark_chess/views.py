@@ -146,7 +146,7 @@ def seat_view(state: DarkChessState, seat: Seat | None) -> Json:
         "turn": "white" if board.turn == chess.WHITE else "black",
         "ply": len(board.move_stack),
         "last_move": last.uci() if own_last and last is not None else None,
-        "last_san": own_san(board) if own_last else None,
+        "last_san": (state.last_san or own_san(board)) if own_last else None,
         "captured": captured,
         "visibility": state.visibility,
     }

@@ -35,7 +35,7 @@ async def test_the_external_bot_example_plays_a_whole_game(server: KibitzServer)
                 continue
             played += 1
     assert played == 5 and len(update["view"]["history"]) == 5
-    assert update["seats"][1] == {"kind": "person", "name": "Randy"}
+    assert update["seats"][1] == {"kind": "person", "name": "Randy", "account": False}  # a guest
     out, _ = await asyncio.wait_for(bot.communicate(), 30)
     assert bot.returncode == 0
     assert b"sits in seat 1" in out and b"game over" in out

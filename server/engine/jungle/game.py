@@ -215,7 +215,9 @@ class Jungle(Game[JungleState, JungleMove]):
             return 1000.0
         if move.capture:
             return 10.0 * _worth(state.variant, state.board[move.dst])
-        return 1.0 if _distance(move.dst, den) < _distance(move.src, den) else 0.0
+        # a step closer is worth a little, under the search's tactical bar (0.5): quiescence
+        # follows captures and den entries only, not every forward step
+        return 0.25 if _distance(move.dst, den) < _distance(move.src, den) else 0.0
 
     # -- snapshots -----------------------------------------------------------------------
 

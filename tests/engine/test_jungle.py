@@ -402,4 +402,5 @@ def test_bot_hooks() -> None:
         for t in ("d5xd6", "d5xd4", "d5-g5")
     ]
     assert values == [90.0, 80.0, 0.0]  # the Lion's worth, the Tiger's, a step away from the den
-    assert GAME.move_heuristic(start(), 0, JungleMove.from_text("g3-g4")) == 1.0
+    step = GAME.move_heuristic(start(), 0, JungleMove.from_text("g3-g4"))  # toward the den
+    assert 0 < step < 0.5  # a little, under the tactical bar: quiescence leaves it alone

@@ -7,6 +7,7 @@
 #
 #   bash scripts/test.sh            # everything
 #   bash scripts/test.sh -k chess   # extra arguments go to pytest
+#   KIBITZ_TEST_WORKERS=0 bash scripts/test.sh   # in one process (pytest-xdist's -n 0)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,4 +36,5 @@ fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e '.[test]'
 
-exec .venv/bin/python -m pytest "$@"
+# two workers (pytest-xdist), one a core: each has its own redis-server, ports and browser
+exec .venv/bin/python -m pytest -n "${KIBITZ_TEST_WORKERS:-2}" "$@"

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import subprocess
 
+import pytest
+
 from .conftest import env_with_path, kibitz_cmd
 
 
@@ -61,6 +63,7 @@ def test_bench_saturating_mode_reports_cpu_against_the_ceiling() -> None:
         assert generator["cpu_share"] > 0 and generator["loop_lag_max_ms"] >= 0
 
 
+@pytest.mark.timeout(360)  # 90 s alone; beside the other worker's tests, more
 def test_bench_restart_memory_and_engine_modes() -> None:
     restart = run_json("--restart", "--rooms", "20", "--moves", "10")
     assert restart["rooms"] == 20 and restart["refused_first_moves"] == {}

@@ -37,9 +37,11 @@ def test_the_same_json_as_the_json_module(value: object) -> None:
     """The same value, always; the same text but for how a float's exponent is written."""
     ours = Codec().encode({"v": value})
     assert isinstance(ours, str)
-    assert json.loads(ours) == json.loads(reference({"v": value}))
-    if "e" not in ours.lower() or not _has_float(value):
-        assert ours == reference({"v": value})
+    theirs = reference({"v": value})
+    assert json.loads(ours) == json.loads(theirs)
+    # orjson writes 1e-05 as 0.00001: an exponent on either side may be written the other way
+    if not _has_float(value) or "e" not in ours.lower() + theirs.lower():
+        assert ours == theirs
 
 
 def _has_float(value: object) -> bool:

@@ -467,7 +467,6 @@ async def test_a_board_of_points(browser: Browser, server: KibitzServer, shots: 
         tab.assert_clean()
 
 
-@pytest.mark.skipif("ming_mang" not in REGISTRY, reason="ming_mang is not registered")
 @pytest.mark.parametrize("size", [9, 17])
 async def test_boards_of_points_on_a_phone(
     browser: Browser, server: KibitzServer, shots: Path, size: int

@@ -33,8 +33,6 @@ SEAT = 1  # West
 PLY_LIMIT = 80  # the game's own draw after this many plies ends the test's game
 PLAY_SECONDS = 20.0  # then the person resigns and the bots play on to the ply limit
 
-pytestmark = pytest.mark.skipif(GAME not in REGISTRY, reason=f"{GAME} is not registered")
-
 
 @pytest.fixture(scope="module")
 def registry() -> Registry:

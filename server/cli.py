@@ -42,93 +42,136 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     s.add_argument("--port", type=int, default=8765, help="port (default 8765; 0 = any free)")
     s.add_argument(
-        "--data", type=Path, default=Path("kibitz-data"),
+        "--data",
+        type=Path,
+        default=Path("kibitz-data"),
         help="directory of the embedded Redis (default ./kibitz-data)",
-    )  # fmt: skip
+    )
     s.add_argument("--redis", metavar="URL", help="use this Redis instead (redis://host:port/0)")
     s.add_argument(
-        "--redis-cluster", metavar="URL",
+        "--redis-cluster",
+        metavar="URL",
         help="use this Redis Cluster instead (any node: redis://host:port); every key of a "
         "room carries the hash tag {ROOM}, so rooms spread over the primaries",
-    )  # fmt: skip
+    )
     s.add_argument(
-        "--durability", choices=("local", "replica"), default="local",
+        "--durability",
+        choices=("local", "replica"),
+        default="local",
         help="when a move is acknowledged: 'local', once in the primary (its AOF; default); "
         "'replica', once at least one replica has it too (WAIT), else the mover is told "
         "not_replicated",
-    )  # fmt: skip
+    )
     s.add_argument(
-        "--replica-wait-ms", type=int, default=1000, metavar="MS",
+        "--replica-wait-ms",
+        type=int,
+        default=1000,
+        metavar="MS",
         help="with --durability replica: how long a move waits for a replica (default 1000)",
-    )  # fmt: skip
+    )
     s.add_argument(
-        "--fsync", choices=("everysec", "always"), default="everysec",
+        "--fsync",
+        choices=("everysec", "always"),
+        default="everysec",
         help="embedded Redis appendfsync: 'always' syncs every write to disk before the "
         "ack (slower); 'everysec' may lose up to 1 s on a power cut (default)",
-    )  # fmt: skip
+    )
     s.add_argument(
-        "--allow-origin", action="append", default=[], metavar="ORIGIN",
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
         help="browser origin allowed to connect besides the server's own "
         "(repeatable; '*' allows any)",
-    )  # fmt: skip
+    )
     s.add_argument(
-        "--allow-host", action="append", default=[], metavar="NAME",
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
         help="a host name the server answers to (the Host header) besides localhost, the "
         "listening address and the --allow-origin hosts (repeatable; '*' allows any): a "
         "guard against DNS rebinding",
-    )  # fmt: skip
+    )
     s.add_argument(
-        "--max-per-ip", type=int, default=256, metavar="N",
+        "--max-per-ip",
+        type=int,
+        default=256,
+        metavar="N",
         help="open connections per client address (default 256; HTTP 429 beyond)",
-    )  # fmt: skip
+    )
     s.add_argument(
-        "--msg-rate", type=float, default=20.0, metavar="N",
+        "--msg-rate",
+        type=float,
+        default=20.0,
+        metavar="N",
         help="messages a second one connection may send on average (default 20)",
-    )  # fmt: skip
+    )
     s.add_argument(
-        "--msg-burst", type=int, default=60, metavar="N",
+        "--msg-burst",
+        type=int,
+        default=60,
+        metavar="N",
         help="messages one connection may send at once (default 60)",
-    )  # fmt: skip
+    )
     s.add_argument(
-        "--rooms-per-minute", type=int, default=30, metavar="N",
+        "--rooms-per-minute",
+        type=int,
+        default=30,
+        metavar="N",
         help="new rooms a minute from one client address (default 30; 'too_many' beyond)",
-    )  # fmt: skip
+    )
     s.add_argument(
-        "--seeks-per-ip", type=int, default=20, metavar="N",
+        "--seeks-per-ip",
+        type=int,
+        default=20,
+        metavar="N",
         help="open seeks from one client address (default 20; 'rate_limited' beyond)",
-    )  # fmt: skip
+    )
     s.add_argument(
-        "--lag-limit", type=float, default=0.5, metavar="S",
+        "--lag-limit",
+        type=float,
+        default=0.5,
+        metavar="S",
         help="event-loop lag in seconds over which new connections get HTTP 503 and new "
         "rooms 'busy' while running games go on (default 0.5)",
-    )  # fmt: skip
+    )
     s.add_argument("--prefix", default="kibitz:", help="Redis key prefix (default kibitz:)")
     s.add_argument(
-        "--node-id", metavar="NAME",
+        "--node-id",
+        metavar="NAME",
         help="this node's name among several sharing one --redis (default HOST:PORT); "
         "a restarted node with the same name gets its rooms back at once",
-    )  # fmt: skip
+    )
     s.add_argument(
-        "--lease-ms", type=int, default=5000, metavar="MS",
-        help="room lease time: a dead node's rooms move to another node after this "
-        "(default 5000)",
-    )  # fmt: skip
+        "--lease-ms",
+        type=int,
+        default=5000,
+        metavar="MS",
+        help="room lease time: a dead node's rooms move to another node after this (default 5000)",
+    )
     s.add_argument(
-        "--bot-workers", type=int, default=2, metavar="N",
+        "--bot-workers",
+        type=int,
+        default=2,
+        metavar="N",
         help="worker processes for bot searches (default 2; 0 offers no bots)",
-    )  # fmt: skip
+    )
     s.add_argument(
-        "--workers", default="1", metavar="N",
+        "--workers",
+        default="1",
+        metavar="N",
         help="node processes on this port, one per core: a number or 'auto' (default 1); "
         "they share the embedded (or --redis) Redis, and a parent restarts any that dies",
-    )  # fmt: skip
+    )
     s.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)
     s.add_argument("-v", "--verbose", action="store_true", help="debug logging")
     s.add_argument(
-        "--access-log", action="store_true",
+        "--access-log",
+        action="store_true",
         help="log every HTTP request and WebSocket connection (off: INFO tells an operator "
         "what matters, not each request)",
-    )  # fmt: skip
+    )
 
     sub.add_parser("games", help="list the games this server offers")
     sub.add_parser(
@@ -344,16 +387,27 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+#: the ``serve`` options every worker gets as they were given: (flag, attribute)
+PASSED_THROUGH = (
+    ("--prefix", "prefix"),
+    ("--max-per-ip", "max_per_ip"),
+    ("--rooms-per-minute", "rooms_per_minute"),
+    ("--msg-rate", "msg_rate"),
+    ("--seeks-per-ip", "seeks_per_ip"),
+    ("--msg-burst", "msg_burst"),
+    ("--lag-limit", "lag_limit"),
+    ("--lease-ms", "lease_ms"),
+    ("--bot-workers", "bot_workers"),
+    ("--durability", "durability"),
+    ("--replica-wait-ms", "replica_wait_ms"),
+)
+
+
 def _passthrough(args: argparse.Namespace) -> list[str]:
     """The ``serve`` options every worker gets as they were given."""
-    out = [
-        "--prefix", args.prefix, "--max-per-ip", str(args.max_per_ip),
-        "--rooms-per-minute", str(args.rooms_per_minute), "--msg-rate", str(args.msg_rate),
-        "--seeks-per-ip", str(args.seeks_per_ip),
-        "--msg-burst", str(args.msg_burst), "--lag-limit", str(args.lag_limit),
-        "--lease-ms", str(args.lease_ms), "--bot-workers", str(args.bot_workers),
-        "--durability", args.durability, "--replica-wait-ms", str(args.replica_wait_ms),
-    ]  # fmt: skip
+    out: list[str] = []
+    for flag, attr in PASSED_THROUGH:
+        out += [flag, str(getattr(args, attr))]
     for origin in args.allow_origin:
         out += ["--allow-origin", origin]
     for host in args.allow_host:

@@ -102,3 +102,22 @@ def test_info_logs_do_not_list_every_request(
     per_request = [line for line in err.splitlines() if "HTTP response sent" in line]
     assert "Kibitz is up" in err  # INFO is on
     assert len(per_request) == (20 if access_log else 0), err
+
+
+def test_workers_get_every_passed_through_option_as_given() -> None:
+    from server.cli import PASSED_THROUGH, _parser, _passthrough
+
+    given = ["serve", "--prefix", "p:", "--max-per-ip", "7", "--rooms-per-minute", "3"]
+    given += ["--msg-rate", "2.5", "--seeks-per-ip", "4", "--msg-burst", "9"]
+    given += ["--lag-limit", "0.25", "--lease-ms", "1234", "--bot-workers", "0"]
+    given += ["--durability", "replica", "--replica-wait-ms", "55", "--allow-origin", "o"]
+    given += ["--allow-host", "h", "--verbose", "--access-log"]
+    args = _parser().parse_args(given)
+    again = _parser().parse_args(["serve", *_passthrough(args)])
+    for _flag, attr in PASSED_THROUGH:
+        assert getattr(again, attr) == getattr(args, attr), attr
+    assert again.allow_origin == ["o"] and again.allow_host == ["h"]
+    assert again.verbose and again.access_log
+    defaults = _parser().parse_args(["serve"])
+    changed = {a for _f, a in PASSED_THROUGH if getattr(args, a) != getattr(defaults, a)}
+    assert changed == {a for _f, a in PASSED_THROUGH}  # each one is really exercised

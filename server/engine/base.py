@@ -390,7 +390,7 @@ class Game(Generic[S, M]):
         if set(moves) != set(acting):
             raise IllegalMove(f"moves are needed from seats {sorted(acting)}, got {sorted(moves)}")
         for seat, move in moves.items():
-            if move not in self.legal_moves(state, seat):
+            if not self.is_legal(state, seat, move):
                 raise IllegalMove(f"{move} is not legal for seat {seat} now")
 
     def leave(self, state: S, seat: Seat, reason: str) -> M | None:

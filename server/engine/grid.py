@@ -61,6 +61,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .base import InvalidMove
+
 Json = dict[str, Any]
 
 EDGES = ("south", "north", "west", "east")
@@ -91,6 +93,29 @@ def parse_square(text: str, files: int, ranks: int) -> tuple[int, int]:
     if file >= files or rank >= ranks:
         raise ValueError(f"{text!r} is off the {files}x{ranks} board")
     return file, rank
+
+
+@dataclass(frozen=True, slots=True)
+class Squares:
+    """A rectangular board's squares as ints, ``rank * files + file`` (``a1 = 0``), named the
+    way the description and the gestures name them; a game keeps one for its board."""
+
+    files: int
+    ranks: int
+
+    def name(self, sq: int) -> str:
+        """``0 -> "a1"``; on a 9x10 board ``89 -> "i10"``."""
+        return square_name(sq % self.files, sq // self.files)
+
+    def parse(self, text: str) -> int:
+        """``"a1" -> 0``, the whole text; :class:`InvalidMove` unless it names a square of
+        the board."""
+        try:
+            file, rank = parse_square(text, self.files, self.ranks)
+        except (TypeError, ValueError):
+            last = self.name(self.files * self.ranks - 1)
+            raise InvalidMove(f"{text!r} is not a square (a1..{last})") from None
+        return file + self.files * rank
 
 
 @dataclass(frozen=True, slots=True)

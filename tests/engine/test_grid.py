@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from server.engine import grid
+from server.engine.base import InvalidMove
 
 
 def good() -> dict[str, Any]:
@@ -92,3 +93,13 @@ def test_each_broken_description_is_caught(breaking: Any, reason: str) -> None:
 def test_moves_that_are_no_gestures_on_the_board_are_caught(legal: list[str], reason: str) -> None:
     with pytest.raises(grid.BadBoard, match=reason):
         grid.check_gestures(good(), legal)
+
+
+def test_squares_name_and_parse_every_square_of_a_board_and_nothing_else() -> None:
+    squares = grid.Squares(9, 10)
+    names = [squares.name(sq) for sq in range(90)]
+    assert names[0] == "a1" and names[8] == "i1" and names[9] == "a2" and names[89] == "i10"
+    assert [squares.parse(n) for n in names] == list(range(90))
+    for bad in ("j1", "a11", "a0", "a01", "a1\n", " a1", "A1", "a", "", "a1-a2", None, 5):
+        with pytest.raises(InvalidMove, match=r"is not a square \(a1\.\.i10\)"):
+            squares.parse(bad)  # type: ignore[arg-type]

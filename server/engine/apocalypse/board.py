@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-from ..base import InvalidMove, Seat
+from .. import grid
+from ..base import Seat
 
 WHITE, BLACK = 0, 1
 SIZE = 5
+#: the squares: ``rank * files + file`` (``a1 = 0``), named and parsed as the board
+#: description names them (:class:`InvalidMove` for a text that is not one)
+SQUARES = grid.Squares(SIZE, SIZE)
+square_name = SQUARES.name
+parse_square = SQUARES.parse
 FILES = "abcde"
 EMPTY = "."
 KNIGHT = ("N", "n")  # by seat
@@ -15,18 +21,6 @@ FORWARD = (1, -1)
 START_BOARD = "npppn/p3p/5/P3P/NPPPN"
 _VALUE = {"N": 3.0, "n": 3.0, "P": 1.0, "p": 1.0}
 _RANK = {"P": 0, "p": 0, "N": 1, "n": 1}  # join type order: footman < horseman (1.3)
-
-
-def square_name(sq: int) -> str:
-    """``0 -> "a1"``, ``24 -> "e5"``."""
-    return FILES[sq % SIZE] + str(sq // SIZE + 1)
-
-
-def parse_square(text: str) -> int:
-    """``"a1" -> 0``; :class:`InvalidMove` if ``text`` is not a square of the 5x5 board."""
-    if len(text) != 2 or text[0] not in FILES or text[1] not in "12345":
-        raise InvalidMove(f"{text!r} is not a square (a1..e5)")
-    return FILES.index(text[0]) + SIZE * (int(text[1]) - 1)
 
 
 def owner(piece: str) -> Seat | None:

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from ..base import InvalidMove
+from .. import grid
 
 FILES = "abcdefgh"
 N_FILES, N_RANKS = 8, 4
+#: the squares: ``rank * files + file`` (``a1 = 0``), named and parsed as the board
+#: description names them (:class:`InvalidMove` for a text that is not one)
+SQUARES = grid.Squares(N_FILES, N_RANKS)
+square_name = SQUARES.name
+parse_square = SQUARES.parse
 N_SQUARES = N_FILES * N_RANKS
 EMPTY, HIDDEN = ".", "?"
 RED, BLACK = 0, 1
@@ -25,18 +30,6 @@ COLOUR_SET = "gaaeerrhhccsssss"
 FULL_SET = COLOUR_SET.upper() + COLOUR_SET
 VALUE = {"g": 30.0, "a": 10.0, "e": 6.0, "r": 4.0, "h": 3.0, "c": 5.0, "s": 2.0}
 DIRECTIONS = ((0, 1), (0, -1), (1, 0), (-1, 0))  # (file, rank) steps
-
-
-def square_name(sq: int) -> str:
-    """``0 -> "a1"``, ``31 -> "h4"``."""
-    return FILES[sq % N_FILES] + str(sq // N_FILES + 1)
-
-
-def parse_square(text: str) -> int:
-    """``"a1" -> 0``; :class:`InvalidMove` if ``text`` is not a square of the 8x4 board."""
-    if len(text) != 2 or text[0] not in FILES or text[1] not in "1234":
-        raise InvalidMove(f"{text!r} is not a square (a1..h4)")
-    return FILES.index(text[0]) + N_FILES * (int(text[1]) - 1)
 
 
 def colour_of(piece: str) -> int:

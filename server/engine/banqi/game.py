@@ -8,7 +8,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..base import Game, Json, Option, Outcome, Seat
+from ..base import Json, Option, Outcome, Seat
+from ..turns import TurnGame
 from .board import (
     BLACK,
     COLOUR_NAMES,
@@ -29,7 +30,7 @@ from .rules import apply, generate
 from .values import BanqiMove, BanqiState, position_key, public_board
 
 
-class Banqi(Game[BanqiState, BanqiMove]):
+class Banqi(TurnGame[BanqiState, BanqiMove]):
     name = "banqi"
     title = "BanQi"
     board = "banqi"
@@ -91,30 +92,14 @@ class Banqi(Game[BanqiState, BanqiMove]):
 
     # -- playing -------------------------------------------------------------------------
 
-    def to_act(self, state: BanqiState) -> frozenset[Seat]:
-        if self.outcome(state) is not None:
-            return frozenset()
-        return frozenset({state.to_move})
-
-    def legal_moves(self, state: BanqiState, seat: Seat) -> list[BanqiMove]:
-        if seat not in self.to_act(state):
-            return []
+    def generate(self, state: BanqiState) -> Sequence[BanqiMove]:
         return generate(state)
+
+    def apply(self, state: BanqiState, move: BanqiMove) -> BanqiState:
+        return apply(state, move)
 
     def parse_move(self, state: BanqiState, seat: Seat, text: str) -> BanqiMove:
         return BanqiMove.from_text(text)
-
-    def play(
-        self,
-        state: BanqiState,
-        moves: Mapping[Seat, BanqiMove],
-        rng: random.Random,
-        *,
-        check: bool = True,
-    ) -> BanqiState:
-        if check:
-            self.check_moves(state, moves)
-        return apply(state, moves[state.to_move])
 
     def outcome(self, state: BanqiState) -> Outcome | None:
         if state.colours is not None:
@@ -128,9 +113,6 @@ class Banqi(Game[BanqiState, BanqiMove]):
         if state.draw_plies and state.quiet >= state.draw_plies:
             return Outcome.draw(2, "no_progress")
         return None
-
-    def ply(self, state: BanqiState) -> int:
-        return state.ply
 
     def view(self, state: BanqiState, seat: Seat | None) -> Json:
         """The public position; the same for every seat and spectators."""

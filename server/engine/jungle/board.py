@@ -6,10 +6,15 @@ upper case for seat 0 (Red, south), lower case for seat 1 (Blue, north); ``.`` i
 
 from __future__ import annotations
 
-from ..base import InvalidMove
+from .. import grid
 
 FILES = "abcdefg"
 N_FILES, N_RANKS = 7, 9
+#: the squares: ``rank * files + file`` (``a1 = 0``), named and parsed as the board
+#: description names them (:class:`InvalidMove` for a text that is not one)
+SQUARES = grid.Squares(N_FILES, N_RANKS)
+square_name = SQUARES.name
+parse_square = SQUARES.parse
 N_SQUARES = N_FILES * N_RANKS
 EMPTY = "."
 RED, BLUE = 0, 1
@@ -40,18 +45,6 @@ LEAPERS: dict[str, dict[str, tuple[int, ...]]] = {
     "standard": {"l": (W, E, S, N), "t": (W, E, S, N)},
     "dagaz": {"l": (W, E, S, N), "t": (W, E, S, N), "p": (W, E)},
 }
-
-
-def square_name(sq: int) -> str:
-    """``0 -> "a1"``, ``62 -> "g9"``."""
-    return FILES[sq % N_FILES] + str(sq // N_FILES + 1)
-
-
-def parse_square(text: str) -> int:
-    """``"a1" -> 0``; :class:`InvalidMove` if ``text`` is not a square of the 7x9 board."""
-    if len(text) != 2 or text[0] not in FILES or text[1] not in "123456789":
-        raise InvalidMove(f"{text!r} is not a square (a1..g9)")
-    return FILES.index(text[0]) + N_FILES * (int(text[1]) - 1)
 
 
 def _squares(*names: str) -> frozenset[int]:

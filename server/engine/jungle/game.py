@@ -8,7 +8,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .. import grid
-from ..base import Game, Json, Option, Outcome, Seat
+from ..base import Json, Option, Outcome, Seat
+from ..turns import TurnGame
 from .board import (
     ANIMALS,
     DENS,
@@ -61,7 +62,7 @@ def _cells() -> dict[str, list[str]]:
 CELLS = _cells()
 
 
-class Jungle(Game[JungleState, JungleMove]):
+class Jungle(TurnGame[JungleState, JungleMove]):
     name = "jungle"
     title = "Jungle"
     description = (
@@ -110,36 +111,17 @@ class Jungle(Game[JungleState, JungleMove]):
 
     # -- playing -------------------------------------------------------------------------
 
-    def to_act(self, state: JungleState) -> frozenset[Seat]:
-        if outcome(state) is not None:
-            return frozenset()
-        return frozenset({state.to_move})
-
-    def legal_moves(self, state: JungleState, seat: Seat) -> list[JungleMove]:
-        if seat not in self.to_act(state):
-            return []
+    def generate(self, state: JungleState) -> Sequence[JungleMove]:
         return generate(state)
+
+    def apply(self, state: JungleState, move: JungleMove) -> JungleState:
+        return apply(state, move)
 
     def parse_move(self, state: JungleState, seat: Seat, text: str) -> JungleMove:
         return JungleMove.from_text(text)
 
-    def play(
-        self,
-        state: JungleState,
-        moves: Mapping[Seat, JungleMove],
-        rng: random.Random,
-        *,
-        check: bool = True,
-    ) -> JungleState:
-        if check:
-            self.check_moves(state, moves)
-        return apply(state, moves[state.to_move])
-
     def outcome(self, state: JungleState) -> Outcome | None:
         return outcome(state)
-
-    def ply(self, state: JungleState) -> int:
-        return state.ply
 
     def view(self, state: JungleState, seat: Seat | None) -> Json:
         """The whole position: the same for every seat and spectators."""

@@ -8,10 +8,16 @@ case for Black, lower case for Gold; ``.`` is an empty square.
 
 from __future__ import annotations
 
-from ..base import InvalidMove, Seat
+from .. import grid
+from ..base import Seat
 
 FILES = "abcdefgh"
 N_FILES = N_RANKS = 8
+#: the squares: ``rank * files + file`` (``a1 = 0``), named and parsed as the board
+#: description names them (:class:`InvalidMove` for a text that is not one)
+SQUARES = grid.Squares(N_FILES, N_RANKS)
+square_name = SQUARES.name
+parse_square = SQUARES.parse
 N_SQUARES = N_FILES * N_RANKS
 EMPTY = "."
 BLACK, GOLD = 0, 1
@@ -32,18 +38,6 @@ _LAYOUT = {
     "green": "a6 b1 c4 d7 e2 f5 g8 h3",
     "brown": "a1 b2 c3 d4 e5 f6 g7 h8",
 }
-
-
-def square_name(sq: int) -> str:
-    """``0 -> "a1"``, ``63 -> "h8"``."""
-    return FILES[sq % N_FILES] + str(sq // N_FILES + 1)
-
-
-def parse_square(text: str) -> int:
-    """``"a1" -> 0``; :class:`InvalidMove` if ``text`` is not a square of the 8x8 board."""
-    if len(text) != 2 or text[0] not in FILES or text[1] not in "12345678":
-        raise InvalidMove(f"{text!r} is not a square (a1..h8)")
-    return FILES.index(text[0]) + N_FILES * (int(text[1]) - 1)
 
 
 def _square_colours() -> tuple[int, ...]:

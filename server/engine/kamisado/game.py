@@ -7,7 +7,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .. import grid
-from ..base import Game, Json, Outcome, Seat
+from ..base import Json, Outcome, Seat
+from ..turns import TurnGame
 from .board import (
     BLACK,
     COLOURS,
@@ -69,7 +70,7 @@ _CELLS = {square_name(sq): (COLOURS[SQUARE_COLOUR[sq]],) for sq in range(N_SQUAR
 THREAT, DECIDED = 1.0, 10.0
 
 
-class Kamisado(Game[KamisadoState, KamisadoMove]):
+class Kamisado(TurnGame[KamisadoState, KamisadoMove]):
     name = "kamisado"
     title = "Kamisado"
     description = (
@@ -100,30 +101,14 @@ class Kamisado(Game[KamisadoState, KamisadoMove]):
 
     # -- playing -------------------------------------------------------------------------
 
-    def to_act(self, state: KamisadoState) -> frozenset[Seat]:
-        if self.outcome(state) is not None:
-            return frozenset()
-        return frozenset({state.to_move})
-
-    def legal_moves(self, state: KamisadoState, seat: Seat) -> list[KamisadoMove]:
-        if seat not in self.to_act(state):
-            return []
+    def generate(self, state: KamisadoState) -> Sequence[KamisadoMove]:
         return generate(state)
+
+    def apply(self, state: KamisadoState, move: KamisadoMove) -> KamisadoState:
+        return apply(state, move)
 
     def parse_move(self, state: KamisadoState, seat: Seat, text: str) -> KamisadoMove:
         return KamisadoMove.from_text(text)
-
-    def play(
-        self,
-        state: KamisadoState,
-        moves: Mapping[Seat, KamisadoMove],
-        rng: random.Random,
-        *,
-        check: bool = True,
-    ) -> KamisadoState:
-        if check:
-            self.check_moves(state, moves)
-        return apply(state, moves[state.to_move])
 
     def outcome(self, state: KamisadoState) -> Outcome | None:
         winner = home_row_winner(state.board)
@@ -132,9 +117,6 @@ class Kamisado(Game[KamisadoState, KamisadoMove]):
         if deadlocked(state):  # the seat that moved last caused it
             return Outcome.win(state.to_move, 2, "deadlock")
         return None
-
-    def ply(self, state: KamisadoState) -> int:
-        return state.ply
 
     def view(self, state: KamisadoState, seat: Seat | None) -> Json:
         """The public position; the same for every seat and spectators."""

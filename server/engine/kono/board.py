@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from ..base import InvalidMove
+from .. import grid
 
 FILES = "abcd"
 N_FILES = N_RANKS = 4
+#: the squares: ``rank * files + file`` (``a1 = 0``), named and parsed as the board
+#: description names them (:class:`InvalidMove` for a text that is not one)
+SQUARES = grid.Squares(N_FILES, N_RANKS)
+square_name = SQUARES.name
+parse_square = SQUARES.parse
 N_SQUARES = N_FILES * N_RANKS
 EMPTY = "."
 #: the stone of seat 0 (Black, moves first, ranks 1-2) and of seat 1 (White, ranks 3-4)
@@ -14,18 +19,6 @@ SEAT_NAMES = ("Black", "White")
 #: the start: rows rank 4 .. rank 1 (5.2: the board is full)
 START = "wwww/wwww/bbbb/bbbb"
 DIRECTIONS = ((0, 1), (0, -1), (1, 0), (-1, 0))  # (file, rank) steps: n, s, e, w
-
-
-def square_name(sq: int) -> str:
-    """``0 -> "a1"``, ``15 -> "d4"`` (index ``rank * 4 + file``)."""
-    return FILES[sq % N_FILES] + str(sq // N_FILES + 1)
-
-
-def parse_square(text: str) -> int:
-    """``"a1" -> 0``; :class:`InvalidMove` if ``text`` is not a square of the 4x4 board."""
-    if len(text) != 2 or text[0] not in FILES or text[1] not in "1234":
-        raise InvalidMove(f"{text!r} is not a square (a1..d4)")
-    return FILES.index(text[0]) + N_FILES * (int(text[1]) - 1)
 
 
 def _line(sq: int, step: tuple[int, int]) -> tuple[int, int | None] | None:

@@ -7,7 +7,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .. import grid
-from ..base import Game, Json, Option, Outcome, Seat
+from ..base import Json, Option, Outcome, Seat
+from ..turns import TurnGame
 from .board import (
     EMPTY,
     N_FILES,
@@ -37,7 +38,7 @@ _REASONS = {
 }
 
 
-class Kono(Game[KonoState, KonoMove]):
+class Kono(TurnGame[KonoState, KonoMove]):
     name = "kono"
     title = "Four-field Kono"
     description = (
@@ -74,36 +75,17 @@ class Kono(Game[KonoState, KonoMove]):
 
     # -- playing -------------------------------------------------------------------------
 
-    def to_act(self, state: KonoState) -> frozenset[Seat]:
-        if end(state) is not None:
-            return frozenset()
-        return frozenset({state.to_move})
-
-    def legal_moves(self, state: KonoState, seat: Seat) -> list[KonoMove]:
-        if seat not in self.to_act(state):
-            return []
+    def generate(self, state: KonoState) -> Sequence[KonoMove]:
         return generate(state)
+
+    def apply(self, state: KonoState, move: KonoMove) -> KonoState:
+        return apply_move(state, move)
 
     def parse_move(self, state: KonoState, seat: Seat, text: str) -> KonoMove:
         return KonoMove.from_text(text)
 
-    def play(
-        self,
-        state: KonoState,
-        moves: Mapping[Seat, KonoMove],
-        rng: random.Random,
-        *,
-        check: bool = True,
-    ) -> KonoState:
-        if check:
-            self.check_moves(state, moves)
-        return apply_move(state, moves[state.to_move])
-
     def outcome(self, state: KonoState) -> Outcome | None:
         return end(state)
-
-    def ply(self, state: KonoState) -> int:
-        return state.ply
 
     def view(self, state: KonoState, seat: Seat | None) -> Json:
         """The public position; the same for every seat and spectators."""

@@ -7,7 +7,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .. import grid
-from ..base import Game, IllegalMove, Json, Option, Outcome, Seat
+from ..base import Json, Option, Outcome, Seat
+from ..turns import TurnGame
 from .board import (
     EMPTY,
     SEAT_NAMES,
@@ -43,7 +44,7 @@ MOBILITY_SIZE = 9
 TURN_PRIOR = 0.1
 
 
-class MingMang(Game[MingMangState, MingMangMove]):
+class MingMang(TurnGame[MingMangState, MingMangMove]):
     name = "ming_mang"
     title = "Ming-Mang"
     description = (
@@ -90,15 +91,11 @@ class MingMang(Game[MingMangState, MingMangMove]):
 
     # -- playing -------------------------------------------------------------------------
 
-    def to_act(self, state: MingMangState) -> frozenset[Seat]:
-        if end(state) is not None:
-            return frozenset()
-        return frozenset({state.to_move})
-
-    def legal_moves(self, state: MingMangState, seat: Seat) -> list[MingMangMove]:
-        if seat not in self.to_act(state):
-            return []
+    def generate(self, state: MingMangState) -> Sequence[MingMangMove]:
         return generate(state)
+
+    def apply(self, state: MingMangState, move: MingMangMove) -> MingMangState:
+        return apply(state, move)
 
     def is_legal(self, state: MingMangState, seat: Seat, move: MingMangMove) -> bool:
         return seat in self.to_act(state) and is_legal(state, move)
@@ -109,27 +106,8 @@ class MingMang(Game[MingMangState, MingMangMove]):
         parse_square(move.dst, state.size)
         return move
 
-    def play(
-        self,
-        state: MingMangState,
-        moves: Mapping[Seat, MingMangMove],
-        rng: random.Random,
-        *,
-        check: bool = True,
-    ) -> MingMangState:
-        if check:
-            if set(moves) != set(self.to_act(state)):
-                self.check_moves(state, moves)  # raises with the reason
-            move = moves[state.to_move]
-            if not is_legal(state, move):
-                raise IllegalMove(f"{move} is not legal for seat {state.to_move} now")
-        return apply(state, moves[state.to_move])
-
     def outcome(self, state: MingMangState) -> Outcome | None:
         return end(state)
-
-    def ply(self, state: MingMangState) -> int:
-        return state.ply
 
     def view(self, state: MingMangState, seat: Seat | None) -> Json:
         """The whole position, the same for every seat and spectators: the board, the

@@ -21,12 +21,15 @@ Every move table below is computed once, so move generation only looks things up
 
 from __future__ import annotations
 
-import re
-
-from ..base import InvalidMove
+from .. import grid
 
 FILES = "abcdefghi"
 N_FILES, N_RANKS = 9, 10
+#: the squares: ``rank * files + file`` (``a1 = 0``), named and parsed as the board
+#: description names them (:class:`InvalidMove` for a text that is not one)
+SQUARES = grid.Squares(N_FILES, N_RANKS)
+square_name = SQUARES.name
+parse_square = SQUARES.parse
 N_SQUARES = N_FILES * N_RANKS
 EMPTY = "."
 RED, BLACK = 0, 1
@@ -45,21 +48,6 @@ START = (
     "rnbakabnr/........./.c.....c./p.p.p.p.p/........./"
     "........./P.P.P.P.P/.C.....C./........./RNBAKABNR"
 )
-
-_SQUARE = re.compile(r"([a-i])(10|[1-9])")
-
-
-def square_name(sq: int) -> str:
-    """``0 -> "a1"``, ``89 -> "i10"``."""
-    return FILES[sq % N_FILES] + str(sq // N_FILES + 1)
-
-
-def parse_square(text: str) -> int:
-    """``"a1" -> 0``; :class:`InvalidMove` if ``text`` is not a square of the 9x10 board."""
-    m = _SQUARE.fullmatch(text)
-    if m is None:
-        raise InvalidMove(f"{text!r} is not a square (a1..i10)")
-    return FILES.index(m[1]) + N_FILES * (int(m[2]) - 1)
 
 
 def seat_of(piece: str) -> int:

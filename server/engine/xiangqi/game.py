@@ -8,7 +8,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .. import grid
-from ..base import Game, Json, Option, Outcome, Seat
+from ..base import Json, Option, Outcome, Seat
+from ..turns import TurnGame
 from .board import (
     EMPTY,
     KINDS,
@@ -50,7 +51,7 @@ REASONS = {
 WORTH = {"k": 0.0, "a": 2.0, "b": 2.0, "n": 4.0, "r": 9.0, "c": 4.5, "p": 1.0}
 
 
-class Xiangqi(Game[XiangqiState, XiangqiMove]):
+class Xiangqi(TurnGame[XiangqiState, XiangqiMove]):
     name = "xiangqi"
     title = "XiangQi"
     description = (
@@ -97,39 +98,17 @@ class Xiangqi(Game[XiangqiState, XiangqiMove]):
 
     # -- playing -------------------------------------------------------------------------
 
-    def to_act(self, state: XiangqiState) -> frozenset[Seat]:
-        if outcome(state) is not None:
-            return frozenset()
-        return frozenset({state.to_move})
+    def generate(self, state: XiangqiState) -> Sequence[XiangqiMove]:
+        return generate(state)
 
-    def legal_moves(self, state: XiangqiState, seat: Seat) -> list[XiangqiMove]:
-        if seat not in self.to_act(state):
-            return []
-        return list(generate(state))
-
-    def is_legal(self, state: XiangqiState, seat: Seat, move: XiangqiMove) -> bool:
-        return seat in self.to_act(state) and move in generate(state)
+    def apply(self, state: XiangqiState, move: XiangqiMove) -> XiangqiState:
+        return apply(state, move)
 
     def parse_move(self, state: XiangqiState, seat: Seat, text: str) -> XiangqiMove:
         return XiangqiMove.from_text(text)
 
-    def play(
-        self,
-        state: XiangqiState,
-        moves: Mapping[Seat, XiangqiMove],
-        rng: random.Random,
-        *,
-        check: bool = True,
-    ) -> XiangqiState:
-        if check:
-            self.check_moves(state, moves)
-        return apply(state, moves[state.to_move])
-
     def outcome(self, state: XiangqiState) -> Outcome | None:
         return outcome(state)
-
-    def ply(self, state: XiangqiState) -> int:
-        return state.ply
 
     def view(self, state: XiangqiState, seat: Seat | None) -> Json:
         """The whole position: the same for every seat and spectators."""

@@ -11,7 +11,10 @@ is sent the difference, as two lists of JSON paths:
 A path step is a dict key (a string) or a list index (an integer). Dicts are compared key by
 key; lists of the same length (and at least :data:`MIN_LIST` long) element by element, so a
 board drawn as a list of 64 squares sends the squares that changed; anything else that
-changed is set whole. :func:`apply` on the old snapshot gives the new one exactly.
+changed is set whole. Applied to the old snapshot, the delta gives the new one exactly. The
+server only makes deltas; the clients apply them: :func:`server.sdk.apply_delta` (the one
+Python apply, which ``tests/rooms/test_delta.py`` applies every delta with) and
+``applyDelta`` in ``web/js/net.js``.
 
 The comparison runs compiled (``_delta.c``, built by ``pip install`` where a C compiler is
 found) or, without it or with ``KIBITZ_PURE_PYTHON=1``, as the Python below (its reference:
@@ -152,23 +155,4 @@ def _diff(old: Any, new: Any, path: Path, sets: list[list[Any]], dels: list[Path
         sets.append([path, new])
 
 
-def apply(state: dict[str, Any], sets: Sequence[Any], dels: Sequence[Any]) -> dict[str, Any]:
-    """Apply a delta to ``state`` in place (and return it)."""
-    for path in dels:
-        parent: Any = state
-        for step in path[:-1]:
-            parent = parent[step]
-        del parent[path[-1]]
-    for path, value in sets:
-        if not path:
-            state.clear()
-            state.update(value)
-            continue
-        parent = state
-        for step in path[:-1]:
-            parent = parent[step]
-        parent[path[-1]] = value
-    return state
-
-
-__all__ = ["COMPILED", "MIN_LIST", "Memo", "apply", "diff", "diff_keys", "python_diff_keys"]
+__all__ = ["COMPILED", "MIN_LIST", "Memo", "diff", "diff_keys", "python_diff_keys"]

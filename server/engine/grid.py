@@ -59,7 +59,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar, Self
 
 from .base import InvalidMove
 
@@ -116,6 +116,47 @@ class Squares:
             last = self.name(self.files * self.ranks - 1)
             raise InvalidMove(f"{text!r} is not a square (a1..{last})") from None
         return file + self.files * rank
+
+
+_STEP = re.compile(r"([a-z][0-9]+)([-x])([a-z][0-9]+)")  # squares checked by the board
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """A move of one piece from ``src`` to ``dst`` (squares of :attr:`squares`), taking what
+    stands on ``dst`` if ``capture``: the gestures ``a1-a2`` and ``a1xa2``. A game whose
+    moves are all steps subclasses it with its board and its words::
+
+        class JungleMove(grid.Step):
+            __slots__ = ()
+            squares, game, forms = SQUARES, "Jungle", "a1-a2, or a1xa2 to capture"
+    """
+
+    src: int
+    dst: int
+    capture: bool = False
+
+    squares: ClassVar[Squares]
+    game: ClassVar[str]
+    forms: ClassVar[str]
+
+    @classmethod
+    def from_text(cls, text: str) -> Self:
+        """Parse the whole text; :class:`InvalidMove` (naming the forms) otherwise."""
+        m = _STEP.fullmatch(text) if isinstance(text, str) else None
+        if m is None:
+            raise InvalidMove(f"{text!r} is not a {cls.game} move ({cls.forms})")
+        src, dst = cls.squares.parse(m[1]), cls.squares.parse(m[3])
+        if src == dst:
+            raise InvalidMove(f"{text!r} does not move")
+        return cls(src, dst, m[2] == "x")
+
+    def __str__(self) -> str:
+        name = self.squares.name
+        return name(self.src) + ("x" if self.capture else "-") + name(self.dst)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.from_text({str(self)!r})"
 
 
 @dataclass(frozen=True, slots=True)

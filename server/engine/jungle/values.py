@@ -2,41 +2,18 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
-from ..base import InvalidMove, Seat
-from .board import N_FILES, N_RANKS, parse_square, square_name
+from .. import grid
+from ..base import Seat
+from .board import N_FILES, N_RANKS, SQUARES
 
-_MOVE = re.compile(r"([a-z][0-9]+)([-x])([a-z][0-9]+)")
 
-
-@dataclass(frozen=True, slots=True)
-class JungleMove:
+class JungleMove(grid.Step):
     """One move ``src -> dst``: a step or a leap, taking what stands on ``dst`` if ``capture``."""
 
-    src: int
-    dst: int
-    capture: bool = False
-
-    @classmethod
-    def from_text(cls, text: str) -> JungleMove:
-        """Parse ``a1-a2`` (quiet) or ``a1xa2`` (capture); :class:`InvalidMove` otherwise."""
-        if not isinstance(text, str):
-            raise InvalidMove(f"{text!r} is not a Jungle move")
-        m = _MOVE.fullmatch(text)
-        if m is None:
-            raise InvalidMove(f"{text!r} is not a Jungle move (a1-a2, or a1xa2 to capture)")
-        src, dst = parse_square(m[1]), parse_square(m[3])
-        if src == dst:
-            raise InvalidMove(f"{text!r} does not move")
-        return cls(src, dst, m[2] == "x")
-
-    def __str__(self) -> str:
-        return square_name(self.src) + ("x" if self.capture else "-") + square_name(self.dst)
-
-    def __repr__(self) -> str:
-        return f"JungleMove.from_text({str(self)!r})"
+    __slots__ = ()
+    squares, game, forms = SQUARES, "Jungle", "a1-a2, or a1xa2 to capture"
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,46 +2,33 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
+from typing import Self
 
+from .. import grid
 from ..base import InvalidMove, Seat
-from .board import N_FILES, board_layout, parse_square, square_name
-
-_TEXT = re.compile(r"([a-z][0-9]+)([-x])([a-z][0-9]+)")
+from .board import N_FILES, SQUARES, board_layout
 
 
-@dataclass(frozen=True, slots=True)
-class KonoMove:
+class KonoMove(grid.Step):
     """A step ``src -> dst`` to an adjacent empty square, or (``capture``) a jump over an own
     stone onto the enemy stone two squares away in a line."""
 
-    src: int
-    dst: int
-    capture: bool = False
+    __slots__ = ()
+    squares, game, forms = SQUARES, "Kono", "a step a1-a2, a capture a1xa3"
 
     @classmethod
-    def from_text(cls, text: str) -> KonoMove:
+    def from_text(cls, text: str) -> Self:
         """Parse ``a1-a2`` (a step) or ``a1xa3`` (a capture), the whole string; the shape is
         checked here (a step to a neighbour, a capture two squares along a line), legality
         by the game. :class:`InvalidMove` otherwise."""
-        m = _TEXT.fullmatch(text) if isinstance(text, str) else None
-        if m is None:
-            raise InvalidMove(f"{text!r} is not a Kono move (a step a1-a2, a capture a1xa3)")
-        src, dst = parse_square(m[1]), parse_square(m[3])
-        df = abs(src % N_FILES - dst % N_FILES)
-        dr = abs(src // N_FILES - dst // N_FILES)
-        capture = m[2] == "x"
-        if sorted((df, dr)) != [0, 2 if capture else 1]:
-            what = "a capture jumps two squares" if capture else "a step goes one square"
+        move = super().from_text(text)
+        df = abs(move.src % N_FILES - move.dst % N_FILES)
+        dr = abs(move.src // N_FILES - move.dst // N_FILES)
+        if sorted((df, dr)) != [0, 2 if move.capture else 1]:
+            what = "a capture jumps two squares" if move.capture else "a step goes one square"
             raise InvalidMove(f"{text!r}: {what} along a file or a rank")
-        return cls(src, dst, capture)
-
-    def __str__(self) -> str:
-        return square_name(self.src) + ("x" if self.capture else "-") + square_name(self.dst)
-
-    def __repr__(self) -> str:
-        return f"KonoMove.from_text({str(self)!r})"
+        return move
 
 
 @dataclass(frozen=True, slots=True)

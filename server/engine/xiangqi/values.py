@@ -2,42 +2,19 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..base import InvalidMove, Seat
-from .board import N_FILES, N_RANKS, parse_square, square_name
+from .. import grid
+from ..base import Seat
+from .board import N_FILES, N_RANKS, SQUARES
 
-_MOVE = re.compile(r"([a-z][0-9]+)([-x])([a-z][0-9]+)")
 
-
-@dataclass(frozen=True, slots=True)
-class XiangqiMove:
+class XiangqiMove(grid.Step):
     """One move ``src -> dst``, taking what stands on ``dst`` if ``capture``."""
 
-    src: int
-    dst: int
-    capture: bool = False
-
-    @classmethod
-    def from_text(cls, text: str) -> XiangqiMove:
-        """Parse ``h3-e3`` (quiet) or ``h3xh10`` (capture); :class:`InvalidMove` otherwise."""
-        if not isinstance(text, str):
-            raise InvalidMove(f"{text!r} is not a XiangQi move")
-        m = _MOVE.fullmatch(text)
-        if m is None:
-            raise InvalidMove(f"{text!r} is not a XiangQi move (h3-e3, or h3xh10 to capture)")
-        src, dst = parse_square(m[1]), parse_square(m[3])
-        if src == dst:
-            raise InvalidMove(f"{text!r} does not move")
-        return cls(src, dst, m[2] == "x")
-
-    def __str__(self) -> str:
-        return square_name(self.src) + ("x" if self.capture else "-") + square_name(self.dst)
-
-    def __repr__(self) -> str:
-        return f"XiangqiMove.from_text({str(self)!r})"
+    __slots__ = ()
+    squares, game, forms = SQUARES, "XiangQi", "h3-e3, or h3xh10 to capture"
 
 
 @dataclass(frozen=True, slots=True)

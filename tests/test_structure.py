@@ -148,3 +148,72 @@ def test_the_checks_can_fail(tmp_path: Path) -> None:
     (tmp_path / "long.py").write_text("x = 1\n" * (MAX_LINES + 1))
     (tmp_path / "short.py").write_text("x = 1\n")
     assert long_files(tmp_path) == {"long.py"}
+
+
+# -- imports done only for their side effects ---------------------------------------------------
+
+
+def names_used(tree: ast.AST) -> set[str]:
+    """Every name a module reads: in code, and in string annotations and ``__all__``."""
+    used: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            used.add(node.id)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            try:  # "Hub", "list[Room]", __all__'s names
+                expr = ast.parse(node.value, mode="eval")
+            except SyntaxError:
+                continue
+            used |= {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)}
+    return used
+
+
+def side_effect_imports(source: str) -> list[str]:
+    """The imports of a module done only for their side effects (registering handlers,
+    loading a module early): a name bound by an import that the module never reads, or an
+    import of ours silenced with ``noqa: F401``. Registration belongs in a table."""
+    tree = ast.parse(source)
+    used = names_used(tree)
+    lines = source.splitlines()
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            bound = {a.asname or a.name.split(".")[0]: a.name for a in node.names}
+            ours = any(a.name.startswith("server") for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module != "__future__":
+            bound = {a.asname or a.name: a.name for a in node.names}
+            ours = bool(node.level) or (node.module or "").startswith("server")
+        else:
+            continue
+        text = "\n".join(lines[node.lineno - 1 : node.end_lineno])
+        if ours and "noqa" in text and "F401" in text:
+            found.append(f"line {node.lineno}: noqa: F401")
+        found += [
+            f"line {node.lineno}: {full}"
+            for name, full in bound.items()
+            if name != "*" and name not in used
+        ]
+    return found
+
+
+def test_no_import_is_done_only_for_its_side_effects() -> None:
+    found = {
+        str(p.relative_to(SERVER)): bad
+        for p in sorted(SERVER.rglob("*.py"))
+        if (bad := side_effect_imports(p.read_text()))
+    }
+    assert found == {}
+
+
+def test_the_side_effect_check_can_fail() -> None:
+    registering = "from . import lobby_handlers, social  # noqa: F401\nx = 1\n"
+    assert side_effect_imports(registering) == [
+        "line 1: noqa: F401",
+        "line 1: lobby_handlers",
+        "line 1: social",
+    ]
+    preloading = "def make():\n    import server.engine.dark_chess.worlds\n    return 1\n"
+    assert side_effect_imports(preloading) == ["line 2: server.engine.dark_chess.worlds"]
+    used = 'from . import social\nimport server.x\nfrom .hub import Hub\n__all__ = ["Hub"]\n'
+    used += "TABLE = {'chat': social.chat, 'x': server.x}\ndef f(h: 'Hub') -> None: ...\n"
+    assert side_effect_imports(used) == []

@@ -288,8 +288,6 @@ def make_bot(game: str, strength: str, **options: Any) -> Bot:
     ``options`` go to the algorithm (e.g. ``max_iterations`` for deterministic tests).
     """
     table = ALGORITHMS[game]
-    if game == "dark_chess":  # load the world sampler now, not during the first move
-        import server.engine.dark_chess.worlds  # noqa: F401
     named = STRENGTHS[game].get(strength)
     if named is not None:
         algorithm, think_time = named

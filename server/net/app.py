@@ -30,7 +30,6 @@ from ..engine import REGISTRY, EngineError, Registry
 from ..rooms.errors import RoomError
 from ..store import EmbeddedRedis, Store, StoreError
 from ..store.cluster import ClusterStore
-from . import lobby_handlers, seek_handlers, social  # noqa: F401  (register the lobby; seeks; draws, rematches, chat)
 from .accounts import ApiConnection
 from .admission import Admission
 from .bots import BotRunner
@@ -38,9 +37,9 @@ from .cluster import Cluster
 from .codec import MSGPACK, codec_for
 from .connection import Client, Limits
 from .errors import ProtocolError, error_message
-from .handlers import Handlers
 from .http import HttpRoutes
 from .hub import Hub
+from .messages import server_handlers
 from .seeks import start_seeks
 
 log = logging.getLogger("kibitz")
@@ -159,7 +158,7 @@ class KibitzServer:
         )
         self.cluster = Cluster(self.hub, self.store)
         await self.cluster.start()
-        self.handlers = Handlers(self.hub, bots=cfg.bot_workers > 0)
+        self.handlers = server_handlers(self.hub, bots=cfg.bot_workers > 0)
         seeks = await start_seeks(self.hub, self.handlers)  # seeks, pools, ratings on_over
         seeks.seeks_per_ip = cfg.seeks_per_ip
         self.bots: BotRunner | None = None

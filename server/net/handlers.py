@@ -1,5 +1,9 @@
 """Request handlers: one per message ``type``; each validates its fields and calls the hub.
 
+The handlers of the session, the seats and play live here; the lobby's, the seeks' and the
+social ones beside (``lobby_handlers.py``, ``seek_handlers.py``, ``social.py``). Each is a
+plain function, registered in the one table of message types, ``server/net/messages.py``.
+
 Every handler returns the reply (echoing the request ``id``) or raises an error that the
 connection loop turns into an ``error`` message. Room updates reach clients through the
 hub's fan-out; the reply only confirms. docs/PROTOCOL.md documents every message.
@@ -9,7 +13,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 from ..bots import ladder, strengths
@@ -29,18 +33,10 @@ PROTOCOL_VERSION = 2
 #: every protocol this server speaks (1: every change is a full ``update``)
 PROTOCOLS = (1, 2)
 
+#: one message type's handler: (the node's handlers, the connection, the message) -> reply
 Handler = Callable[["Handlers", Client, dict[str, Any]], Awaitable[dict[str, Any]]]
-HANDLERS: dict[str, Handler] = {}
 #: awaited with (handlers, client, room, status) when a client joins or resyncs a room
-ON_JOIN: list[Callable[[Handlers, Client, str, str], Awaitable[None]]] = []
-
-
-def handles(kind: str) -> Callable[[Handler], Handler]:
-    def register(fn: Handler) -> Handler:
-        HANDLERS[kind] = fn
-        return fn
-
-    return register
+JoinHook = Callable[["Handlers", Client, str, str], Awaitable[None]]
 
 
 def _opt_int(msg: dict[str, Any], key: str) -> int | None:
@@ -98,10 +94,23 @@ def cid_arg(client: Client, msg: dict[str, Any]) -> dict[str, str]:
 
 
 class Handlers:
-    """The protocol's requests, bound to one hub."""
+    """The protocol's requests, bound to one hub: ``table`` maps each message type to its
+    handler (the server's is :data:`server.net.messages.MESSAGES`); ``on_join`` is awaited
+    when a client joins or resyncs a room (the server's: :data:`~server.net.messages.ON_JOIN`).
+    """
 
-    def __init__(self, hub: Hub, *, server_name: str = "kibitz", bots: bool = True) -> None:
+    def __init__(
+        self,
+        hub: Hub,
+        table: Mapping[str, Handler],
+        *,
+        on_join: Sequence[JoinHook] = (),
+        server_name: str = "kibitz",
+        bots: bool = True,
+    ) -> None:
         self.hub = hub
+        self.table = table
+        self.on_join = tuple(on_join)
         self.server_name = server_name
         self.bots = bots
         #: the ladder as ``kibitz ladder`` measured it (read once, at start)
@@ -119,7 +128,7 @@ class Handlers:
         """The handler's answer to await (a bad type or a client that did not say hello
         raises here). Not a coroutine itself: one layer less to resume on every message."""
         kind = msg["type"]
-        handler = HANDLERS.get(kind)
+        handler = self.table.get(kind)
         if handler is None:
             raise ProtocolError("unknown_type", f"unknown message type {kind!r}")
         if not client.greeted and kind != "hello":
@@ -163,9 +172,9 @@ class Handlers:
         await self.push_chat(client, room_id, status)
 
     async def push_chat(self, client: Client, room_id: str, status: str) -> None:
-        """What a listener is sent on joining a room besides its state (the chat: see
-        ``server/net/social.py``, which adds itself to :data:`ON_JOIN`)."""
-        for hook in ON_JOIN:
+        """What a listener is sent on joining a room besides its state (``on_join``: the
+        server's sends the chat, ``server/net/social.py``)."""
+        for hook in self.on_join:
             await hook(self, client, room_id, status)
 
     def command(self, room_id: str, op: str, **args: Any) -> Awaitable[dict[str, Any]]:
@@ -175,7 +184,6 @@ class Handlers:
 # -- session ----------------------------------------------------------------------------------
 
 
-@handles("hello")
 async def hello(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     protocol = msg.get("protocol")
     if protocol not in PROTOCOLS or isinstance(protocol, bool):
@@ -242,18 +250,13 @@ async def hello(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, A
     return {}
 
 
-@handles("ping")
 async def ping(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     return {"type": "pong"}
-
-
-# -- lobby ------------------------------------------------------------------------------------
 
 
 # -- seats and watching -----------------------------------------------------------------------
 
 
-@handles("take_seat")
 async def take_seat(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     room_id = _room(msg)
     cid = command_id(client, msg)
@@ -274,7 +277,6 @@ async def take_seat(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[st
     return repeated({"type": "seated", "room": room_id, "seat": taken, "token": token}, result)
 
 
-@handles("add_bot")
 async def add_bot(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     """Put a bot of a named strength in an empty seat (anyone may, before or during play)."""
     room_id = _room(msg)
@@ -296,7 +298,6 @@ async def add_bot(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str,
     return {"type": "ok", "room": room_id, "version": result["version"], "seat": seat}
 
 
-@handles("join")
 async def join(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     """Reclaim a seat with its token (another device, a lost session)."""
     room_id = _room(msg)
@@ -313,7 +314,6 @@ async def join(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, An
     return {"type": "seated", "room": room_id, "seat": seat, "token": token}
 
 
-@handles("watch")
 async def watch(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     room_id = _room(msg)
     info = await h.hub.read(room_id, "info", {})
@@ -334,7 +334,6 @@ async def watch(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, A
     return {"type": "watching", "room": room_id}
 
 
-@handles("resync")
 async def resync(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     room_id = _room(msg)
     if not h.hub.recipients_of(room_id, client):
@@ -344,7 +343,6 @@ async def resync(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, 
     return {"type": "ok", "room": room_id, "version": info["version"]}
 
 
-@handles("leave")
 async def leave(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     """Stop listening to a room; a seat is given back only before the game starts."""
     room_id = _room(msg)
@@ -363,7 +361,6 @@ async def leave(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, A
 # -- playing ----------------------------------------------------------------------------------
 
 
-@handles("move")
 async def move(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     room_id = _room(msg)
     seat, token = h.seat_of(client, room_id, msg)
@@ -392,22 +389,18 @@ async def seat_command(
     return repeated({"type": "ok", "room": room_id, "version": result["version"]}, result)
 
 
-@handles("resign")
 async def resign(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     return await seat_command(h, client, msg, "resign")
 
 
-@handles("undo")
 async def undo(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     return await seat_command(h, client, msg, "request_undo")
 
 
-@handles("undo_answer")
 async def undo_answer(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     return await seat_command(h, client, msg, "answer_undo", accept=msg.get("accept"))
 
 
-@handles("history")
 async def history(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     """Every view this connection's seat (or, watching, the spectator) was shown so far."""
     room_id = _room(msg)
@@ -422,7 +415,6 @@ async def history(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str,
     return {"type": "history", "room": room_id, **found}
 
 
-@handles("record")
 async def record(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     room_id = _room(msg)
     seated = bool(client.seats.get(room_id))  # spectators see the record as late as the game

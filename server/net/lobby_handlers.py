@@ -8,13 +8,12 @@ from typing import Any
 from ..bots import ladder
 from .connection import Client
 from .errors import ProtocolError
-from .handlers import Handlers, _opt_int, handles
+from .handlers import Handlers, _opt_int
 
 #: the most rooms one ``list_rooms`` answer holds
 LOBBY_PAGE_MAX = 200
 
 
-@handles("list_games")
 async def list_games(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     return {"type": "games", "games": [game_info(h, g) for g in h.hub.registry]}
 
@@ -31,7 +30,6 @@ def game_info(h: Handlers, game: Any) -> dict[str, Any]:
     return {**game.info(), "bots": offered, "levels": levels}
 
 
-@handles("list_rooms")
 async def list_rooms(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     """A page of the lobby, newest first: ``game``, ``status`` (waiting/playing), ``open``
     (only rooms with an open seat) and ``attended`` (only rooms a player is connected to a
@@ -68,7 +66,6 @@ async def list_rooms(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[s
     return {"type": "rooms", "rooms": page, "total": len(rooms), "offset": offset}
 
 
-@handles("create_room")
 async def create_room(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     admission = h.hub.admission
     if admission is not None and not admission.may_create(client.address):

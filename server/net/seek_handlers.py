@@ -8,23 +8,20 @@ from typing import Any
 
 from .connection import Client
 from .errors import ProtocolError
-from .handlers import Handlers, handles
+from .handlers import Handlers
 from .seeks import seeks_of
 
 
-@handles("seek")
 async def seek(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     seek_id = await (await seeks_of(h)).post(client, msg)
     return {"type": "seek_posted", "seek": seek_id}
 
 
-@handles("cancel_seek")
 async def cancel_seek(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     await (await seeks_of(h)).cancel(client, msg.get("seek"))
     return {"type": "seek_cancelled", "seek": msg.get("seek")}
 
 
-@handles("accept_seek")
 async def accept_seek(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     service = await seeks_of(h)
     paired = await service.accept(client, msg.get("seek"))
@@ -37,26 +34,22 @@ async def accept_seek(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[
     return {}
 
 
-@handles("list_seeks")
 async def list_seeks(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     service = await seeks_of(h)
     service.listeners.add(client)
     return {"type": "seeks", "seeks": service.seeks_for(client, await service.seek_list())}
 
 
-@handles("pool_join")
 async def pool_join(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     pool = await (await seeks_of(h)).pool_join(client, msg)
     return {"type": "pool_joined", "pool": pool}
 
 
-@handles("pool_leave")
 async def pool_leave(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     left = await (await seeks_of(h)).pool_leave(client, msg.get("pool"))
     return {"type": "pool_left", "pool": msg.get("pool"), "was_waiting": left}
 
 
-@handles("pairing")
 async def pairing(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     room_id = msg.get("room")
     if not isinstance(room_id, str) or len(room_id) > 64:

@@ -23,7 +23,7 @@ from typing import Any
 from ..store.log import pack, unpack
 from .connection import Client, TokenBucket
 from .errors import ProtocolError
-from .handlers import ON_JOIN, Handlers, _room, handles, seat_command
+from .handlers import Handlers, _room, seat_command
 from .hub import Outs
 
 CHAT_MAX = 500
@@ -35,31 +35,26 @@ CHAT_WINDOW = 10.0
 # -- offers -------------------------------------------------------------------------------------
 
 
-@handles("draw")
 async def draw(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     """Offer a draw (two-seat games); offering when the opponent's offer is open accepts."""
     return await seat_command(h, client, msg, "offer_draw")
 
 
-@handles("draw_answer")
 async def draw_answer(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     return await seat_command(h, client, msg, "answer_draw", accept=msg.get("accept"))
 
 
-@handles("abort")
 async def abort(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     """End the game with no result, before every seat has made its first move."""
     return await seat_command(h, client, msg, "abort")
 
 
-@handles("rematch")
 async def rematch(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     """Ask for a rematch of a finished game; when every person seated has asked, every
     seated connection gets ``rematch`` with its seat and token in the new room."""
     return await seat_command(h, client, msg, "offer_rematch")
 
 
-@handles("rematch_decline")
 async def rematch_decline(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     return await seat_command(h, client, msg, "decline_rematch")
 
@@ -106,7 +101,6 @@ def may_read(entry: dict[str, Any], seated: bool, status: str) -> bool:
     return not seated or entry["channel"] == "players" or status == "over"
 
 
-@handles("chat")
 async def chat(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     room_id = _room(msg)
     text = clean_text(msg.get("text"))
@@ -155,16 +149,10 @@ async def chat_history(h: Handlers, client: Client, room_id: str, status: str) -
     client.send({"type": "chat_history", "room": room_id, "messages": shown})
 
 
-@handles("chat_history")
-async def chat_history_request(
-    h: Handlers, client: Client, msg: dict[str, Any]
-) -> dict[str, Any]:
+async def chat_history_request(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     room_id = _room(msg)
     if not h.hub.recipients_of(room_id, client):
         raise ProtocolError("bad_request", "watch the room or take a seat to read its chat")
     info = await h.hub.read(room_id, "info", {})
     await chat_history(h, client, room_id, info["status"])
     return {"type": "ok", "room": room_id}
-
-
-ON_JOIN.append(chat_history)

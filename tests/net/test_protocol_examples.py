@@ -24,7 +24,7 @@ from websockets.asyncio.client import connect
 from server.engine import Registry
 from server.net.app import Config, KibitzServer
 from server.net.connection import Limits
-from server.net.handlers import HANDLERS
+from server.net.messages import MESSAGES
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "PROTOCOL.md"
 Message = dict[str, Any]
@@ -51,11 +51,11 @@ def roles() -> list[tuple[Message, str]]:
         if (
             mid is not None
             and mid in waiting
-            and (m["type"] not in HANDLERS or out[-1][1] == "request")
+            and (m["type"] not in MESSAGES or out[-1][1] == "request")
         ):
             waiting.discard(mid)
             out.append((m, "reply"))
-        elif m["type"] in HANDLERS and (mid is not None or m["type"] == "hello"):
+        elif m["type"] in MESSAGES and (mid is not None or m["type"] == "hello"):
             waiting.add(mid)
             out.append((m, "request"))
         else:

@@ -21,6 +21,7 @@ from .rules import (
     start,
 )
 from .views import seat_view
+from .worlds import determinize as sample_world
 
 
 class DarkChess(Game[DarkChessState, chess.Move]):
@@ -143,9 +144,7 @@ class DarkChess(Game[DarkChessState, chess.Move]):
         equals ``views[-1]``): see :mod:`server.engine.dark_chess.worlds`. ``hint``: a world
         sampled earlier in the same game, extended cheaply when it still fits;
         ``max_seconds``: a time bound for the search of a history."""
-        from .worlds import determinize
-
-        return determinize(views, seat, rng, hint=hint, max_seconds=max_seconds)
+        return sample_world(views, seat, rng, hint=hint, max_seconds=max_seconds)
 
     # -- snapshots -----------------------------------------------------------------------
 

@@ -1,5 +1,6 @@
 """The shape of ``server/``: imports point one way and never in a circle, no file is over
-500 lines, and the top level holds only the entry points and the packages.
+500 lines (its Python, C and headers, and every Python file of ``tests/``), and the top level
+holds only the entry points and the packages.
 
 Where the code is not there yet, the exceptions are listed here, by name, and the lists can
 only shrink: a listed file that is no longer long, or a listed circle that is gone, fails the
@@ -12,11 +13,15 @@ import ast
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-SERVER = Path(__file__).resolve().parent.parent / "server"
+ROOT = Path(__file__).resolve().parent.parent
+SERVER = ROOT / "server"
 MAX_LINES = 500
+#: what the size rule measures: (folder, file patterns)
+MEASURED = ((SERVER, ("*.py", "*.c", "*.h")), (ROOT / "tests", ("*.py",)))
 
-#: files still over the limit (none left; a new exception needs a reason here)
-STILL_OVER_500: set[str] = set()
+#: files still over the limit, from the repository's root (a new exception needs a reason):
+#: the chess bot's search, one C extension, is being split into files by subject (issue 35)
+STILL_OVER_500: set[str] = {"server/bots/_chess_search.c"}
 #: import circles still present (module names, sorted)
 KNOWN_CYCLES: set[tuple[str, ...]] = set()
 
@@ -115,10 +120,15 @@ def layer_violations(edges: Mapping[str, Iterable[str]]) -> list[str]:
     return bad
 
 
-def long_files(root: Path = SERVER) -> set[str]:
+def long_files(
+    measured: Iterable[tuple[Path, Iterable[str]]] = MEASURED, root: Path = ROOT
+) -> set[str]:
+    """The files over :data:`MAX_LINES` lines, from ``root``."""
     return {
         str(p.relative_to(root))
-        for p in root.rglob("*.py")
+        for folder, patterns in measured
+        for pattern in patterns
+        for p in folder.rglob(pattern)
         if len(p.read_text().splitlines()) > MAX_LINES
     }
 
@@ -145,9 +155,18 @@ def test_the_checks_can_fail(tmp_path: Path) -> None:
     assert layer_violations({"server.engine.x": {"server.net.hub"}}) == [
         "server.engine.x -> server.net.hub"
     ]
-    (tmp_path / "long.py").write_text("x = 1\n" * (MAX_LINES + 1))
-    (tmp_path / "short.py").write_text("x = 1\n")
-    assert long_files(tmp_path) == {"long.py"}
+    for folder in ("server/engine", "tests/engine"):
+        (tmp_path / folder).mkdir(parents=True)
+        for suffix in (".py", ".c", ".h", ".js"):
+            (tmp_path / folder / f"long{suffix}").write_text("x = 1;\n" * (MAX_LINES + 1))
+            (tmp_path / folder / f"short{suffix}").write_text("x = 1;\n" * MAX_LINES)
+    measured = ((tmp_path / "server", ("*.py", "*.c", "*.h")), (tmp_path / "tests", ("*.py",)))
+    assert long_files(measured, tmp_path) == {
+        "server/engine/long.py",
+        "server/engine/long.c",
+        "server/engine/long.h",
+        "tests/engine/long.py",
+    }
 
 
 # -- imports done only for their side effects ---------------------------------------------------

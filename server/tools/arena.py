@@ -15,13 +15,12 @@ Bot specs:
 * a strength or algorithm of ``server.bots`` for the game: ``hard``, ``alphabeta``, ``greedy``;
   options after ``?``: ``alphabeta?time=1`` (seconds per move; ``--time`` sets the default),
   other keys go to the bot's constructor as numbers (``ismcts?pool=8``);
-* ``uci:PATH?OPTION=VALUE&...``: a UCI engine through python-chess (chess only), e.g.
-  ``"uci:/usr/games/stockfish?Skill Level=0&time=0.05"``; ``time``/``depth``/``nodes`` are
-  the search limit, every other key is a UCI option. With a ``UCI_Variant`` option the
-  engine plays a game of the gesture notation from its own start position (Fairy-Stockfish:
-  ``"uci:/usr/games/fairy-stockfish?UCI_Variant=xiangqi&Skill Level=-20&time=1"``): it is
-  sent the moves so far (each view's ``last_move``, ``h3-e3`` as ``h3e3``) and its answer is
-  read back the same way (:class:`VariantUciBot`);
+* ``uci:PATH?OPTION=VALUE&...``: a UCI engine, exactly as an engine seat plays
+  (:class:`EngineBot`), e.g. ``"uci:/usr/games/stockfish?Skill Level=0&time=0.05"``;
+  ``time``/``depth``/``nodes`` are the search limit, ``level=N`` an engine seat's level N
+  (``"uci:/usr/games/stockfish?level=3"``: the lobby's ``stockfish:3``), every other key a
+  UCI option. With ``UCI_Variant`` the engine plays that variant (Fairy-Stockfish:
+  ``"uci:/usr/games/fairy-stockfish?UCI_Variant=xiangqi&Skill Level=-20&time=1"``);
 * ``py:MODULE:NAME?...``: a bot class or factory from a module (benchmarks, tests).
 
 With two seats the result is BOT_A's: wins/draws/losses, score, and the Elo difference with a
@@ -44,8 +43,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote
-
-import chess
 
 from server.bots.ladder import elo
 from server.engine import Game, Outcome, get_game, turn_rng
@@ -76,34 +73,38 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name, options
 
 
-def engine_board(state: Any) -> chess.Board:
-    """A chess state's position with its whole stack, for an engine: python-chess sends the
-    root position and the moves, and a state's board keeps its move list but no stack (its
-    ``root()`` is the current position, from which the moves would be replayed again)."""
-    board = chess.Board(state.start_fen)
-    for move in state.board.move_stack:
-        board.push(move)
-    return board
-
-
-class UciBot:
-    """A UCI engine (chess only) behind the bot interface, via ``chess.engine``."""
+class EngineBot:
+    """A UCI engine behind the bot interface: the engine seat's own pieces, driven in
+    process — the position its views describe and its answer read back
+    (:mod:`server.bots.uci`), told in the seat's command (:class:`BestMoveCommand`) through
+    python-chess's ``SimpleEngine``. Chess, and with ``UCI_Variant`` (Fairy-Stockfish) any
+    game :data:`server.bots.uci.VARIANTS` names; ``level=N`` takes the skill and time of
+    an engine seat's level N (:data:`server.bots.uci.DEFAULT_LEVELS`)."""
 
     def __init__(self, path: str, options: dict[str, str]) -> None:
         import chess.engine
 
+        from server.bots.uci import DEFAULT_LEVELS, go_command
+        from server.net.engines import EngineSettings
+
         self.name = f"uci:{path}"
-        self.limit = chess.engine.Limit(
-            time=float(options.pop("time")) if "time" in options else None,
-            depth=int(options.pop("depth")) if "depth" in options else None,
-            nodes=int(options.pop("nodes")) if "nodes" in options else None,
-        )
-        self.think_time = self.limit.time or 0.1
-        self.engine = chess.engine.SimpleEngine.popen_uci(path)
-        self.engine.configure({k: number(v) for k, v in options.items()})
         self.label = path.rsplit("/", 1)[-1] + (
             "?" + "&".join(f"{k}={v}" for k, v in options.items()) if options else ""
         )
+        self.variant = options.pop("UCI_Variant", None)
+        level = DEFAULT_LEVELS[int(options.pop("level")) - 1] if "level" in options else None
+        skill = options.pop("Skill Level", None)
+        self.skill = int(skill) if skill is not None else level.skill if level else None
+        seconds = float(options.pop("time")) if "time" in options else None
+        if seconds is None and level is not None:
+            seconds = level.movetime
+        depth = int(options.pop("depth")) if "depth" in options else None
+        nodes = int(options.pop("nodes")) if "nodes" in options else None
+        self.go = go_command(seconds, depth, nodes)
+        self.think_time = seconds or 0.1
+        self.told = EngineSettings()
+        self.engine = chess.engine.SimpleEngine.popen_uci(path)
+        self.engine.configure({k: number(v) for k, v in options.items()})
 
     def choose(
         self,
@@ -114,85 +115,28 @@ class UciBot:
         budget: float,
         rng: random.Random,
     ) -> str:
-        if game.name != "chess":
-            raise ValueError("UCI engines play chess only")
-        state = game.determinize(views, seat, rng)  # type: ignore[attr-defined]
-        result = self.engine.play(engine_board(state), self.limit)
-        assert result.move is not None
-        return result.move.uci()
+        from server.bots import uci
+        from server.net.engines import BestMoveCommand
+
+        position = uci.position(game, seat, views)
+        if position.variant != (self.variant or "chess"):
+            raise ValueError(f"{self.name} plays {self.variant or 'chess'}, not {game.name}")
+        setup = self.told.setup(self.engine.options, position.variant, self.skill)
+        command, new_game = position.command(), len(views) <= 2
+        best = self.engine.communicate(
+            lambda p: BestMoveCommand(p, setup, command, self.go, new_game=new_game)
+        )
+        return uci.read_move(game.name, best, legal)
 
     def close(self) -> None:
         self.engine.quit()
 
 
-class VariantUciBot:
-    """A UCI engine playing a variant (``UCI_Variant``) of a game whose moves are gestures
-    (``h3-e3``, ``h3xh10``), from the variant's start: the engine's ``h3e3`` is the legal
-    text that reads the same without its ``-`` or ``x``."""
-
-    def __init__(self, path: str, options: dict[str, str]) -> None:
-        import subprocess
-
-        self.name = f"uci:{path}"
-        seconds = float(options.pop("time", "1"))
-        self.think_time = seconds
-        self.go = f"go movetime {max(1, round(seconds * 1000))}"
-        self.process = subprocess.Popen(
-            [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
-        )
-        self._send("uci")
-        self._wait("uciok")
-        for key, value in options.items():
-            self._send(f"setoption name {key} value {value}")
-        self._send("isready")
-        self._wait("readyok")
-        self.label = (
-            path.rsplit("/", 1)[-1] + "?" + "&".join(f"{k}={v}" for k, v in options.items())
-        )
-
-    def _send(self, line: str) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.write(line + "\n")
-        self.process.stdin.flush()
-
-    def _wait(self, word: str) -> str:
-        assert self.process.stdout is not None
-        while line := self.process.stdout.readline():
-            if line.split()[:1] == [word]:
-                return line
-        raise RuntimeError(f"{self.name} ended before {word!r}")
-
-    def choose(
-        self,
-        game: Game[Any, Any],
-        seat: int,
-        views: Sequence[Any],
-        legal: Sequence[str],
-        budget: float,
-        rng: random.Random,
-    ) -> str:
-        played = [v["last_move"].replace("-", "").replace("x", "") for v in views[1:]]
-        self._send("position startpos" + (" moves " + " ".join(played) if played else ""))
-        self._send(self.go)
-        best = self._wait("bestmove").split()[1]
-        for text in legal:
-            if text.replace("-", "").replace("x", "") == best:
-                return text
-        raise ValueError(f"{self.name} played {best!r}, not among {list(legal)}")
-
-    def close(self) -> None:
-        self._send("quit")
-        self.process.wait(timeout=10)
-
-
 def make(spec: str, game: str, default_time: float | None) -> tuple[Any, float]:
     """A bot and its budget per move from a spec (see the module docstring)."""
     name, options = parse_spec(spec)
-    if name.startswith("uci:") and "UCI_Variant" in options:
-        variant = VariantUciBot(name[4:], dict(options))
-        return variant, variant.think_time
     if name.startswith("uci:"):
-        engine = UciBot(name[4:], dict(options))
+        engine = EngineBot(name[4:], dict(options))
         return engine, engine.think_time
     seconds = float(options.pop("time")) if "time" in options else default_time
     kwargs = {k: number(v) for k, v in options.items()}

@@ -98,22 +98,3 @@ def test_a_uci_engine_plays_chess(capsys: pytest.CaptureFixture[str]) -> None:
                  "--max-plies", "20", "--json"])  # fmt: skip
     assert code == 0
     assert json.loads(capsys.readouterr().out)["games"] == 1
-
-
-def test_an_engine_is_sent_the_start_and_the_moves() -> None:
-    """A state's board has its move list but no stack: its root() is the position now, so
-    python-chess would have sent the moves again from there (Stockfish then answered a
-    move of the wrong side). The engine's board roots at the game's start."""
-    from server.engine import get_game, turn_rng
-    from server.tools.arena import engine_board
-
-    chess_game = get_game("chess")
-    state = chess_game.new({}, 2, turn_rng("s", 0))
-    for i, text in enumerate(["b1c3", "b8c6", "c3b1", "c6b8", "g1f3", "g8f6"]):
-        seat = next(iter(chess_game.to_act(state)))
-        move = chess_game.parse_move(state, seat, text)
-        state = chess_game.play(state, {seat: move}, turn_rng("s", i + 1))
-    board = engine_board(state)
-    assert board.fen() == state.board.fen() and board.move_stack == state.board.move_stack
-    assert board.root().fen() == state.start_fen
-    assert state.board.root().fen() != state.start_fen  # what was sent before

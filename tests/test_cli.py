@@ -121,3 +121,26 @@ def test_workers_get_every_passed_through_option_as_given() -> None:
     defaults = _parser().parse_args(["serve"])
     changed = {a for _f, a in PASSED_THROUGH if getattr(args, a) != getattr(defaults, a)}
     assert changed == {a for _f, a in PASSED_THROUGH}  # each one is really exercised
+
+
+def subcommands_missing(readme: str) -> set[str]:
+    """The ``kibitz`` subcommands (as ``kibitz --help`` lists them) that README's usage block
+    (its first ``text`` block) leaves out."""
+    import re
+
+    from server.cli import _parser
+
+    block = readme.split("```text\n", 1)[1].split("```", 1)[0]
+    listed = set(re.findall(r"^kibitz (\w+)", block, re.M))
+    commands = set(re.findall(r"^    (\w+)  ", _parser().format_help(), re.M))
+    assert {"serve", "arena", "ladder"} <= commands  # the help is read right
+    return commands - listed
+
+
+def test_readme_lists_every_subcommand() -> None:
+    from .conftest import ROOT
+
+    readme = (ROOT / "README.md").read_text()
+    assert subcommands_missing(readme) == set()
+    broken = readme.replace("\nkibitz ladder ", "\nkibitz-ladder ")  # the check can fail
+    assert subcommands_missing(broken) == {"ladder"}

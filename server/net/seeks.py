@@ -2,13 +2,13 @@
 
 Messages (their handlers: :mod:`server.net.seek_handlers`): ``seek`` -> ``seek_posted``;
 ``cancel_seek``; ``list_seeks`` -> ``seeks`` (and ``seeks`` pushes on every change after it);
-``accept_seek`` -> ``paired`` (every seat); ``pool_join`` / ``pool_leave`` (quick pairing);
-``pairing`` -> who plays whom, rated or not.
+``accept_seek`` -> ``paired`` (every seat); ``pool_join`` / ``pool_leave`` (quick pairing,
+:mod:`server.net.pools`); ``pairing`` -> who plays whom, rated or not.
 
 A player is known by a key: ``user:{name}`` when logged in, else ``guest:{hash of the
 session}`` (the browser keeps its session: a durable guest identity). Seeks and pool entries
-live in Redis (:mod:`server.store.accounts`); taking a seek and pairing two pool entries are
-Lua scripts, so two nodes never give one seek or one player away twice. The node that
+live in Redis (:mod:`server.store.accounts`); taking a seek and seating a table of pool entries
+are Lua scripts, so two nodes never give one seek or one player away twice. The node that
 completes a pairing creates the room, seats everyone, keeps ``pairing:{room}`` and publishes
 ``paired`` to every node, which hands each player's connections their seat.
 
@@ -31,7 +31,6 @@ from typing import Any
 
 from redis.exceptions import RedisError
 
-from ..rooms.pairing import Entry, choose_pairs
 from ..rooms.policy import Policy
 from ..rooms.ratings import Glicko, category
 from ..rooms.room import Room
@@ -43,6 +42,7 @@ from .errors import ProtocolError
 from .handlers import Handlers
 from .hub import Hub
 from .names import guest_name, player_key
+from .pools import Pools
 from .rating import PAIRING_TTL, Rater
 
 log = logging.getLogger("kibitz.seeks")
@@ -80,6 +80,7 @@ class Seeks:
         self.pubsub: Any = None
         self.started = False
         self.seeks_per_ip = MAX_SEEKS_PER_IP
+        self.pools = Pools(self)
 
     async def start(self) -> None:
         if self.started:
@@ -268,7 +269,7 @@ class Seeks:
             "game": seek["game"],
             "category": seek["category"],
             "rated": rated,
-            "clock": seek["clock"],
+            "clock": clock_label(seek["settings"].get("clock")),
             "players": [
                 {k: p[k] for k in ("name", "user", "rating", "provisional")} | {"seat": s}
                 for s, p in enumerate(order)
@@ -325,61 +326,10 @@ class Seeks:
     # -- quick pairing ------------------------------------------------------------------------
 
     async def pool_join(self, client: Client, msg: dict[str, Any]) -> str:
-        game = msg.get("game")
-        if not isinstance(game, str) or game not in self.hub.registry:
-            raise ProtocolError("no_such_game", f"there is no game {game!r}")
-        clock = msg.get("clock")
-        if not isinstance(clock, dict) or set(clock) - {"base", "increment"}:
-            raise ProtocolError("bad_request", '\'clock\' is {"base": s, "increment": s}')
-        base, inc = clock.get("base"), clock.get("increment", 0)
-        if not all(isinstance(x, int) and not isinstance(x, bool) for x in (base, inc)):
-            raise ProtocolError("bad_request", "clock base and increment are whole seconds")
-        assert isinstance(base, int) and isinstance(inc, int)
-        if not 15 <= base <= 3 * 3600 or not 0 <= inc <= 180:
-            raise ProtocolError("bad_request", "clock base 15 s to 3 h, increment 0 to 180 s")
-        pool = f"{game}:{base}+{inc}"
-        settings = {"clock": {"type": "fischer", "base": base, "increment": inc}}
-        cat = category(game, settings["clock"])
-        entry = await self.player(client, cat, msg.get("name"))
-        entry |= {"since": time.time(), "category": cat}
-        await self.store.pool_join(pool, entry["key"], entry)
-        await self.hub.store.redis.sadd(self.store.k("pools"), pool)
-        return pool
+        return await self.pools.join(client, msg)
 
     async def pool_leave(self, client: Client, pool: Any) -> bool:
-        if not isinstance(pool, str) or len(pool) > 100:
-            raise ProtocolError("bad_request", "'pool' is the name pool_joined gave")
-        return await self.store.pool_leave(pool, player_key(client))
-
-    async def pair_pools(self) -> int:
-        pools = await self.hub.store.redis.smembers(self.store.k("pools"))
-        made = 0
-        now = time.time()
-        for raw in pools:
-            pool = raw.decode() if isinstance(raw, bytes) else str(raw)
-            entries = await self.store.pool(pool)
-            if len(entries) < 2:
-                continue
-            waiting = [Entry(k, float(e["rating"]), float(e["since"])) for k, e in entries.items()]
-            for a, b in choose_pairs(waiting, now):
-                got = await self.store.pair(pool, a.key, b.key)
-                if got is None:  # another node paired one of them first
-                    continue
-                game, tc = pool.split(":", 1)
-                base, inc = (int(x) for x in tc.split("+"))
-                clock = {"type": "fischer", "base": base, "increment": inc}
-                order = list(got)
-                random.shuffle(order)
-                seek = {
-                    "id": None, "game": game, "options": {}, "settings": {"clock": clock},
-                    "rated": True, "category": got[0]["category"], "clock": clock_label(clock),
-                }  # fmt: skip
-                try:
-                    await self.start_game(seek, order)
-                    made += 1
-                except Exception:
-                    log.exception("pairing in pool %s failed", pool)
-        return made
+        return await self.pools.leave(client, pool)
 
     # -- background ---------------------------------------------------------------------------
 
@@ -439,7 +389,7 @@ class Seeks:
             await asyncio.sleep(TICK)
             try:
                 await self.sweep()
-                await self.pair_pools()
+                await self.pools.pair()
             except (RedisError, OSError) as exc:  # Redis away (a failover): one line
                 log.warning("seek sweep failed: %s", exc)
             except Exception:

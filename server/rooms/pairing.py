@@ -1,8 +1,10 @@
 """Quick pairing: who plays whom in a pool, by rating, the window widening with waiting.
 
-Pure: the caller passes the pool (entries with rating and time joined) and the time now;
-:func:`choose_pairs` returns pairs. The store applies them atomically (a Lua script removes
-both entries or neither), so two nodes that choose overlapping pairs never pair a player twice.
+Pure: the caller passes the pool (entries with rating and time joined), the time now and the
+seats a table has; :func:`choose_tables` returns tables (:func:`choose_pairs`: tables of two).
+The store applies each atomically (a Lua script removes every entry of the table or none), so
+two nodes that choose overlapping tables never seat a player twice, and a player who left the
+pool meanwhile sinks the whole table (nobody is seated at a half table).
 
 Names and conventions as lichess's pool: a player's window is ``BASE_WINDOW`` rating points at
 first and grows by ``WIDEN_PER_SECOND`` a second up to ``MAX_WINDOW``; two entries may meet
@@ -50,21 +52,30 @@ def compatible(a: Entry, b: Entry, now: float) -> bool:
     return True
 
 
-def choose_pairs(pool: Sequence[Entry], now: float) -> list[tuple[Entry, Entry]]:
-    """Greedy: the longest-waiting first, each with the closest compatible rating."""
+def choose_tables(pool: Sequence[Entry], now: float, seats: int) -> list[tuple[Entry, ...]]:
+    """Greedy: the longest-waiting first; to their table the closest ratings (the longer
+    waiting first among equals) that are compatible with everyone at the table so far. A table
+    that cannot fill is not made (its first player waits for the next round)."""
+    if seats < 2:
+        raise ValueError(f"a table has at least two seats, not {seats}")
     waiting = sorted(pool, key=lambda e: (e.since, e.key))
     taken: set[str] = set()
-    pairs: list[tuple[Entry, Entry]] = []
+    tables: list[tuple[Entry, ...]] = []
     for a in waiting:
         if a.key in taken:
             continue
-        best: Entry | None = None
-        for b in waiting:
-            if b.key in taken or not compatible(a, b, now):
-                continue
-            if best is None or abs(b.rating - a.rating) < abs(best.rating - a.rating):
-                best = b
-        if best is not None:
-            taken.update((a.key, best.key))
-            pairs.append((a, best))
-    return pairs
+        table = [a]
+        for b in sorted(waiting, key=lambda e: abs(e.rating - a.rating)):  # stable: by since
+            if b.key not in taken and all(compatible(b, t, now) for t in table):
+                table.append(b)
+                if len(table) == seats:
+                    break
+        if len(table) == seats:
+            taken.update(t.key for t in table)
+            tables.append(tuple(table))
+    return tables
+
+
+def choose_pairs(pool: Sequence[Entry], now: float) -> list[tuple[Entry, Entry]]:
+    """Tables of two: the longest-waiting first, each with the closest compatible rating."""
+    return [(a, b) for a, b in choose_tables(pool, now, 2)]

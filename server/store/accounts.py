@@ -17,8 +17,9 @@ Keys (after the deployment's prefix; ``{n}`` is a lower-cased user name):
     seeknode:{node}     a node's heartbeat (expires): seeks and pool entries of a node
                         without one are dropped by the others
 
-Atomic steps are Lua scripts: taking a seek (only one acceptor gets it), pairing two pool
-entries (both removed or neither: two nodes never pair a player twice), and applying a
+Atomic steps are Lua scripts: taking a seek (only one acceptor gets it), seating a table of
+pool entries (every one removed or none: two nodes never seat a player twice, and a player who
+left sinks the table), and applying a
 room's rating change (once per room: the script refuses when ``result:{room}`` exists, and
 when a rating it was computed from has changed meanwhile).
 """
@@ -54,13 +55,21 @@ table.insert(joined, 1, raw)
 return joined
 """
 
-#: pair two pool entries: KEYS pool; ARGV key a, key b -> {a JSON, b JSON} or nil
-PAIR = """
-local a = redis.call('HGET', KEYS[1], ARGV[1])
-local b = redis.call('HGET', KEYS[1], ARGV[2])
-if not a or not b then return false end
-redis.call('HDEL', KEYS[1], ARGV[1], ARGV[2])
-return {a, b}
+#: take a table of pool entries: KEYS pool; ARGV the players' keys (two or more, distinct)
+#: -> their entry JSONs in that order, every one removed; nil (nothing removed) when one is
+#: gone or a key repeats
+TABLE = """
+if #ARGV < 2 then return false end
+local seen, out = {}, {}
+for i, key in ipairs(ARGV) do
+  if seen[key] then return false end
+  seen[key] = true
+  local raw = redis.call('HGET', KEYS[1], key)
+  if not raw then return false end
+  out[i] = raw
+end
+redis.call('HDEL', KEYS[1], unpack(ARGV))
+return out
 """
 
 #: apply a finished room: KEYS result:{room}, then per player ratings:{n}, games:{n};
@@ -107,7 +116,7 @@ class AccountStore:
         self.prefix = prefix
         self._take_seek = redis.register_script(TAKE_SEEK)
         self._join_seek = redis.register_script(JOIN_SEEK)
-        self._pair = redis.register_script(PAIR)
+        self._table = redis.register_script(TABLE)
         self._apply = redis.register_script(APPLY)
         self._fail = redis.register_script(FAIL)
 
@@ -262,8 +271,10 @@ class AccountStore:
         raw = await self.redis.hgetall(self.k("pool", pool))
         return {_s(k): json.loads(v) for k, v in raw.items()}
 
-    async def pair(self, pool: str, a: str, b: str) -> tuple[dict[str, Any], dict[str, Any]] | None:
-        raw = await self._pair(keys=[self.k("pool", pool)], args=[a, b])
-        if raw is None:
-            return None
-        return json.loads(raw[0]), json.loads(raw[1])
+    async def table(self, pool: str, keys: Sequence[str]) -> list[dict[str, Any]] | None:
+        """Take ``keys`` out of the pool together (their entries, in order), or none of them."""
+        raw = await self._table(keys=[self.k("pool", pool)], args=list(keys))
+        return None if raw is None else [json.loads(r) for r in raw]
+
+    async def pair(self, pool: str, a: str, b: str) -> list[dict[str, Any]] | None:
+        return await self.table(pool, [a, b])

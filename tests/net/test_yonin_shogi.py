@@ -3,9 +3,8 @@ who accept it), play a whole game by random legal moves from their updates, a sp
 watches, the record replays, and the four are rated with OpenSkill (the rating for more than
 two seats). The two-seat grid tests (tests/net/test_grid_games.py) leave four-seat games out.
 
-Quick pairing pools pair two players, so they cannot start this game: a pool for four would
-need ``choose_pairs`` to form groups of the game's seat count (and the pool's Lua script to
-take four entries at once); that is not done here."""
+Quick pairing for four (tables of four filled from the pool across two nodes) is
+tests/net/test_pools_many.py."""
 
 from __future__ import annotations
 

@@ -110,7 +110,7 @@ export class PlayPanel {
     this.pool = null;
     this.seeks = [];
     this.grid = h("div", { class: "quick-grid", role: "group", "aria-label": "Quick pairing" });
-    // quick pairing in any two-seat game, the choice remembered
+    // quick pairing in any game, the choice remembered (a table of the game's fewest seats)
     this.quickGame = storage.pref("quickGame", "chess");
     this.quickTitle = h("h2", { id: "play-h" }, "Play now");
     this.quickSelect = h("select", { id: "quick-game", name: "quick-game", onchange: () => this.chooseGame() });
@@ -132,9 +132,9 @@ export class PlayPanel {
     if (app.ready) this.refresh();
   }
 
-  /** The games quick pairing offers: those two can play. */
+  /** The games quick pairing offers: every game, at its smallest table (Yonin Shogi's of four). */
   fillGames() {
-    const games = this.app.games.filter((g) => g.min_seats <= 2 && g.max_seats >= 2);
+    const games = this.app.games.filter((g) => g.max_seats >= 2);
     if (games.length && !games.some((g) => g.name === this.quickGame)) this.quickGame = games[0].name;
     this.quickSelect.replaceChildren(...games.map((g) => h("option", { value: g.name, selected: g.name === this.quickGame }, g.title)));
     this.renderGrid();
@@ -168,9 +168,10 @@ export class PlayPanel {
   renderGrid() {
     const game = this.quickGame;
     const title = this.app.info(game).title || game;
-    this.quickTitle.textContent = `Play ${title} now`;
+    const seats = Math.max(2, this.app.info(game).min_seats || 2); // the server's default table
+    this.quickTitle.textContent = seats > 2 ? `Play ${title} now, ${seats} players` : `Play ${title} now`;
     this.grid.replaceChildren(...QUICK.map(([m, inc]) => {
-      const key = `${game}:${m * 60}+${inc}`;
+      const key = `${game}:${m * 60}+${inc}${seats > 2 ? `/${seats}` : ""}`; // the pool's name
       const waiting = this.pool === key;
       return h("button", {
         type: "button",

@@ -92,11 +92,12 @@ class Seen:
 
 
 async def gather_paired(clients: dict[str, KibitzClient], want: int) -> dict[str, list[Any]]:
-    """The ``paired`` messages until ``want`` have come (5 s at most: ten pairing rounds),
-    then 1.5 s more: three more rounds, in which nobody may be seated again."""
+    """The ``paired`` messages until ``want`` have come (10 s at most: twenty pairing rounds,
+    room for a loaded machine), then 1.5 s more: three more rounds, in which nobody may be
+    seated again."""
     got: dict[str, list[Any]] = {name: [] for name in clients}
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + 5
+    deadline = loop.time() + 10
     settle = loop.time() + 1.5 if want == 0 else None
     while settle is None or loop.time() < settle:
         for name, c in clients.items():

@@ -158,6 +158,15 @@ def _parser() -> argparse.ArgumentParser:
         help="worker processes for bot searches (default 2; 0 offers no bots)",
     )
     s.add_argument(
+        "--engine",
+        action="append",
+        default=[],
+        type=_engine_arg,
+        metavar="NAME=PATH[?OPTIONS]",
+        help="offer a UCI engine as seats (repeatable): stockfish=/usr/games/stockfish, "
+        "fsf=/usr/games/fairy-stockfish?variant=xiangqi,chess (docs/BOTS.md, Engine seats)",
+    )
+    s.add_argument(
         "--workers",
         default="1",
         metavar="N",
@@ -295,6 +304,16 @@ def _perft(args: argparse.Namespace) -> int:
     return 0
 
 
+def _engine_arg(text: str) -> Any:
+    """``--engine NAME=PATH[?OPTIONS]`` read whole (server/bots/uci.py), or argparse's error."""
+    from .bots.uci import EngineSpecError, parse_engine
+
+    try:
+        return parse_engine(text)
+    except EngineSpecError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _serve(args: argparse.Namespace) -> int:
     from .net.app import Config, KibitzServer
     from .net.connection import Limits
@@ -346,6 +365,7 @@ def _serve(args: argparse.Namespace) -> int:
         node_id=args.node_id,
         lease_ms=args.lease_ms,
         bot_workers=args.bot_workers,
+        engines=tuple(args.engine),
         reuse_port=args.reuse_port,
     )
 
@@ -376,8 +396,13 @@ def _serve(args: argparse.Namespace) -> int:
 
     from redis.exceptions import RedisError
 
+    from .net.engines import EngineConfigError
+
     try:
         asyncio.run(run())
+    except EngineConfigError as exc:
+        print(f"kibitz: {exc}", file=sys.stderr)
+        return 2
     except RedisError as exc:
         where = args.redis_cluster or args.redis or f"the embedded server in {args.data}"
         print(f"kibitz: cannot use Redis at {where}: {exc}", file=sys.stderr)
@@ -416,6 +441,8 @@ def _passthrough(args: argparse.Namespace) -> list[str]:
         out += ["--allow-origin", origin]
     for host in args.allow_host:
         out += ["--allow-host", host]
+    for engine in args.engine:
+        out += ["--engine", str(engine)]
     if args.verbose:
         out.append("--verbose")
     if args.access_log:

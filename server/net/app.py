@@ -26,6 +26,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request
 from websockets.typing import Subprotocol
 
+from ..bots.uci import EngineSpec
 from ..engine import REGISTRY, EngineError, Registry
 from ..rooms.errors import RoomError
 from ..store import EmbeddedRedis, Store, StoreError
@@ -36,6 +37,7 @@ from .bots import BotRunner
 from .cluster import Cluster
 from .codec import MSGPACK, codec_for
 from .connection import Client, Limits
+from .engines import Engines
 from .errors import ProtocolError, error_message
 from .http import HttpRoutes
 from .hub import Hub
@@ -86,6 +88,8 @@ class Config:
     limits: Limits = field(default_factory=Limits)
     #: bot worker processes (0: no bots offered)
     bot_workers: int = 2
+    #: UCI engines offered as seats (``--engine``; server/bots/uci.py, server/net/engines.py)
+    engines: Sequence[EngineSpec] = ()
     #: this node's name among the nodes sharing one Redis (default: host name and port)
     node_id: str | None = None
     #: how long a room's lease lasts without renewal: a dead node's rooms move after this
@@ -130,6 +134,15 @@ class KibitzServer:
 
     async def start(self) -> None:
         cfg = self.config
+        self.engines: Engines | None = None
+        if cfg.engines and cfg.bot_workers > 0:  # first: a bad --engine fails the start at once
+            engines = Engines(cfg.engines)
+            try:
+                await engines.start()
+            except BaseException:
+                await engines.close()
+                raise
+            self.engines = engines
         url = cfg.redis_url
         if cfg.redis_cluster is not None:
             self.store = ClusterStore.from_cluster_url(
@@ -161,9 +174,10 @@ class KibitzServer:
         self.handlers = server_handlers(self.hub, bots=cfg.bot_workers > 0)
         seeks = await start_seeks(self.hub, self.handlers)  # seeks, pools, ratings on_over
         seeks.seeks_per_ip = cfg.seeks_per_ip
+        self.handlers.engines = self.engines
         self.bots: BotRunner | None = None
         if cfg.bot_workers > 0:
-            self.bots = BotRunner(self.hub, workers=cfg.bot_workers)
+            self.bots = BotRunner(self.hub, workers=cfg.bot_workers, engines=self.engines)
             self.bots.start()
         await self.hub.recover()
         self.admission = Admission(
@@ -218,6 +232,10 @@ class KibitzServer:
         if getattr(self, "bots", None) is not None:
             assert self.bots is not None
             await self.bots.close()
+        if getattr(self, "engines", None) is not None:
+            assert self.engines is not None
+            await self.engines.close()
+            self.engines = None
         if self.store is not None:
             with contextlib.suppress(Exception):
                 await self.store.close()

@@ -7,6 +7,10 @@ the history of its seat's views (``game.view(state, seat)`` after every turn, re
 the room's log when needed, e.g. after a restart) and its legal moves — never the state.
 Its answer goes through ``Room.move`` with the room version it was computed at, so a
 move for a position that changed meanwhile (take-back, resignation) is simply dropped.
+
+A seat of a UCI engine (``kibitz serve --engine``) is run the same way from the same views,
+but its move comes from the engine's process pool (:mod:`server.net.engines`) instead of a
+worker; an engine that fails during a move plays no more in that game (it loses on time).
 """
 
 from __future__ import annotations
@@ -27,11 +31,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import make_bot
+from ..bots import make_bot, uci
 from ..bots.evaluator import evaluator_for
+from ..bots.uci import EngineLevel
 from ..engine import EngineError, get_game, turn_rng
 from ..rooms.errors import RoomError
 from ..rooms.room import BOT, Room
+from .engines import EngineFailed, EnginePool, Engines
 from .errors import ProtocolError
 from .hub import Hosted, Hub
 
@@ -40,6 +46,8 @@ log = logging.getLogger("kibitz.bots")
 DEFAULT_BUDGET = 1.0
 #: a bot accepts a draw when its evaluation gives it less than this (0.5: level)
 DRAW_ACCEPT_BELOW = 0.35
+#: seconds an engine seat may think past its budget when no clock bounds it (then it loses)
+ENGINE_GRACE = 5.0
 
 # -- the worker side (runs in the pool's processes) -------------------------------------------
 
@@ -120,8 +128,14 @@ class _SeatMind:
 class BotRunner:
     """Schedules bot moves for every room of a hub (call :meth:`attach` once)."""
 
-    def __init__(self, hub: Hub, *, workers: int | None = None) -> None:
+    def __init__(
+        self, hub: Hub, *, workers: int | None = None, engines: Engines | None = None
+    ) -> None:
         self.hub = hub
+        #: UCI engines as seats (``kibitz serve --engine``; server/net/engines.py)
+        self.engines = engines
+        #: engine seats whose engine failed in this game: they play no more moves in it
+        self.failed: set[tuple[str, int]] = set()
         self.workers = workers or max(1, os.cpu_count() or 1)
         self.pool: concurrent.futures.ProcessPoolExecutor | None = None
         self.thinking: set[tuple[str, int]] = set()
@@ -148,7 +162,12 @@ class BotRunner:
         if room.status == "over":  # nothing more to think about here
             for seat in range(room.n_seats):
                 self.minds.pop((room.id, seat), None)
+                self.failed.discard((room.id, seat))
+                if self.engines is not None:
+                    self.engines.unseat(room.id, seat)
             return
+        if self.engines is not None:
+            self.engines.seat_all(room.id, [s.bot if s.kind == "bot" else "" for s in room.seats])
         for seat, holder in enumerate(room.seats):
             if holder.kind == "bot" and room.status == "playing":
                 self.history(room, seat)  # one view per turn, as the turns happen
@@ -157,7 +176,7 @@ class BotRunner:
             self.hub.spawn(self._answer_draw(hosted, 1 - offer), f"bot draw {room.id}")
         for seat in room.bot_seats_to_act():
             key = (hosted.room.id, seat)
-            if key not in self.thinking:
+            if key not in self.thinking and key not in self.failed:
                 self.thinking.add(key)
                 self.hub.spawn(self._play(hosted, seat), f"bot {key[0]}/{seat}")
 
@@ -183,9 +202,13 @@ class BotRunner:
     def budget(self, room: Room, seat: int) -> float:
         strength = room.seats[seat].bot
         key = (room.game.name, strength)
-        if key not in self._budgets:
-            self._budgets[key] = bot_budget(*key)
-        budget = self._budgets[key]
+        engine = self.engines.find(strength) if self.engines is not None else None
+        if engine is not None:
+            budget = engine[1].movetime
+        else:
+            if key not in self._budgets:
+                self._budgets[key] = bot_budget(*key)
+            budget = self._budgets[key]
         if room.clock is not None:  # never flag: spend at most a slice of what is left
             budget = min(budget, max(0.05, room.clock.left[seat] / 20))
         return budget
@@ -213,19 +236,27 @@ class BotRunner:
             views = self.history(room, seat)
             legal = room.snapshot(seat).get("legal", [])
             seed = bot_seed(room.seed, seat, version)
-            loop = asyncio.get_running_loop()
-            move, spent = await loop.run_in_executor(
-                self.pool,
-                think,
-                room.game.name,
-                room.seats[seat].bot,
-                seat,
-                views,
-                legal,
-                self.budget(room, seat),
-                seed,
-            )
-            self.hub.metrics.bot_think.observe(spent)
+            engine = self.engines.find(room.seats[seat].bot) if self.engines is not None else None
+            if engine is not None:
+                played = await self._engine_move(hosted, seat, engine, views, legal)
+                if played is None:
+                    self.thinking.discard(key)
+                    return
+                move = played
+            else:
+                loop = asyncio.get_running_loop()
+                move, spent = await loop.run_in_executor(
+                    self.pool,
+                    think,
+                    room.game.name,
+                    room.seats[seat].bot,
+                    seat,
+                    views,
+                    legal,
+                    self.budget(room, seat),
+                    seed,
+                )
+                self.hub.metrics.bot_think.observe(spent)
             if hosted.room.version != version:
                 self.thinking.discard(key)
                 self.poke(hosted)  # the room moved on while we thought: plan again
@@ -245,3 +276,40 @@ class BotRunner:
             return
         self.thinking.discard(key)
         self.poke(hosted)  # the room may owe another bot move (or this one, re-planned)
+
+    async def _engine_move(
+        self,
+        hosted: Hosted,
+        seat: int,
+        engine: tuple[EnginePool, EngineLevel],
+        views: Sequence[dict[str, Any]],
+        legal: Sequence[str],
+    ) -> str | None:
+        """An engine seat's move: the engine is told the position its views describe and
+        its answer is read back as a legal move. If the engine dies, hangs or answers
+        nonsense, the seat plays no more in this game (None): with the clocks running its
+        flag falls; before they run, or with no clock, it resigns at once. The room lives
+        on either way."""
+        pool, level = engine
+        room = hosted.room
+        budget = self.budget(room, seat)
+        clock = room.clock
+        timing = clock is not None and clock.running
+        timeout = budget * 2 + ENGINE_GRACE
+        if clock is not None and timing:  # its flag falls first; then the process is killed
+            timeout = clock.left[seat] + 1.0
+        started = time.perf_counter()
+        try:
+            position = uci.position(room.game, seat, views)
+            best = await pool.best_move(room.id, position, level, budget, timeout)
+            move = uci.read_move(room.game.name, best, legal)
+        except (EngineFailed, ValueError) as exc:
+            log.error("engine seat %s/%d (%s): %s; it plays no more in this game",
+                      room.id, seat, room.seats[seat].bot, exc)  # fmt: skip
+            self.failed.add((room.id, seat))
+            if not timing and hosted.room.status == "playing":
+                with contextlib.suppress(RoomError, ProtocolError):
+                    await self.hub.run(hosted, lambda r: r.resign(seat, BOT, self.hub.clock()))
+            return None
+        self.hub.metrics.bot_think.observe(time.perf_counter() - started)
+        return move

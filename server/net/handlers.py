@@ -21,6 +21,7 @@ from ..rooms.errors import Forbidden, NotSeated
 from ..rooms.room import clamp_since
 from .accounts import accounts_of, authenticate
 from .connection import Client, TokenBucket
+from .engines import Engines
 from .errors import ProtocolError
 from .hub import ROOM_ID, Hub
 from .names import guest_name
@@ -115,14 +116,17 @@ class Handlers:
         self.bots = bots
         #: the ladder as ``kibitz ladder`` measured it (read once, at start)
         self.ladder = ladder.load() if bots else {}
+        #: UCI engines offered as seats (``kibitz serve --engine``), set by the server
+        self.engines: Engines | None = None
 
     def bot_strengths(self, game: str) -> list[str]:
         if not self.bots:
             return []
+        engines = self.engines.strengths(game) if self.engines is not None else []
         try:
-            return list(strengths(game))
+            return list(strengths(game)) + engines
         except KeyError:
-            return []
+            return engines
 
     def dispatch(self, client: Client, msg: dict[str, Any]) -> Awaitable[dict[str, Any]]:
         """The handler's answer to await (a bad type or a client that did not say hello
@@ -292,6 +296,10 @@ async def add_bot(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str,
         free = [i for i, s in enumerate(info["seats"]) if s["kind"] == "empty"]
         seat = free[0] if free else 0
     name = f"{strength.capitalize()} bot"
+    engine = h.engines.find(strength) if h.engines is not None else None
+    if h.engines is not None and engine is not None:  # a place in the engine's pool
+        h.engines.check_room(strength, h.hub.rooms)
+        name = engine[0].spec.title(engine[1])
     result = await h.command(
         room_id, "add_bot", seat=seat, bot=strength, name=name, **cid_arg(client, msg)
     )

@@ -27,6 +27,8 @@ def game_info(h: Handlers, game: Any) -> dict[str, Any]:
         if offered
         else []
     )
+    if offered and h.engines is not None:  # UCI engines as seats: their levels after ours
+        levels += h.engines.levels(game.name)
     return {**game.info(), "bots": offered, "levels": levels}
 
 

@@ -280,6 +280,10 @@ export class LobbyView {
       const l = levels.get(name);
       if (!l) return name;
       const rating = l.elo == null ? "not rated yet" : `Elo ${l.elo >= 0 ? "+" : ""}${l.elo} over level 1`;
+      if (l.engine) { // a UCI engine the operator offers (docs/BOTS.md, Engine seats)
+        const skill = l.skill == null ? "" : `, skill ${l.skill}`;
+        return `${l.title} — ${l.think_time} s a move${skill}, ${rating}`;
+      }
       return `${name} — level ${l.level}, ${rating}`;
     };
     const rows = [];

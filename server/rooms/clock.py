@@ -9,7 +9,11 @@ seals its move (and a Fischer increment is added then).
 
 As on lichess, no clock runs until every seat has made its first move (``running`` false):
 until then ``since`` is when the current turn began, which the room's first-move rule counts
-from (``Policy.first_move``, ``Timing.first_move_due``), and nobody is charged.
+from (``Policy.first_move``, :meth:`Clock.first_move_due`), and nobody is charged.
+
+A game that ends (a resignation, a draw, an abort) or a seat that leaves a game going on
+charges the time used up to then, with no increment (:meth:`Clock.charge`), so the final
+times are what was left — not what a clock showed when its turn began.
 """
 
 from __future__ import annotations
@@ -90,6 +94,48 @@ class Clock:
         if self.spec.kind == "fischer":
             self.left[seat] += self.spec.increment
         self.stopped.add(seat)
+
+    def charge(self, seat: int, at: float) -> None:
+        """``seat`` stops playing at ``at`` without moving (it leaves, or the game ends):
+        charge the time it used, with no increment."""
+        if self.running and self.since is not None and seat not in self.stopped:
+            self.left[seat] = max(0.0, self.left[seat] - (at - self.since))
+
+    def end(self, acting: Iterable[int], at: float) -> None:
+        """The game ends at ``at``: the ``acting`` seats' running clocks are charged and stop."""
+        if not self.running or self.since is None:
+            return
+        for seat in acting:
+            self.charge(seat, at)
+            self.stopped.add(seat)
+
+    def flag(self, seat: int) -> None:
+        """``seat``'s flag fell: no time left, and no increment for a move not made."""
+        self.left[seat] = 0.0
+        self.stopped.add(seat)
+
+    def after_turn(self, movers: Iterable[int], everyone_moved: bool, at: float) -> None:
+        """A turn was played at ``at`` by ``movers``: charge them, start the clocks once
+        ``everyone_moved`` (every seat has made a move), and begin the next turn's time."""
+        for seat in movers:
+            self.stop(seat, at)
+        if everyone_moved:
+            self.running = True
+        self.start_turn(at)
+
+    def fallen(self, seat: int, now: float) -> bool:
+        """``seat``'s flag has fallen by ``now`` (it has not sealed its move)."""
+        due = self.deadline([seat])
+        return due is not None and due[0] <= now
+
+    def first_move_due(self, first_move: float, waiting: Iterable[int]) -> tuple[float, int] | None:
+        """Before the clocks run: when the game is aborted unless a person to move makes
+        their first move (``first_move`` seconds after their turn began; 0: never), and the
+        seat, of the ``waiting`` ones (none: nothing is due)."""
+        if self.running or self.since is None or not first_move:
+            return None
+        seats = list(waiting)
+        return (self.since + first_move, min(seats)) if seats else None
 
     def deadline(self, running: Iterable[int]) -> tuple[float, int] | None:
         """The earliest flag fall ``(time, seat)`` among ``running`` seats, if any."""

@@ -1,47 +1,101 @@
-"""Who sits where: people and bots take seats, and give them back before the game starts.
+"""Who sits where: the seats of a room, who holds each, and the proof that a person holds one.
 
-:class:`Seating` is the part of :class:`~server.rooms.room.Room` that decides the ``seat``
-and ``unseat`` events and folds them; the game starts when the last seat is taken. A seat
-holds a name, and — for a person seated by an account — the account (``user``) and, in a
-rated pairing, its rating then (:class:`~server.rooms.values.Seat`): separate fields, never
-one string.
+:class:`Seats` is the part of a room (:class:`~server.rooms.table.Table`) that owns its seats:
+it decides the ``seat`` events of people and bots taking one (the room first checks that the
+game is not over) and folds ``seat`` and ``unseat``; the room starts the game when the last
+seat is taken. A seat holds a name, and — for a person seated by an account — the account
+(``user``) and, in a rated pairing, its rating then (:class:`~server.rooms.values.Seat`):
+separate fields, never one string. A seated person proves their seat with its token, whose
+SHA-256 the seat keeps.
+
+Read like a list: ``seats[i]``, ``len(seats)``, ``for seat in seats``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+import hmac
+from collections.abc import Iterator, Mapping
+from typing import Any
 
-from .errors import BadRequest, SeatTaken
+from .errors import BadToken, NoSuchSeat, NotSeated, SeatTaken
 from .values import Event, Seat, check_name, hash_token
 
-if TYPE_CHECKING:
-    from .clock import Clock
-    from .values import Actor
+Json = dict[str, Any]
 
 
-class Seating:
-    """Taking and leaving seats (decide + fold)."""
+class Seats:
+    """A room's seats (each a :class:`~server.rooms.values.Seat` value, replaced when it
+    changes hands)."""
 
-    if not TYPE_CHECKING:  # the room (room.py) holds every attribute in its slots
-        __slots__ = ()
+    __slots__ = ("_public", "_seats", "_tokens")
 
-    seats: list[Seat]
-    started: bool
-    clock: Clock | None
-    _seats_json: list[dict[str, Any]] | None
+    def __init__(self, n_seats: int) -> None:
+        self._seats = [Seat() for _ in range(n_seats)]
+        #: :meth:`public`, cached until a seat changes
+        self._public: list[Json] | None = None
+        #: the hashes of tokens that proved right here (a seated player sends theirs with
+        #: every move): SHA-256 once per token, not per move; only right ones, so bounded
+        self._tokens: dict[str, str] = {}
 
-    if TYPE_CHECKING:  # the room's checks (room.py)
+    def __getitem__(self, seat: int) -> Seat:
+        return self._seats[seat]
 
-        def _not_over(self) -> None: ...
+    def __len__(self) -> int:
+        return len(self._seats)
 
-        def _seat(self, seat: Any) -> None: ...
+    def __iter__(self) -> Iterator[Seat]:
+        return iter(self._seats)
 
-        def _check_actor(self, seat: Any, actor: Actor) -> None: ...
+    # -- facts -----------------------------------------------------------------------------
 
-        def _check_end(self) -> None: ...
+    def check(self, seat: Any) -> None:
+        """Raise unless ``seat`` is a seat number of this room."""
+        n = len(self._seats)
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
+            raise NoSuchSeat(f"there is no seat {seat!r} (seats are 0..{n - 1})")
 
-    def take_seat(
+    def people(self) -> set[int]:
+        """The seats held by people."""
+        return {i for i, s in enumerate(self._seats) if s.kind == "person"}
+
+    def bots(self) -> set[int]:
+        """The seats held by bots."""
+        return {i for i, s in enumerate(self._seats) if s.kind == "bot"}
+
+    def free(self) -> list[int]:
+        """The empty seats, in order."""
+        return [i for i, s in enumerate(self._seats) if s.kind == "empty"]
+
+    def public(self) -> list[Json]:
+        """The public seat list (cached until a seat changes)."""
+        if self._public is None:
+            self._public = [s.public() for s in self._seats]
+        return self._public
+
+    def of_token(self, token: str) -> list[int]:
+        """The person seats that ``token`` holds."""
+        h = hash_token(token)
+        return [i for i, s in enumerate(self._seats) if s.kind == "person" and s.token_hash == h]
+
+    def check_token(self, seat: int, token: Any) -> None:
+        """Raise unless ``token`` is the secret of person seat ``seat``."""
+        self.check(seat)
+        s = self._seats[seat]
+        if s.kind != "person":
+            raise NotSeated(f"seat {seat} is not held by a person")
+        if not isinstance(token, str):
+            raise BadToken(f"wrong token for seat {seat}")
+        known = self._tokens.get(token)
+        if not hmac.compare_digest(s.token_hash, hash_token(token) if known is None else known):
+            raise BadToken(f"wrong token for seat {seat}")
+        if known is None:
+            if len(self._tokens) >= 2 * len(self._seats):  # seats changed hands: start again
+                self._tokens.clear()
+            self._tokens[token] = s.token_hash
+
+    # -- decide ----------------------------------------------------------------------------
+
+    def take(
         self,
         seat: int | None,
         token: str,
@@ -50,17 +104,15 @@ class Seating:
         user: str = "",
         rating: Mapping[str, Any] | None = None,
     ) -> list[Event]:
-        """A person (``user``: the account seating them) takes an empty seat (None: the first);
-        ``rating``: an account's ``{"rating", "provisional"}`` when a pairing seats it."""
-        self._not_over()
+        """A person takes an empty seat (None: the first); see ``Table.take_seat``."""
         name = check_name(name)
         if seat is None:
-            free = [i for i, s in enumerate(self.seats) if s.kind == "empty"]
+            free = self.free()
             if not free:
                 raise SeatTaken("every seat is taken")
             seat = free[0]
-        self._seat(seat)
-        if self.seats[seat].kind != "empty":
+        self.check(seat)
+        if self._seats[seat].kind != "empty":
             raise SeatTaken(f"seat {seat} is taken")
         data = {"seat": seat, "kind": "person", "name": name, "token_hash": hash_token(token)}
         if user and rating is not None:  # a rated pairing: the rating, a field of its own
@@ -68,31 +120,26 @@ class Seating:
         return [Event("seat", data | ({"user": user} if user else {}), now)]
 
     def add_bot(self, seat: int, bot: str, name: str, now: float) -> list[Event]:
-        """A bot (``bot`` names its kind/strength, checked by the caller) takes a seat, under
-        ``name`` — numbered when another seat has it (five easy bots in one race)."""
-        self._not_over()
-        self._seat(seat)
-        if self.seats[seat].kind != "empty":
+        """A bot takes a seat under ``name`` — numbered when another seat has it (five easy
+        bots in one race)."""
+        self.check(seat)
+        if self._seats[seat].kind != "empty":
             raise SeatTaken(f"seat {seat} is taken")
         name = base = check_name(name)
-        taken = {s.name for s in self.seats if s.kind != "empty"}
-        for n in range(2, len(self.seats) + 2):  # a name of its own: "Easy bot 2", ...
+        taken = {s.name for s in self._seats if s.kind != "empty"}
+        for n in range(2, len(self._seats) + 2):  # a name of its own: "Easy bot 2", ...
             if name not in taken:
                 break
             name = f"{base} {n}"
         data = {"seat": seat, "kind": "bot", "name": name, "bot": bot}
         return [Event("seat", data, now)]
 
-    def leave_seat(self, seat: int, actor: Actor, now: float) -> list[Event]:
-        """Give a seat back before the game starts (afterwards: resign instead)."""
-        self._check_actor(seat, actor)
-        if self.started:
-            raise BadRequest("the game has started: a seat is kept until the end (resign to quit)")
-        return [Event("unseat", {"seat": seat}, now)]
+    # -- fold ------------------------------------------------------------------------------
 
-    def _apply_seat(self, d: Mapping[str, Any], at: float) -> None:
-        self._seats_json = None
-        self.seats[d["seat"]] = Seat(
+    def seat(self, d: Mapping[str, Any]) -> None:
+        """Fold a ``seat`` event: its holder takes the seat."""
+        self._public = None
+        self._seats[d["seat"]] = Seat(
             d["kind"],
             d["name"],
             d.get("token_hash", ""),
@@ -101,15 +148,11 @@ class Seating:
             d.get("rating"),
             d.get("provisional", False),
         )
-        if not self.started and all(s.kind != "empty" for s in self.seats):
-            self.started = True
-            if self.clock:
-                self.clock.start_turn(at)
-            self._check_end()
 
-    def _apply_unseat(self, d: Mapping[str, Any], at: float) -> None:
-        self._seats_json = None
-        self.seats[d["seat"]] = Seat()
+    def unseat(self, seat: int) -> None:
+        """Fold an ``unseat`` event: the seat is empty again."""
+        self._public = None
+        self._seats[seat] = Seat()
 
 
-__all__ = ["Seating"]
+__all__ = ["Seats"]

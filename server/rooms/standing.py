@@ -1,25 +1,21 @@
 """What a rated game is played for: the rating category, and what the game changed.
 
-:class:`Standing` is the part of :class:`~server.rooms.room.Room` that knows whether its game
-counts for ratings (``rated``: the category, e.g. ``"chess:blitz"``, fixed when the room is
-created — a seek's pairing or its rematch; None: casual) and, once the game is over and
-rated, each seat's rating before and after (the ``ratings`` event, appended by the shell's
-rating service after it stored the result: log-first like any event, so a resync, a replay
-and a restart all show the same numbers). The ratings themselves are computed outside the
-room (:mod:`server.rooms.ratings`, :mod:`server.net.rating`); the room only records them.
+:class:`Rated` is the part of a rated room (:class:`~server.rooms.table.Table`; None in a
+casual one) that knows the rating category it counts for (e.g. ``"chess:blitz"``, fixed when
+the room is created — a seek's pairing or its rematch) and, once the game is over, each
+seat's rating before and after (the ``ratings`` event, appended by the shell's rating service
+after it stored the result: log-first like any event, so a resync, a replay and a restart all
+show the same numbers). The ratings themselves are computed outside the room
+(:mod:`server.rooms.ratings`, :mod:`server.net.rating`); the room only records them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .errors import BadRequest, NotFinished
 from .values import Event
-
-if TYPE_CHECKING:
-    from ..engine import Outcome
 
 Json = dict[str, Any]
 
@@ -32,44 +28,26 @@ class Rated:
     category: str
     changes: list[Json | None] | None = None
 
-    def to_json(self) -> Json:
-        return {"category": self.category, "changes": self.changes}
-
-
-class Standing:
-    """The rated flag of a room and the ratings its end changed."""
-
-    if not TYPE_CHECKING:  # the room (room.py) holds every attribute in its slots
-        __slots__ = ()
-
-    n_seats: int
-    outcome: Outcome | None
-    rated: Rated | None
-
-    def record_ratings(self, players: Sequence[Mapping[str, Any]], now: float) -> list[Event]:
-        """The ``ratings`` event for a finished rated game: ``players`` as the rating service
+    def decide(self, players: Iterable[Mapping[str, Any]], n_seats: int, now: float) -> list[Event]:
+        """The ``ratings`` event of the finished game: ``players`` as the rating service
         stored them (``seat``, ``rating``, ``new_rating``, ``change``). Once only: a second
         call (a node that took the room over rates it again) decides nothing."""
-        if self.outcome is None:
-            raise NotFinished("ratings change when the game is over")
-        if self.rated is None:
-            raise BadRequest("this game is not rated")
-        if self.rated.changes is not None:
+        if self.changes is not None:
             return []
-        changes: list[Json | None] = [None] * self.n_seats
+        changes: list[Json | None] = [None] * n_seats
         for p in players:
             seat = p.get("seat")
-            if isinstance(seat, int) and 0 <= seat < self.n_seats and "new_rating" in p:
+            if isinstance(seat, int) and 0 <= seat < n_seats and "new_rating" in p:
                 keys = ("rating", "new_rating", "change")
                 changes[seat] = {k: round(float(p[k]), 2) for k in keys}
         return [Event("ratings", {"changes": changes}, now)]
 
-    def rated_json(self) -> Json | None:
-        return None if self.rated is None else self.rated.to_json()
+    def fold(self, changes: Iterable[Json | None]) -> None:
+        """Fold the ``ratings`` event in."""
+        self.changes = list(changes)
 
-    def _apply_ratings(self, d: Mapping[str, Any], at: float) -> None:
-        assert self.rated is not None
-        self.rated.changes = list(d["changes"])
+    def to_json(self) -> Json:
+        return {"category": self.category, "changes": self.changes}
 
 
-__all__ = ["Rated", "Standing"]
+__all__ = ["Rated"]

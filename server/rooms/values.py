@@ -1,7 +1,7 @@
 """The values a room is made of: events, turns, seats, the bot actor, take-back requests.
 
-Plain immutable data (or nearly), shared by the state machine (``room.py``), its rendering
-(``render.py``) and its offers (``offers.py``).
+Plain immutable data (or nearly), shared by the state machine (``table.py``), its parts
+(``seating.py``, ``offers.py``, ``takebacks.py``, ...) and its rendering (``render.py``).
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from server.engine import Game, Registry, get_game, turn_rng
 from server.engine.banqi import Banqi
-from server.rooms.render import Rendering
+from server.rooms.room import Room
 
 from .harness import Script, assert_no_leak
 
@@ -269,7 +269,7 @@ def test_the_harness_catches_a_leaky_delta(
     game = get_game("banqi")
     state = game.new(game.check_options({}), 2, turn_rng("leak", 0))
     other = swap_first_face_down(state)
-    honest_changes = Rendering.changes
+    honest_changes = Room.changes
 
     def leaky_changes(self: Any, events: Any) -> Any:
         out = honest_changes(self, events)
@@ -279,7 +279,7 @@ def test_the_harness_catches_a_leaky_delta(
                 step["hint"] = self.state.board[min(hidden)].isupper()
         return out
 
-    monkeypatch.setattr(Rendering, "changes", leaky_changes)
+    monkeypatch.setattr(Room, "changes", leaky_changes)
     with pytest.raises(AssertionError, match="can tell the worlds apart"):
         run(assert_no_leak(game, state, other, Script(0, 2), redis_url, registry))
     run(assert_no_leak(game, state, other, Script(0, 2, protocol=1), redis_url, registry))
@@ -293,12 +293,12 @@ def test_the_harness_catches_a_leaked_seed(
     harness share it (their difference is injected): the seed may appear in no frame."""
     game = get_game("banqi")
     state = game.new(game.check_options({}), 2, turn_rng("leak", 0))
-    honest_record = Rendering.record
+    honest_record = Room.record
 
     def leaky_record(self: Any, *, seated: bool = False) -> Any:
         return {**honest_record(self, seated=seated), "seed": self.seed}
 
-    monkeypatch.setattr(Rendering, "record", leaky_record)
+    monkeypatch.setattr(Room, "record", leaky_record)
     with pytest.raises(AssertionError, match="the seed left the server"):
         run(assert_no_leak(game, state, state, Script(0, 2), redis_url, registry))
 

@@ -152,6 +152,8 @@ class EnginePool:
         #: processes started, and processes lost (died or killed) since the start
         self.started = 0
         self.lost = 0
+        #: the engine's UCI ``id name`` (known once a process has started)
+        self.engine_id: str | None = None
 
     @property
     def places(self) -> int:
@@ -181,6 +183,7 @@ class EnginePool:
                 raise
             raise EngineConfigError(f"--engine {spec.name}: {exc or 'no readyok in time'}") from exc
         self.started += 1
+        self.engine_id = str(protocol.id.get("name", spec.path))
         log.info("engine %s: process %d started", spec.name, proc.pid)
         return proc
 
@@ -338,18 +341,26 @@ class Engines:
                 f"{pool.spec.processes} processes serve here: try again when one ends",
             )
 
-    def levels(self, game: str) -> list[dict[str, Any]]:
-        """The engine levels as the lobby lists them (``list_games``' ``levels``)."""
+    def levels(self, game: str, measured: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """The engine levels as the lobby lists them (``list_games``' ``levels``), each with
+        the rating ``kibitz ladder --engine`` measured for the same engine (its UCI ``id
+        name``) at the same skill and time, if any (``measured``: the ladder's file)."""
+        rated = {
+            (r["engine"], r["skill"], r["think_time"]): r
+            for r in measured.get(game, {}).get("engines", [])
+        }
         out = []
         for pool in self.pools.values():
             spec = pool.spec
             if game not in spec.games:
                 continue
             for lv in spec.levels:
+                r = rated.get((pool.engine_id, lv.skill, lv.movetime))
                 out.append({
                     "level": lv.number, "strength": spec.strength(lv), "engine": spec.name,
                     "title": spec.title(lv), "skill": lv.skill, "think_time": lv.movetime,
-                    "algorithm": "uci", "elo": None, "elo_95": None, "games": None,
+                    "algorithm": "uci", "elo": r["elo"] if r else None,
+                    "elo_95": r["elo_95"] if r else None, "games": r["games"] if r else None,
                 })  # fmt: skip
         return out
 

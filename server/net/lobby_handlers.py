@@ -28,7 +28,7 @@ def game_info(h: Handlers, game: Any) -> dict[str, Any]:
         else []
     )
     if offered and h.engines is not None:  # UCI engines as seats: their levels after ours
-        levels += h.engines.levels(game.name)
+        levels += h.engines.levels(game.name, h.ladder)
     return {**game.info(), "bots": offered, "levels": levels}
 
 

@@ -4,10 +4,11 @@ the arena's engine bot, which plays through the same pieces with the real engine
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
-from server.bots import uci
+from server.bots import ladder, uci
 from server.engine import get_game, turn_rng
 from server.tools.arena import main
 
@@ -82,3 +83,31 @@ def test_an_engine_seat_level_plays_in_the_arena(capsys: pytest.CaptureFixture[s
     code = main(["chess", "random", spec, "-n", "1", "--max-plies", "12", "--json"])
     assert code == 0
     assert json.loads(capsys.readouterr().out)["games"] == 1
+
+
+def test_the_ladder_rates_an_engine_seat_level_against_the_top_level(tmp_path: Path) -> None:
+    from server.tools import ladder as ladder_tool
+
+    ratings, docs = tmp_path / "ladder.json", tmp_path / "BOTS.md"
+    docs.write_text("before\n<!-- ladder -->\nold\n<!-- /ladder -->\nafter\n")
+    stored = {"chess": ladder.load()["chess"]}  # the chess ladder as measured
+    top = stored["chess"]["levels"][-1]["elo"]
+    ratings.write_text(json.dumps(stored))
+    engine = "sf=/usr/games/stockfish?levels=0@1"
+    argv = ["chess", "-n", "1", "--time-scale", "0.01", "--engine", engine, "--engines-only"]
+    assert ladder_tool.main([*argv, "--ratings", str(ratings), "--docs", str(docs), "--write"]) == 0
+    data = json.loads(ratings.read_text())["chess"]
+    assert data["levels"] == stored["chess"]["levels"]  # kept as they were
+    [rated] = data["engines"]
+    assert rated["engine"].startswith("Stockfish") and rated["name"] == "sf"
+    assert (rated["level"], rated["skill"], rated["think_time"], rated["games"]) == (1, 0, 0.01, 1)
+    # one game against the top level: above its rating if it won, below if it lost
+    score = rated["score_vs_top"]
+    assert (rated["elo"] > top, rated["elo"] < top) == (score > 0.5, score < 0.5)
+    assert rated["elo_95"][0] < rated["elo"] < rated["elo_95"][1]
+    assert "(engine seat level 1)" in docs.read_text()
+    # again: the same engine, skill and time are replaced, not added
+    assert ladder_tool.main([*argv, "--ratings", str(ratings), "--docs", str(docs), "--write"]) == 0
+    assert len(json.loads(ratings.read_text())["chess"]["engines"]) == 1
+    # no stored ladder to rate against: refused
+    assert ladder_tool.main(["kono", *argv[1:], "--ratings", str(ratings)]) == 2

@@ -144,6 +144,25 @@ async def test_stockfish_is_offered_at_three_levels_where_it_plays(
     await c.close()
 
 
+async def test_the_lobby_shows_a_level_rated_for_the_same_engine_skill_and_time(
+    engine_server: KibitzServer,
+) -> None:
+    """``kibitz ladder --engine`` ratings reach the lobby only for the engine (its UCI ``id
+    name``) at the very skill and time of a level."""
+    assert engine_server.engines is not None
+    engine_id = pool_of(engine_server, "stockfish").engine_id
+    assert engine_id is not None and engine_id.startswith("Stockfish")
+    rated = {"elo": 1400, "elo_95": [1200, 1600], "games": 20}
+    measured = {"chess": {"engines": [
+        {"engine": engine_id, "skill": 0, "think_time": 0.1, **rated},  # level 1
+        {"engine": engine_id, "skill": 8, "think_time": 0.01, **rated},  # a scaled run
+        {"engine": "Other 1.0", "skill": 20, "think_time": 1.0, **rated},  # not this engine
+    ]}}  # fmt: skip
+    levels = engine_server.engines.levels("chess", measured)
+    assert [lv["elo"] for lv in levels] == [1400, None, None]
+    assert levels[0]["elo_95"] == [1200, 1600] and levels[0]["games"] == 20
+
+
 async def test_a_game_against_stockfish_over_the_wire_is_legal(
     engine_server: KibitzServer,
 ) -> None:
@@ -365,3 +384,14 @@ def test_kibitz_serve_refuses_a_bad_engine_with_a_clear_error(tmp_path: Path) ->
         assert done.returncode == 2, done.stderr
         assert says in done.stderr, done.stderr
         assert "Traceback" not in done.stderr
+
+
+def test_workers_get_the_engines_as_given() -> None:
+    """``kibitz serve --workers N`` hands every worker the same engines."""
+    from server.cli import _parser, _passthrough
+
+    given = ["serve", "--engine", f"sf={STOCKFISH}?levels=0@0.1,@1&Threads=1"]
+    given += ["--engine", f"fsf={FAIRY}?variant=xiangqi&processes=3"]
+    args = _parser().parse_args(given)
+    again = _parser().parse_args(["serve", *_passthrough(args)])
+    assert len(args.engine) == 2 and again.engine == args.engine

@@ -289,6 +289,37 @@ async def test_a_hung_engine_with_no_clock_resigns_after_its_grace(
         await me.close()
 
 
+def alive(pid: int) -> bool:
+    """The process runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return False
+    return "\nState:\tZ" not in status
+
+
+async def test_a_server_that_stops_kills_an_engine_still_thinking(
+    redis_url: str, prefix: str, registry: Registry, tmp_path: Path
+) -> None:
+    path = hanging_engine(tmp_path, answers=0)
+    specs = [parse_engine(f"hangs={path}?levels=@0.1&processes=1")]
+    async with serving(redis_url, prefix, registry, engines=specs) as srv:
+        pool = pool_of(srv, "hangs")
+        me = await KibitzClient.connect(srv.ws_url)
+        room = await person_vs_engine(me, "hangs:1")
+        await me.request("move", room=room, move="e2e4")
+        deadline = time.monotonic() + 5
+        while not pool.busy and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        [pid] = pool.busy
+        assert alive(pid)
+        await me.close()
+    deadline = time.monotonic() + 5
+    while alive(pid) and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    assert not alive(pid)
+
+
 async def test_an_engine_seats_only_as_many_games_as_its_pool_serves(
     engine_server: KibitzServer,
 ) -> None:

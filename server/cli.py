@@ -326,6 +326,9 @@ def _serve(args: argparse.Namespace) -> int:
     if args.redis and args.redis_cluster:
         print("kibitz: give --redis or --redis-cluster, not both", file=sys.stderr)
         return 2
+    if args.engine and args.bot_workers < 1:
+        print("kibitz: --engine needs bots: --bot-workers 0 offers none", file=sys.stderr)
+        return 2
     try:
         workers = worker_count(args.workers)
     except ValueError:

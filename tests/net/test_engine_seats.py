@@ -401,12 +401,13 @@ async def test_an_engine_that_cannot_do_what_it_was_given_fails_the_start(
 
 
 def test_kibitz_serve_refuses_a_bad_engine_with_a_clear_error(tmp_path: Path) -> None:
-    for arg, says in (
-        ("stockfish", "NAME=PATH"),
-        (f"sf={STOCKFISH}?variant=xiangqi", "cannot play the variant 'xiangqi'"),
+    for args, says in (
+        (["--engine", "stockfish"], "NAME=PATH"),
+        (["--engine", f"sf={STOCKFISH}?variant=xiangqi"], "cannot play the variant 'xiangqi'"),
+        (["--engine", f"sf={STOCKFISH}", "--bot-workers", "0"], "--bot-workers 0 offers none"),
     ):
         done = subprocess.run(
-            kibitz_cmd("serve", "--port", "0", "--data", str(tmp_path), "--engine", arg),
+            kibitz_cmd("serve", "--port", "0", "--data", str(tmp_path), *args),
             env=env_with_path(),
             capture_output=True,
             text=True,

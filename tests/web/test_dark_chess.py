@@ -72,7 +72,8 @@ async def test_fog_spectators_and_king_capture(
     assert "h5" not in await pieces_on(bob.page)
     assert "h5" in await fogged(bob.page)
     assert "e8" in await pieces_on(ada.page)
-    assert await ada.page.get_attribute("[data-square='h5']", "class") == "sq own-last"
+    # her own last move marked (not "last"); Black to move, so she may premove her queen
+    assert await ada.page.get_attribute("[data-square='h5']", "class") == "sq own-last premovable"
     await ada.screenshot(shots, "dark-chess-white")
     await bob.screenshot(shots, "dark-chess-black")
     await eve.screenshot(shots, "dark-chess-spectator")

@@ -1,7 +1,7 @@
 // At the board: what a player reaches for beside the game itself — flip the board, show or
-// hide its coordinates, the tab's title saying when it is your turn, and on a narrow screen
-// each player's clock right above and below the board (the seat list with the clocks is
-// below the board there, out of sight while playing).
+// hide its coordinates, premoves on or off, the tab's title saying when it is your turn, and
+// on a narrow screen each player's clock right above and below the board (the seat list with
+// the clocks is below the board there, out of sight while playing).
 
 import { h } from "./dom.js";
 import { storage } from "./storage.js";
@@ -11,6 +11,14 @@ export const NARROW = "(max-width: 860px)";
 
 /** Boards drawn on a grid of squares, which flip and carry coordinates. */
 const GRID_BOARDS = new Set(["chess", "apocalypse", "banqi", "grid"]);
+
+/** Boards that take a premove while the seat waits (a game of turns, not simultaneous). */
+const PREMOVE_BOARDS = new Set(["chess", "grid"]);
+
+/** Whether a game of `info` takes premoves (grid.js queues them, the boards say where). */
+export function premovesApply(info) {
+  return !!info && PREMOVE_BOARDS.has(info.board) && !info.simultaneous;
+}
 
 /** Whether the seat we play (any we hold) is to move now and has not moved yet. */
 export function yourTurn(u) {
@@ -24,14 +32,16 @@ export function tabTitle(u, title) {
 }
 
 /**
- * The "Flip board" and "Coordinates" buttons. `onFlip` is called after the flip changed;
- * the coordinates choice is this browser's, kept across games (a class on `scope`).
+ * The "Flip board", "Coordinates" and "Premoves" buttons. `onFlip` is called after the flip
+ * or the premove choice changed; the coordinates and premove choices are this browser's,
+ * kept across games (coordinates: a class on `scope`).
  */
 export class ViewToggles {
   constructor(scope, onFlip) {
     this.scope = scope;
     this.flipped = false;
     this.coords = storage.pref("coords", true) !== false;
+    this.premoves = storage.pref("premoves", true) !== false;
     this.flipButton = h("button", {
       type: "button", class: "secondary small", id: "flip-board", "aria-pressed": "false",
       onclick: () => { this.flipped = !this.flipped; this.render(); onFlip(); },
@@ -40,18 +50,25 @@ export class ViewToggles {
       type: "button", class: "secondary small", id: "coords-toggle",
       onclick: () => { this.coords = !this.coords; storage.setPref("coords", this.coords); this.render(); },
     }, "Coordinates");
-    this.el = h("div", { class: "view-toggles", role: "group", "aria-label": "Board view" }, this.flipButton, this.coordsButton);
+    this.premoveButton = h("button", {
+      type: "button", class: "secondary small", id: "premove-toggle",
+      title: "Move while the other side thinks; right-click or Escape cancels",
+      onclick: () => { this.premoves = !this.premoves; storage.setPref("premoves", this.premoves); this.render(); onFlip(); },
+    }, "Premoves");
+    this.el = h("div", { class: "view-toggles", role: "group", "aria-label": "Board view" }, this.flipButton, this.coordsButton, this.premoveButton);
     this.render();
   }
 
   /** Shown only for boards of squares (not the hare track). */
   show(info) {
     this.el.hidden = !GRID_BOARDS.has(info && info.board);
+    this.premoveButton.hidden = !premovesApply(info);
   }
 
   render() {
     this.flipButton.setAttribute("aria-pressed", this.flipped ? "true" : "false");
     this.coordsButton.setAttribute("aria-pressed", this.coords ? "true" : "false");
+    this.premoveButton.setAttribute("aria-pressed", this.premoves ? "true" : "false");
     this.scope.classList.toggle("no-coords", !this.coords);
   }
 }

@@ -4,7 +4,7 @@
 // view when we hold none).
 
 import { plainView } from "./app.js";
-import { NARROW, ViewToggles, renderBoardClocks, tabTitle } from "./atboard.js";
+import { NARROW, ViewToggles, premovesApply, renderBoardClocks, tabTitle } from "./atboard.js";
 import { OWN_MOVE_LIST, createBoard } from "./boards/index.js";
 import { colourOf } from "./boards/banqi.js";
 import { ChatPanel } from "./chat.js";
@@ -22,6 +22,7 @@ export class RoomView {
     this.id = id;
     this.playerName = playerName;
     this.board = null;
+    this.premoves = false; // whether the board may queue a premove now (see render)
     this.boardKey = null;
     this.confirming = false;
     this.clocks = new ClockView({ serverNow: () => app.serverNow(), mine: () => app.heldSeats(id), onLow: () => sounds.play("low_time") });
@@ -187,6 +188,8 @@ export class RoomView {
         request: (msg) => this.app.request(msg),
         latest: () => this.app.latest(this.id),
         flip: this.toggles.flipped,
+        // a premove may be queued now (while the seat waits; not in a replay)
+        premoves: () => this.premoves,
       });
       this.boardKey = key;
       this.toggles.show(info);
@@ -197,6 +200,7 @@ export class RoomView {
     const legal = this.app.legalFor(u);
     this.replay.update(u, info);
     const past = this.replay.historic(u);
+    this.premoves = !past && this.toggles.premoves && premovesApply(info) && u.status === "playing" && you !== null;
     if (past) this.board.update(plainView(past.update), [], past.chess);
     else this.board.update(plainView(u), legal);
     this.playSound(u);

@@ -57,6 +57,43 @@ export function replayUci(fen, moves) {
   return board;
 }
 
+/**
+ * Where a premove of the piece on `square` may go (lichess's rule: by the way it moves,
+ * whatever stands in between; a pawn also diagonally; a king from its first square also
+ * two files aside and onto its own rooks), or null when no piece of `white`'s stands there.
+ */
+export function premoveDests(placement, square, white) {
+  const ch = placement.get(square);
+  if (!ch || ch === "?" || (ch === ch.toUpperCase()) !== white) return null;
+  const type = ch.toLowerCase();
+  const f = FILES.indexOf(square[0]);
+  const r = Number(square[1]) - 1;
+  const home = white ? 0 : 7;
+  const out = [];
+  for (let f2 = 0; f2 < 8; f2++) {
+    for (let r2 = 0; r2 < 8; r2++) {
+      const df = Math.abs(f2 - f);
+      const dr = r2 - r;
+      const adr = Math.abs(dr);
+      if (!df && !dr) continue;
+      let ok = false;
+      if (type === "p") {
+        const fwd = white ? 1 : -1;
+        ok = (df === 0 && (dr === fwd || (r === home + fwd && dr === 2 * fwd))) || (df === 1 && dr === fwd);
+      } else if (type === "n") ok = df * adr === 2;
+      else if (type === "b") ok = df === adr;
+      else if (type === "r") ok = df === 0 || adr === 0;
+      else if (type === "q") ok = df === adr || df === 0 || adr === 0;
+      else if (type === "k") {
+        const rook = placement.get(FILES[f2] + (r2 + 1)) === (white ? "R" : "r");
+        ok = (df <= 1 && adr <= 1) || (r === home && r2 === home && (df === 2 || rook));
+      }
+      if (ok) out.push(FILES[f2] + (r2 + 1));
+    }
+  }
+  return out;
+}
+
 function pieceEntry(ch, extraClass = "") {
   const side = ch === ch.toUpperCase() ? "white" : "black";
   return { node: chessPiece(ch, side, extraClass), label: `${side} ${chessPieceName(ch)}` };
@@ -107,6 +144,7 @@ export function createChessBoard(boardHost, infoHost, ctx) {
     flipped: (ctx.you === 1) !== !!ctx.flip, // ctx.flip: the player turned the board
     onMove: ctx.send,
     choose: (moves) => promotionPicker(wrap, moves, mySide),
+    premoveChoice: (moves) => moves.find((m) => m.text[4] === "q") || null,
   });
   wrap.append(board.svg);
   boardHost.append(wrap);
@@ -154,7 +192,10 @@ export function createChessBoard(boardHost, infoHost, ctx) {
       for (const [sq, ch] of placement) if (ch === king) mark(sq, "check");
     }
     board.setPosition(pieces, { fog, classes, fogNode: cloud });
-    board.setMoves((legal || []).map((t) => ({ text: t, from: t.slice(0, 2), to: t.slice(2, 4) })));
+    // while the other side is to move, a premove (promoting to a queen, as lichess does)
+    const waiting = !historic && !!ctx.premoves && ctx.premoves();
+    const premover = waiting ? { dests: (sq) => premoveDests(placement, sq, mySide === "white"), hints: true } : null;
+    board.setMoves((legal || []).map((t) => ({ text: t, from: t.slice(0, 2), to: t.slice(2, 4) })), premover);
     if (historic) {
       prevPly = null;
       prevPieces = null;

@@ -400,7 +400,16 @@ function makeBoard(boardHost, infoHost, grid0, ctx) {
     board.setMarks(marks);
     const parsed = (legal || []).map(parseGesture);
     legalMoves = parsed.filter((m) => m.kind === "move" || m.kind === "drop" || m.kind === "act");
-    board.setMoves(legalMoves);
+    // while another seat is to move, a premove of an own piece to any square but its own
+    // pieces' (the board knows no rules: the turn's legal moves decide whether it is played;
+    // a click on another own piece picks that one instead)
+    const own = (sq) => {
+      const p = grid.pieces[sq];
+      return !!p && !p.hidden && p.seat === ctx.you;
+    };
+    const free = [...board.squares.keys()].filter((sq) => !own(sq));
+    const premover = ctx.premoves && ctx.premoves() ? { dests: (sq) => (own(sq) ? free : null), hints: false } : null;
+    board.setMoves(legalMoves, premover);
     renderActions(parsed.filter((m) => m.kind === "pass" || m.kind === "other"));
     renderHands();
     status.textContent = grid.status;

@@ -9,8 +9,15 @@
 // Moves are given as {text, from, to} (to = null for an action on one square, e.g. a flip;
 // from = a name that is no square, e.g. "*P", for a piece from outside the board that a
 // caller selects with select()). The board can be turned so any edge is at the bottom.
+//
+// While the seat waits for its turn the caller may allow premoves (setMoves' `premover`):
+// one move of an own piece, made the same way, is queued and shown, and played the moment
+// the moves of the seat's turn arrive if it is among them (else it is dropped without a
+// word). A right-click or Escape cancels it (an arrow drawn by a right-drag does not).
+// Right-clicks draw arrows and rings (drawing.js).
 
 import { s, reducedMotion } from "../dom.js";
+import { Drawing, brushOf } from "./drawing.js";
 
 const CELL = 100;
 const MARGIN = 34; // around a board of points: room for the coordinates
@@ -33,6 +40,8 @@ export class GridBoard {
    *                               board for the coordinates, lines given by setLines()
    * @param {(text: string) => void} o.onMove
    * @param {(moves: object[]) => Promise<string|null>} [o.choose]
+   * @param {(moves: object[]) => object|null} [o.premoveChoice]  of a premove's moves, the
+   *                               one to play (a promotion: the queen)
    */
   constructor(o) {
     this.o = o;
@@ -54,6 +63,11 @@ export class GridBoard {
     this.classes = new Map(); // square -> Set of css classes from the game
     this.drag = null;
     this.suppressClick = false;
+    this.premover = null; // while waiting: {dests(square) -> squares|null, hints}
+    this.premove = null; // the queued premove: {from, to}
+    this.onEscape = (e) => {
+      if (e.key === "Escape") this.cancelPremove();
+    };
 
     const w = this.cols * CELL;
     const hgt = this.rows * CELL;
@@ -76,14 +90,16 @@ export class GridBoard {
     this.layerFog = s("g", { class: "fog" });
     this.layerHints = s("g", { class: "hints" });
     if (o.points) this.layerFrame.append(s("rect", { class: "wood", x: -m, y: -m, width: w + 2 * m, height: hgt + 2 * m, rx: 18 }));
-    this.svg.append(this.layerFrame, this.layerSquares, this.layerLines, this.layerMarks, this.layerPieces, this.layerFog, this.layerHints);
+    this.drawing = new Drawing((square) => this.center(square));
+    this.svg.append(this.layerFrame, this.layerSquares, this.layerLines, this.layerMarks, this.layerPieces, this.layerFog, this.layerHints, this.drawing.layer);
     this.build();
     this.svg.addEventListener("click", (e) => this.onClick(e));
     this.svg.addEventListener("keydown", (e) => this.onKey(e));
     this.svg.addEventListener("pointerdown", (e) => this.onPointerDown(e));
     this.svg.addEventListener("pointermove", (e) => this.onPointerMove(e));
     this.svg.addEventListener("pointerup", (e) => this.onPointerUp(e));
-    this.svg.addEventListener("pointercancel", () => this.cancelDrag());
+    this.svg.addEventListener("pointercancel", () => { this.cancelDrag(); this.drawing.cancel(); });
+    this.svg.addEventListener("contextmenu", (e) => e.preventDefault()); // the right button draws
   }
 
   // -- geometry -------------------------------------------------------------------------
@@ -211,43 +227,96 @@ export class GridBoard {
     this.layerMarks.replaceChildren(...nodes);
   }
 
-  /** The legal moves of the seat (empty when it may not move now). */
-  setMoves(moves) {
+  /**
+   * The legal moves of the seat (empty when it may not move now). `premover`, while the seat
+   * waits for its turn, allows a premove: {dests(square) -> the squares a premove of the
+   * piece there may go to, or null when it is no piece of ours; hints: mark them}. A queued
+   * premove is played here when the moves come, if it is one of them (when several share
+   * its squares, o.premoveChoice picks one, else o.choose asks).
+   */
+  setMoves(moves, premover = null) {
     this.moves = moves || [];
+    this.premover = this.moves.length ? null : premover;
     this.busy = false;
-    if (this.selected && !this.moves.some((m) => m.from === this.selected)) this.selected = null;
+    const queued = this.premove;
+    if (queued && (this.moves.length || !this.premover)) this.clearPremove();
+    if (this.selected && !this.moves.some((m) => m.from === this.selected) && !this.premoveDests(this.selected).length) this.selected = null;
+    if (queued && this.moves.length) {
+      let chosen = this.moves.filter((m) => m.from === queued.from && m.to === queued.to);
+      if (chosen.length > 1 && this.o.premoveChoice) chosen = [this.o.premoveChoice(chosen)].filter(Boolean);
+      if (chosen.length) {
+        this.play(chosen, { premove: true });
+        return;
+      }
+    }
+    this.refresh();
+  }
+
+  /** Where a premove of the piece on `square` may go (none when premoves are not allowed). */
+  premoveDests(square) {
+    if (!this.premover || this.busy || !square) return [];
+    return this.premover.dests(square) || [];
+  }
+
+  /** Queue a premove (shown until it is played, dropped or cancelled). */
+  queuePremove(from, to) {
+    this.premove = { from, to };
+    this.svg.dataset.premove = `${from}-${to}`;
+    document.addEventListener("keydown", this.onEscape);
+    this.select(null);
+  }
+
+  clearPremove() {
+    this.premove = null;
+    delete this.svg.dataset.premove;
+    document.removeEventListener("keydown", this.onEscape);
+  }
+
+  /** Cancel the queued premove (a right-click, Escape). */
+  cancelPremove() {
+    if (!this.premove) return;
+    this.clearPremove();
     this.refresh();
   }
 
   /** Redraw selection, targets and the accessible labels. */
   refresh() {
     const targets = new Set();
-    if (this.selected) {
+    const pre = !!this.premover && !this.busy; // premoves, not moves
+    if (this.selected && pre) {
+      for (const sq of this.premoveDests(this.selected)) targets.add(sq);
+    } else if (this.selected) {
       for (const m of this.moves) if (m.from === this.selected && m.to) targets.add(m.to);
     }
     const movable = new Set(this.moves.map((m) => m.from));
+    if (pre) for (const name of this.squares.keys()) if (this.premoveDests(name).length) movable.add(name);
+    const queued = this.premove;
     this.layerHints.replaceChildren();
     for (const [name, sq] of this.squares) {
       const cls = new Set(["sq", ...(this.classes.get(name) || [])]);
-      if (movable.has(name) && !this.busy) cls.add("movable");
+      if (movable.has(name) && !this.busy) cls.add(pre ? "premovable" : "movable");
       if (name === this.selected) cls.add("selected");
-      if (targets.has(name)) cls.add("target");
+      if (targets.has(name)) cls.add(pre ? "pretarget" : "target");
+      if (queued && (name === queued.from || name === queued.to)) cls.add("premove");
       sq.g.setAttribute("class", [...cls].join(" "));
       const piece = this.pieces.get(name);
       const note = this.notes.get(name);
       let label = `${name}: ${piece ? piece.label : this.fogged.has(name) ? "not visible" : "empty"}`;
       if (note) label += `, ${note}`;
       if (name === this.selected) label += ", selected";
-      if (targets.has(name)) label += piece ? ", capture here" : ", move here";
-      else if (movable.has(name) && !this.busy && name !== this.selected) label += this.moves.some((m) => m.from === name && !m.to) ? ", can act" : ", can move";
+      if (targets.has(name)) label += pre ? ", premove here" : piece ? ", capture here" : ", move here";
+      else if (movable.has(name) && !this.busy && name !== this.selected) label += pre ? ", can premove" : this.moves.some((m) => m.from === name && !m.to) ? ", can act" : ", can move";
+      if (queued && name === queued.from) label += ", premove from here";
+      if (queued && name === queued.to) label += ", premove to here";
       const extra = this.classes.get(name);
       if (extra && extra.includes("last")) label += ", last move";
       sq.g.setAttribute("aria-label", label);
-      if (targets.has(name)) {
+      if (targets.has(name) && (!pre || this.premover.hints)) {
         const [cx, cy] = [sq.x + CELL / 2, sq.y + CELL / 2];
+        const tone = pre ? " pre" : "";
         this.layerHints.append(piece
-          ? s("circle", { class: "hint-ring", cx, cy, r: CELL / 2 - 6 })
-          : s("circle", { class: "hint-dot", cx, cy, r: CELL / 7 }));
+          ? s("circle", { class: `hint-ring${tone}`, cx, cy, r: CELL / 2 - 6 })
+          : s("circle", { class: `hint-dot${tone}`, cx, cy, r: CELL / 7 }));
       }
     }
   }
@@ -262,6 +331,10 @@ export class GridBoard {
 
   activate(square) {
     if (this.busy) return;
+    if (this.premover) {
+      this.activatePremove(square);
+      return;
+    }
     if (this.selected) {
       const chosen = this.moves.filter((m) => m.from === this.selected && m.to === square);
       if (chosen.length) {
@@ -284,7 +357,20 @@ export class GridBoard {
     if (this.selected) this.select(null);
   }
 
-  async play(candidates) {
+  /** A click (or Enter) while the seat waits: pick an own piece, then where it goes. */
+  activatePremove(square) {
+    this.cancelPremove(); // a new premove replaces the queued one
+    if (this.selected && this.selected !== square && this.premoveDests(this.selected).includes(square)) {
+      this.queuePremove(this.selected, square);
+      return;
+    }
+    this.select(this.selected !== square && this.premoveDests(square).length ? square : null);
+  }
+
+  async play(candidates, { premove = false } = {}) {
+    // a move made on the board wipes what was drawn on it (a premove was made by hand
+    // before: what was drawn since is about the position it meets, and stays)
+    if (!premove) this.drawing.clear();
     let text = candidates[0].text;
     if (candidates.length > 1) {
       if (!this.o.choose) return;
@@ -352,6 +438,7 @@ export class GridBoard {
       e.preventDefault();
       this.activate(square);
     } else if (e.key === "Escape") {
+      this.cancelPremove();
       this.select(null);
     }
   }
@@ -368,14 +455,28 @@ export class GridBoard {
   }
 
   onPointerDown(e) {
-    if (e.button !== 0 || this.busy) return;
+    if (e.button === 2) {
+      // the right button draws (and drops a selection; a right-click drops a premove too)
+      this.cancelDrag();
+      if (this.selected) this.select(null);
+      const from = this.squareAtPoint(e.clientX, e.clientY);
+      if (!from) return;
+      try { this.svg.setPointerCapture(e.pointerId); } catch { /* not a live pointer */ }
+      this.drawing.start(from, brushOf(e), e.pointerId);
+      return;
+    }
+    if (e.button !== 0) return;
+    this.drawing.clear(); // a left press wipes the drawings
+    if (this.busy) return;
     const square = this.squareFromEvent(e);
     if (!square || !this.pieces.has(square)) return;
-    if (!this.moves.some((m) => m.from === square && m.to)) return;
+    const movable = this.premover ? this.premoveDests(square).length > 0 : this.moves.some((m) => m.from === square && m.to);
+    if (!movable) return;
     this.drag = { square, x: e.clientX, y: e.clientY, id: e.pointerId, active: false };
   }
 
   onPointerMove(e) {
+    if (this.drawing.pending) this.drawing.move(e.pointerId, this.squareAtPoint(e.clientX, e.clientY));
     const d = this.drag;
     if (!d || e.pointerId !== d.id) return;
     if (!d.active) {
@@ -398,6 +499,13 @@ export class GridBoard {
   }
 
   onPointerUp(e) {
+    if (e.button === 2 && this.drawing.pending) {
+      const square = this.squareAtPoint(e.clientX, e.clientY);
+      // a click, not a drag to another square (an arrow): the premove is cancelled
+      if (!square || square === this.drawing.pending.from) this.cancelPremove();
+      this.drawing.end(e.pointerId, square);
+      return;
+    }
     const d = this.drag;
     this.drag = null;
     if (!d || !d.active) return;

@@ -31,8 +31,9 @@ from ..engine import REGISTRY, EngineError, Registry
 from ..rooms.errors import RoomError
 from ..store import EmbeddedRedis, Store, StoreError
 from ..store.cluster import ClusterStore
-from .accounts import ApiConnection
 from .admission import Admission
+from .botapi.routes import BotApi
+from .botapi.wire import StreamingConnection
 from .bots import BotRunner
 from .cluster import Cluster
 from .codec import MSGPACK, codec_for
@@ -175,6 +176,8 @@ class KibitzServer:
         seeks = await start_seeks(self.hub, self.handlers)  # seeks, pools, ratings on_over
         seeks.seeks_per_ip = cfg.seeks_per_ip
         self.handlers.engines = self.engines
+        self.botapi = BotApi(self.hub, self.handlers)  # the lichess-compatible Bot API
+        await self.botapi.start()
         self.bots: BotRunner | None = None
         if cfg.bot_workers > 0:
             self.bots = BotRunner(self.hub, workers=cfg.bot_workers, engines=self.engines)
@@ -197,13 +200,16 @@ class KibitzServer:
             cfg.allowed_origins,
             allowed_hosts=allowed_hosts(cfg),
             admission=self.admission,
+            botapi=self.botapi,
         )
         self.server = await serve(
             self.handle,
             cfg.host,
             cfg.port,
             process_request=routes,
-            create_connection=ApiConnection,  # accounts: POST bodies (server/net/accounts.py)
+            # POST bodies (server/net/accounts.py) and ndjson streams (server/net/botapi/wire.py)
+            create_connection=StreamingConnection,
+            open_timeout=None,  # StreamingConnection times the handshake, not a stream
             select_subprotocol=_select_subprotocol,
             subprotocols=[Subprotocol(MSGPACK)],
             max_size=cfg.limits.max_frame,
@@ -224,6 +230,8 @@ class KibitzServer:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.server.wait_closed(), 10)
             self.server = None
+        if getattr(self, "botapi", None) is not None:
+            await self.botapi.close()
         if getattr(self, "cluster", None) is not None:
             await self.cluster.close()
         if self.hub is not None:

@@ -8,6 +8,8 @@ Routes (GET only):
     /api/games                  the game registry
     /api/rooms/{id}/record      a room's full record (JSON) once it may be shown
     /api/rooms/{id}/pgn         a chess record as PGN
+    /api/account, /api/bot/..., /api/board/..., /api/challenge..., /api/stream/event,
+    /api/tokens                 the lichess-compatible Bot API (server/net/botapi/)
     /, /{file}                  static files from web/ (no directory listing, no "..")
 """
 
@@ -30,6 +32,7 @@ from websockets.http11 import Request, Response
 from ..rooms.errors import RoomError
 from .accounts import accounts_of, is_account_path
 from .admission import Admission
+from .botapi.routes import BotApi, is_api_path
 from .errors import ProtocolError
 from .hub import Hub
 
@@ -73,12 +76,14 @@ class HttpRoutes:
         *,
         allowed_hosts: Sequence[str] = ("*",),
         admission: Admission | None = None,
+        botapi: BotApi | None = None,
     ) -> None:
         self.hub = hub
         self.web_dir = web_dir.resolve() if web_dir else None
         self.allowed_origins = list(allowed_origins)
         self.allowed_hosts = list(allowed_hosts)
         self.admission = admission
+        self.botapi = botapi
 
     def respond(
         self,
@@ -142,6 +147,8 @@ class HttpRoutes:
         if is_account_path(path):
             return await accounts_of(self.hub).route(conn, request)
         # -- end accounts ----------------------------------------------------------------------
+        if self.botapi is not None and is_api_path(path):  # a Stream is served by the
+            return await self.botapi.route(conn, request)  # connection (botapi/wire.py)
         if path.startswith("/api/rooms/"):
             return await self.room_api(conn, path)
         return self.static(conn, path)

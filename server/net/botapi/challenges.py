@@ -1,0 +1,379 @@
+"""Challenges and the event stream of the Bot and Board API.
+
+A challenge (``POST /api/challenge/{username}``) is kept in Redis until it is accepted,
+declined, cancelled or expires (:mod:`server.store.api_tokens`). Accepting it makes an
+ordinary Kibitz room through the seek service's ``start_game`` — seats by account, the
+clock, rated by the usual rules, the pairing kept for the rating, ``paired`` sent to every
+WebSocket connection of both players (a person in the web client lands in the room) — and
+records each account's seat for the API's game routes.
+
+Events (``challenge``, ``challengeCanceled``, ``challengeDeclined``, ``gameStart``,
+``gameFinish``) are published on one Redis channel; every node hands them to the event
+streams of the account on that node. An event stream starts with the account's open
+challenges and running API games, as lichess's does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import random
+import secrets
+from collections.abc import AsyncGenerator
+from typing import Any
+
+from ...rooms.policy import Policy
+from ...rooms.ratings import Glicko, category, speed
+from ...rooms.room import Room
+from ...store.api_tokens import ApiStore
+from ..accounts import Accounts
+from ..cluster import next_message
+from ..hub import Hub
+from ..seeks import Seeks
+from .games import status_of
+from .tokens import Caller
+from .wire import BotApiError, ticks
+
+log = logging.getLogger("kibitz.botapi")
+
+#: events an event stream may hold unread; past it the stream ends (the client reconnects)
+QUEUE = 64
+VARIANTS = {"standard": ("chess", "Standard", "Std")}
+DECLINE_REASONS = {
+    "generic": "I'm not accepting challenges at the moment.",
+    "later": "I'm not accepting challenges right now, please ask again later.",
+    "toofast": "This time control is too fast for me, please challenge again with a slower game.",
+    "tooslow": "This time control is too slow for me, please challenge again with a faster game.",
+    "timecontrol": "I'm not accepting challenges with this time control.",
+    "rated": "Please send me a rated challenge instead.",
+    "casual": "Please send me a casual challenge instead.",
+    "standard": "I'm not accepting variant challenges right now.",
+    "variant": "This variant is not supported, please challenge again with another variant.",
+    "nobot": "I'm not accepting challenges from bots.",
+    "onlybot": "I'm only accepting challenges from bots.",
+}
+SPEED_NAMES = {"ultrabullet": "UltraBullet", "correspondence": "Correspondence"}
+
+
+def flag(fields: dict[str, str], key: str) -> bool:
+    value = fields.get(key, "false")
+    if value not in ("true", "false"):
+        raise BotApiError(400, f"{key}: true or false")
+    return value == "true"
+
+
+def whole(fields: dict[str, str], key: str, low: int, high: int) -> int | None:
+    value = fields.get(key)
+    if value is None or value == "":
+        return None
+    try:
+        number = float(value)
+    except ValueError:
+        raise BotApiError(400, f"{key}: a number from {low} to {high}") from None
+    if not number.is_integer() or not low <= number <= high:
+        raise BotApiError(400, f"{key}: a number from {low} to {high}")
+    return int(number)
+
+
+class Challenges:
+    """Challenges, the event streams and API games' seats of one hub."""
+
+    def __init__(self, hub: Hub, accounts: Accounts, seeks: Seeks, store: ApiStore) -> None:
+        self.hub = hub
+        self.accounts = accounts
+        self.seeks = seeks
+        self.store = store
+        #: account id -> the queues of its event streams on this node
+        self.streams: dict[str, list[asyncio.Queue[dict[str, Any] | None]]] = {}
+        self.pubsub: Any = None
+
+    async def start(self) -> None:
+        self.pubsub = self.hub.store.pubsub()
+        await self.pubsub.subscribe(self.hub.store.channel("botapi:events"))
+        self.hub.spawn(self._listen(), "botapi-events")
+        self.hub.on_over.append(self.game_over)
+
+    async def close(self) -> None:
+        if self.pubsub is not None:
+            with contextlib.suppress(Exception):
+                await self.pubsub.aclose()
+            self.pubsub = None
+
+    # -- events -------------------------------------------------------------------------------
+
+    async def publish(self, user: str, event: dict[str, Any]) -> None:
+        data = json.dumps({"user": user.lower(), "event": event}).encode()
+        await self.hub.store.publish("botapi:events", data)
+
+    async def _listen(self) -> None:
+        while self.pubsub is not None:
+            message = await next_message(self.pubsub, "bot API events")
+            if message is None:
+                continue
+            try:
+                body = json.loads(message["data"])
+                for queue in self.streams.get(body["user"], []):
+                    if queue.full():  # a reader this slow ends its stream
+                        queue.get_nowait()
+                        queue.put_nowait(None)
+                    else:
+                        queue.put_nowait(body["event"])
+            except Exception:
+                log.exception("bot API event failed")
+
+    async def event_source(
+        self, caller: Caller, queue: asyncio.Queue[dict[str, Any] | None]
+    ) -> AsyncGenerator[dict[str, Any] | None]:
+        for challenge in await self.open_challenges(caller.id):
+            yield {"type": "challenge", "challenge": self.directed(challenge, caller.id)}
+        for room_id in await self.store.games_of(caller.id):
+            seats = await self.store.game_seats(room_id)
+            if caller.id in seats:
+                event = await self.game_event("gameStart", room_id, caller.id, seats)
+                if event is not None:
+                    yield event
+        wake = asyncio.Event()
+        while True:
+            if queue.empty():
+                async for _ in ticks(wake, queue.empty):
+                    yield None
+            event = queue.get_nowait()
+            if event is None:
+                return
+            if "challenge" in event:
+                event = {**event, "challenge": self.directed(event["challenge"], caller.id)}
+            yield event
+
+    async def open_challenges(self, user: str) -> list[dict[str, Any]]:
+        """Open challenges to or from ``user`` (from: the maker's list; to: the dest's)."""
+        return await self.store.challenges_of(user) + await self.store.incoming(user)
+
+    @staticmethod
+    def directed(challenge: dict[str, Any], user: str) -> dict[str, Any]:
+        direction = "out" if challenge["challenger"]["id"] == user else "in"
+        return {**challenge, "direction": direction}
+
+    # -- challenges ---------------------------------------------------------------------------
+
+    async def player(self, name: str, cat: str) -> dict[str, Any]:
+        user = await self.accounts.store.user(name)
+        if user is None:
+            raise BotApiError(404, f"No such user: {name}")
+        (raw,) = await self.accounts.store.rating_raw([user["name"]], cat)
+        rating = json.loads(raw) if raw else Glicko().to_json()
+        return {
+            "id": user["name"].lower(),
+            "name": user["name"],
+            "title": "BOT" if user.get("bot") == "1" else None,
+            "rating": round(rating["rating"]),
+            "provisional": bool(rating["provisional"]),
+            "online": True,
+        }
+
+    async def create(self, caller: Caller, dest: str, fields: dict[str, str]) -> dict[str, Any]:
+        caller.need("challenge:write" if not caller.bot else "bot:play")
+        rated = flag(fields, "rated")
+        limit = whole(fields, "clock.limit", 0, 10800)
+        increment = whole(fields, "clock.increment", 0, 180)
+        if (limit is None) != (increment is None):
+            raise BotApiError(400, "clock.limit and clock.increment go together")
+        if fields.get("days"):
+            raise BotApiError(400, "days: correspondence games are not offered; give a clock")
+        variant = fields.get("variant", "standard") or "standard"
+        if variant not in VARIANTS:
+            raise BotApiError(400, f"variant: {variant!r} is not offered over the API "
+                              "(standard only; hidden-information games are refused)")  # fmt: skip
+        if fields.get("fen"):
+            raise BotApiError(400, "fen: games from a position are not offered")
+        color = fields.get("color", "random") or "random"
+        if color not in ("random", "white", "black"):
+            raise BotApiError(400, "color: random, white or black")
+        if dest.lower() == caller.id:
+            raise BotApiError(400, "You cannot challenge yourself")
+        game = VARIANTS[variant][0]
+        clock = (
+            None if limit is None else {"type": "fischer", "base": limit, "increment": increment}
+        )
+        settings: dict[str, Any] = {"undo": False} | ({"clock": clock} if clock else {})
+        try:
+            Policy.parse(settings, self.hub.registry.get(game))
+        except Exception as exc:  # the room's own rules for a clock
+            raise BotApiError(400, f"clock: {exc}") from None
+        if rated and clock is None:
+            raise BotApiError(400, "a rated game needs a clock")
+        cat = category(game, clock)
+        pace = cat.split(":", 1)[1]
+        challenger = await self.player(caller.name, cat)
+        dest_user = await self.player(dest, cat)
+        final = color if color != "random" else random.choice(("white", "black"))
+        challenge_id = secrets.token_urlsafe(6)[:8]
+        challenge = {
+            "id": challenge_id,
+            "url": f"/#challenge={challenge_id}",
+            "status": "created",
+            "challenger": challenger,
+            "destUser": dest_user,
+            "variant": dict(
+                zip(("key", "name", "short"), (variant, *VARIANTS[variant][1:]), strict=True)
+            ),
+            "rated": rated,
+            "speed": pace,
+            "timeControl": {"type": "unlimited"}
+            if clock is None
+            else {
+                "type": "clock",
+                "limit": limit,
+                "increment": increment,
+                "show": f"{(limit or 0) / 60:g}+{increment}",
+            },
+            "color": color,
+            "finalColor": final,
+            "perf": {"name": SPEED_NAMES.get(pace, pace.capitalize())},
+            "settings": settings,
+            "category": cat,
+        }
+        if not await self.store.add_challenge(challenge):
+            raise BotApiError(429, "Too many open challenges: cancel one first")
+        await self.store.add_incoming(dest_user["id"], challenge_id)
+        shown = public(challenge)
+        await self.publish(caller.id, {"type": "challenge", "challenge": shown})
+        await self.publish(dest_user["id"], {"type": "challenge", "challenge": shown})
+        return self.directed(shown, caller.id)
+
+    async def find(self, challenge_id: str) -> dict[str, Any]:
+        found = await self.store.challenge(challenge_id) if len(challenge_id) <= 16 else None
+        if found is None:
+            raise BotApiError(404, "No such challenge")
+        return found
+
+    async def take(self, challenge: dict[str, Any]) -> None:
+        if not await self.store.take_challenge(challenge):
+            raise BotApiError(404, "No such challenge")
+        await self.store.drop_incoming(challenge["destUser"]["id"], challenge["id"])
+
+    async def decline(self, caller: Caller, challenge_id: str, reason: str) -> None:
+        caller.need("challenge:write" if not caller.bot else "bot:play")
+        if reason not in DECLINE_REASONS:
+            raise BotApiError(400, f"reason: one of {', '.join(DECLINE_REASONS)}")
+        challenge = await self.find(challenge_id)
+        if challenge["destUser"]["id"] != caller.id:
+            raise BotApiError(404, "No such challenge")
+        await self.take(challenge)
+        shown = public(challenge) | {
+            "status": "declined",
+            "declineReason": DECLINE_REASONS[reason],
+            "declineReasonKey": reason,
+        }
+        for user in (challenge["challenger"]["id"], caller.id):
+            await self.publish(user, {"type": "challengeDeclined", "challenge": shown})
+
+    async def cancel(self, caller: Caller, challenge_id: str) -> None:
+        caller.need("challenge:write" if not caller.bot else "bot:play")
+        challenge = await self.find(challenge_id)
+        if challenge["challenger"]["id"] != caller.id:
+            raise BotApiError(404, "No such challenge")
+        await self.take(challenge)
+        shown = public(challenge) | {"status": "canceled"}
+        for user in (caller.id, challenge["destUser"]["id"]):
+            await self.publish(user, {"type": "challengeCanceled", "challenge": shown})
+
+    async def accept(self, caller: Caller, challenge_id: str) -> str:
+        """Make the room; its id (the game id)."""
+        caller.need("challenge:write" if not caller.bot else "bot:play")
+        challenge = await self.find(challenge_id)
+        if challenge["destUser"]["id"] != caller.id:
+            raise BotApiError(404, "No such challenge")
+        await self.take(challenge)
+        white, black = challenge["challenger"], challenge["destUser"]
+        if challenge["finalColor"] == "black":
+            white, black = black, white
+        cat = challenge["category"]
+        order = []
+        for p in (white, black):
+            fresh = await self.player(p["name"], cat)  # the rating as it is now
+            order.append(
+                {
+                    "key": f"user:{p['id']}",
+                    "name": p["name"],
+                    "user": p["name"],
+                    "rating": fresh["rating"],
+                    "provisional": fresh["provisional"],
+                }
+            )
+        seek = {
+            "id": challenge["id"],
+            "game": VARIANTS[challenge["variant"]["key"]][0],
+            "options": {},
+            "settings": challenge["settings"],
+            "rated": challenge["rated"],
+            "category": cat,
+        }
+        messages = await self.seeks.start_game(seek, order)
+        room_id = next(iter(messages.values()))["room"]
+        seats = {
+            key.split(":", 1)[1]: {"seat": m["seat"], "token": m["token"]}
+            for key, m in messages.items()
+        }
+        await self.store.add_game(room_id, seats)
+        for user in seats:
+            event = await self.game_event("gameStart", room_id, user, seats)
+            if event is not None:
+                await self.publish(user, event)
+        return room_id
+
+    # -- games --------------------------------------------------------------------------------
+
+    async def game_event(
+        self, kind: str, room_id: str, user: str, seats: dict[str, dict[str, Any]]
+    ) -> dict[str, Any] | None:
+        """lichess's gameStart / gameFinish for ``user`` (from the seat's own view)."""
+        seat = seats[user]["seat"]
+        try:
+            update = await self.hub.read(room_id, "resync", {"recipient": seat, "since": None})
+        except Exception:  # the room is gone: nothing to tell
+            return None
+        players = update.get("seats") or []
+        other = players[1 - seat] if len(players) == 2 else {}
+        status, winner = status_of(update)
+        view = update.get("view") or {}
+        game = {
+            "id": room_id,
+            "gameId": room_id,
+            "fullId": room_id,
+            "color": ("white", "black")[seat],
+            "fen": view.get("fen", ""),
+            "hasMoved": bool(view.get("ply")),
+            "isMyTurn": seat in (update.get("to_act") or []),
+            "lastMove": view.get("last_move") or "",
+            "opponent": {
+                "id": str(other.get("name", "")).lower(),
+                "username": other.get("name"),
+                "rating": other.get("rating"),
+            },
+            "rated": bool(update.get("rated")),
+            "speed": speed((update.get("settings") or {}).get("clock")),
+            "source": "friend",
+            "status": {"name": status},
+            "variant": {"key": "standard", "name": "Standard"},
+            "compat": {"bot": True, "board": True},
+        }
+        if winner is not None:
+            game["winner"] = winner
+        return {"type": kind, "game": game}
+
+    async def game_over(self, room: Room) -> None:
+        """``hub.on_over``: gameFinish to each API player of the room."""
+        seats = await self.store.game_seats(room.id)
+        if not seats:
+            return
+        for user in seats:
+            event = await self.game_event("gameFinish", room.id, user, seats)
+            if event is not None:
+                await self.publish(user, event)
+        await self.store.end_game(room.id, list(seats))
+
+
+def public(challenge: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in challenge.items() if k not in ("settings", "category")}

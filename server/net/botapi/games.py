@@ -1,0 +1,215 @@
+"""A game over the Bot and Board API: the game stream, and a seat's commands.
+
+The stream is a listener of the room like any connection: it hears the room as its account's
+seat (:class:`SeatListener`, registered in the hub's audience), so it gets exactly the
+renderings a WebSocket client holding that seat gets — the seat's view from
+``server/rooms/render.py`` and the chat that seat may read — and nothing else. Each rendering
+becomes lichess's ``gameState`` (moves in UCI, clocks in ms, status, winner) and each chat
+line a ``chatLine``. It starts with ``gameFull``; the moves so far come from the room's
+``history`` read of that seat's views. A stream that falls behind (:data:`QUEUE` updates
+unread) starts over from a fresh read instead of growing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncGenerator
+from dataclasses import dataclass, field
+from typing import Any
+
+from websockets.asyncio.server import ServerConnection
+
+from ...engine import EngineError
+from ...rooms.errors import RoomError
+from ..codec import Codec
+from ..connection import Client, Limits
+from ..errors import ProtocolError
+from ..hub import Hub
+from .wire import BotApiError, Stream, stream, ticks
+
+#: renderings a game stream may hold unread before it drops them and reads afresh
+QUEUE = 64
+#: lichess's status names for Kibitz's outcome reasons
+STATUS = {
+    "checkmate": "mate",
+    "resignation": "resign",
+    "stalemate": "stalemate",
+    "timeout": "outoftime",
+    "agreement": "draw",
+    "insufficient_material": "draw",
+    "fifty_moves": "draw",
+    "repetition": "draw",
+    "aborted": "aborted",
+    "no_first_move": "aborted",
+}
+COLORS = ("white", "black")
+_JSON = Codec()
+
+
+def unwire(frame: bytes) -> bytes:
+    """The payload of one unmasked server frame (:func:`server.net.connection.wire`)."""
+    n = frame[1] & 0x7F
+    start = 2 if n < 126 else 4 if n == 126 else 10
+    return frame[start:]
+
+
+@dataclass(eq=False, slots=True)
+class SeatListener(Client):
+    """A room listener that queues the renderings it is sent (JSON, full updates)."""
+
+    queue: list[dict[str, Any]] = field(default_factory=list)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    overflowed: bool = False
+
+    def send_wire(self, data: bytes) -> None:
+        if len(self.queue) >= QUEUE:
+            self.overflowed = True
+            self.queue.clear()
+        else:
+            self.queue.append(json.loads(unwire(data)))
+        self.wake.set()
+
+
+def status_of(update: dict[str, Any]) -> tuple[str, str | None]:
+    """(lichess status, winner colour or None) of a room's update."""
+    if update["status"] == "waiting":
+        return "created", None
+    if update["status"] != "over":
+        return "started", None
+    outcome = update.get("outcome") or {}
+    reason = str(outcome.get("reason", ""))
+    winner = outcome.get("winner")
+    status = STATUS.get(reason, "draw" if winner is None else "resign")
+    if status == "aborted":
+        return status, None
+    return status, COLORS[winner] if winner in (0, 1) else None
+
+
+def clocks(update: dict[str, Any], now: float) -> dict[str, int]:
+    """wtime/btime/winc/binc in milliseconds (a running clock counted down to ``now``)."""
+    clock = update.get("clock") or {}
+    if not clock or clock.get("type") != "fischer":
+        big = 2_147_483_647
+        return {"wtime": big, "btime": big, "winc": 0, "binc": 0}
+    left = list(clock.get("left") or [0.0, 0.0])
+    for seat in clock.get("running") or []:
+        left[seat] = max(0.0, left[seat] - max(0.0, now - float(clock.get("since") or now)))
+    inc = int(float(clock.get("increment", 0)) * 1000)
+    return {"wtime": int(left[0] * 1000), "btime": int(left[1] * 1000), "winc": inc, "binc": inc}
+
+
+def game_state(update: dict[str, Any], moves: list[str], now: float) -> dict[str, Any]:
+    status, winner = status_of(update)
+    offer = update.get("draw_offer")
+    state: dict[str, Any] = {
+        "type": "gameState",
+        "moves": " ".join(moves),
+        **clocks(update, now),
+        "wdraw": offer == 0,
+        "bdraw": offer == 1,
+        "status": status,
+    }
+    if winner is not None:
+        state["winner"] = winner
+    return state
+
+
+def chat_line(entry: dict[str, Any]) -> dict[str, Any]:
+    room = "player" if entry.get("channel") == "players" else "spectator"
+    return {
+        "type": "chatLine",
+        "room": room,
+        "username": entry.get("from"),
+        "text": entry.get("text"),
+    }
+
+
+class GameStreams:
+    """Game streams and commands of one hub for the Bot API (seats found by the service)."""
+
+    def __init__(self, hub: Hub, describe: Any) -> None:
+        self.hub = hub
+        #: ``describe(room_id, update) -> gameFull's fields`` (players, speed, rated)
+        self.describe = describe
+
+    async def moves_of(self, room_id: str, seat: int) -> list[str]:
+        found = await self.hub.read(room_id, "history", {"recipient": seat})
+        moves = []
+        for turn in found.get("turns", []):
+            last = (turn.get("view") or {}).get("last_move")
+            if turn.get("turn", 0) > 0 and isinstance(last, str):
+                moves.append(last)
+        return moves
+
+    async def read(self, room_id: str, seat: int) -> dict[str, Any]:
+        try:
+            update: dict[str, Any] = await self.hub.read(
+                room_id, "resync", {"recipient": seat, "since": None}
+            )
+        except (ProtocolError, RoomError) as exc:
+            raise BotApiError(404, f"No such game: {exc}") from None
+        return update
+
+    def stream(self, conn: ServerConnection, room_id: str, seat: int) -> Stream:
+        listener = SeatListener(conn, _JSON, Limits())
+        listener.deltas = False
+        self.hub.audience.listen(room_id, listener, seat)
+
+        async def source() -> AsyncGenerator[dict[str, Any] | None]:
+            update = await self.read(room_id, seat)
+            moves = await self.moves_of(room_id, seat)
+            full = {
+                "type": "gameFull",
+                "id": room_id,
+                **self.describe(room_id, update),
+                "createdAt": int(float(update.get("at") or time.time()) * 1000),
+                "initialFen": "startpos",
+                "state": game_state(update, moves, self.hub.clock()),
+            }
+            yield full
+            last = full["state"]
+            ply = update["view"].get("ply", len(moves)) if update.get("view") else len(moves)
+            while last["status"] in ("created", "started"):
+                async for _ in ticks(listener.wake, lambda: not listener.queue):
+                    yield None
+                if listener.overflowed:  # fell behind: read afresh
+                    listener.overflowed = False
+                    listener.queue.clear()
+                    update = await self.read(room_id, seat)
+                    moves = await self.moves_of(room_id, seat)
+                    ply = len(moves)
+                    pending = [update]
+                else:
+                    pending, listener.queue = listener.queue, []
+                for msg in pending:
+                    if msg.get("type") == "chat":
+                        yield chat_line(msg)
+                        continue
+                    if msg.get("type") != "update" or msg.get("room") != room_id:
+                        continue
+                    view = msg.get("view") or {}
+                    if view.get("ply") == ply + 1 and isinstance(view.get("last_move"), str):
+                        moves.append(view["last_move"])
+                        ply += 1
+                    elif view.get("ply") not in (None, ply):
+                        moves = await self.moves_of(room_id, seat)
+                        ply = len(moves)
+                    state = game_state(msg, moves, self.hub.clock())
+                    if state != last:
+                        yield state
+                        last = state
+
+        async def close() -> None:
+            self.hub.audience.forget(room_id, listener)
+
+        return stream(source, close)
+
+    # -- commands -----------------------------------------------------------------------------
+
+    async def command(self, room_id: str, op: str, seat: int, token: str, **args: Any) -> None:
+        try:
+            await self.hub.command(room_id, op, {"seat": seat, "actor": token, **args})
+        except (ProtocolError, RoomError, EngineError) as exc:
+            raise BotApiError(400, str(exc)) from None

@@ -1,0 +1,193 @@
+"""Personal API tokens, challenges and API games of the lichess-compatible Bot API in Redis.
+
+Keys (after the deployment's accounts prefix, so one slot on a Redis Cluster; ``{n}`` is a
+lower-cased user name):
+
+    apitokens:{n}        hash: token id -> JSON {id, hash, scopes, description, created}
+    apitoken:{sha256}    JSON {user, id, scopes}: a token's owner, found by the token's hash
+    challenge:{id}       JSON: an open challenge (expires)
+    challenges:{n}       hash: challenge id -> "1": the open challenges a user made
+    incoming:{n}         set: ids of challenges made to a user (expires; pruned when read)
+    apigame:{room}       hash: user -> JSON {seat, token}: who plays a room over the API
+    apigames:{n}         set: the rooms a user plays over the API, until they end
+
+A token itself is never stored, only its SHA-256 (it is 32 random bytes: no salt or slow
+hash is needed). A user holds at most :data:`MAX_TOKENS` tokens and :data:`MAX_CHALLENGES`
+open challenges; both bounds are checked and written in one Lua script, so two nodes cannot
+pass them together.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import time
+from typing import Any
+
+#: tokens one account may hold
+MAX_TOKENS = 10
+#: open challenges one account may have made
+MAX_CHALLENGES = 5
+#: an unanswered challenge is forgotten after this many seconds
+CHALLENGE_TTL = 600
+#: a room's API seats are kept this long (a game longer than this loses its API door)
+GAME_TTL = 7 * 24 * 3600
+#: a token: this prefix and 32 random bytes in URL-safe base64
+TOKEN_PREFIX = "kbt_"
+
+# KEYS: the hash, the index key; ARGV: bound, field, value, index value
+ADD_BOUNDED = """
+if redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
+if ARGV[5] ~= '' then
+  redis.call('SET', KEYS[2], ARGV[4], 'EX', tonumber(ARGV[5]))
+else
+  redis.call('SET', KEYS[2], ARGV[4])
+end
+return 1
+"""
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _s(raw: Any) -> str:
+    return raw.decode() if isinstance(raw, bytes) else str(raw)
+
+
+class ApiStore:
+    """The Bot API's keys of one deployment (``redis``: a redis.asyncio client)."""
+
+    def __init__(self, redis: Any, prefix: str) -> None:
+        self.redis = redis
+        self.prefix = prefix
+        self._add = redis.register_script(ADD_BOUNDED)
+
+    def k(self, *parts: str) -> str:
+        return self.prefix + ":".join(parts)
+
+    # -- tokens -------------------------------------------------------------------------------
+
+    async def create_token(
+        self, user: str, scopes: list[str], description: str
+    ) -> tuple[dict[str, Any], str] | None:
+        """(the token's entry, the token), or None when the user holds MAX_TOKENS already."""
+        token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+        digest = token_hash(token)
+        entry = {
+            "id": secrets.token_hex(6),
+            "hash": digest,
+            "scopes": scopes,
+            "description": description,
+            "created": int(time.time() * 1000),
+        }
+        owner = {"user": user.lower(), "id": entry["id"], "scopes": scopes}
+        keys = [self.k("apitokens", user.lower()), self.k("apitoken", digest)]
+        args = [MAX_TOKENS, entry["id"], json.dumps(entry), json.dumps(owner), ""]
+        if not await self._add(keys=keys, args=args):
+            return None
+        return entry, token
+
+    async def tokens(self, user: str) -> list[dict[str, Any]]:
+        raw = await self.redis.hgetall(self.k("apitokens", user.lower()))
+        entries = [json.loads(v) for v in raw.values()]
+        return sorted(entries, key=lambda e: e["created"])
+
+    async def revoke(self, user: str, token_id: str) -> bool:
+        key = self.k("apitokens", user.lower())
+        raw = await self.redis.hget(key, token_id)
+        if raw is None:
+            return False
+        entry = json.loads(raw)
+        await self.redis.delete(self.k("apitoken", entry["hash"]))
+        return bool(await self.redis.hdel(key, token_id))
+
+    async def owner(self, token: str) -> dict[str, Any] | None:
+        """{user, id, scopes} of a live token, else None."""
+        raw = await self.redis.get(self.k("apitoken", token_hash(token)))
+        if raw is None:
+            return None
+        owner: dict[str, Any] = json.loads(raw)
+        if not await self.redis.hexists(self.k("apitokens", owner["user"]), owner["id"]):
+            return None  # revoked while the index key was being dropped
+        return owner
+
+    # -- challenges ---------------------------------------------------------------------------
+
+    async def add_challenge(self, challenge: dict[str, Any]) -> bool:
+        """Store an open challenge; False when its maker has MAX_CHALLENGES open already."""
+        maker = challenge["challenger"]["id"]
+        await self._prune(maker)
+        keys = [self.k("challenges", maker), self.k("challenge", challenge["id"])]
+        args = [MAX_CHALLENGES, challenge["id"], "1", json.dumps(challenge), CHALLENGE_TTL]
+        return bool(await self._add(keys=keys, args=args))
+
+    async def challenge(self, challenge_id: str) -> dict[str, Any] | None:
+        raw = await self.redis.get(self.k("challenge", challenge_id))
+        return None if raw is None else dict(json.loads(raw))
+
+    async def take_challenge(self, challenge: dict[str, Any]) -> bool:
+        """Remove an open challenge; True for the one caller that removed it."""
+        taken = await self.redis.delete(self.k("challenge", challenge["id"]))
+        await self.redis.hdel(self.k("challenges", challenge["challenger"]["id"]), challenge["id"])
+        return bool(taken)
+
+    async def add_incoming(self, user: str, challenge_id: str) -> None:
+        key = self.k("incoming", user.lower())
+        await self.redis.sadd(key, challenge_id)
+        await self.redis.expire(key, CHALLENGE_TTL)
+
+    async def drop_incoming(self, user: str, challenge_id: str) -> None:
+        await self.redis.srem(self.k("incoming", user.lower()), challenge_id)
+
+    async def incoming(self, user: str) -> list[dict[str, Any]]:
+        """Open challenges made to ``user`` (the expired ones are forgotten here)."""
+        key = self.k("incoming", user.lower())
+        found = []
+        for cid in sorted(_s(i) for i in await self.redis.smembers(key)):
+            challenge = await self.challenge(cid)
+            if challenge is None:
+                await self.redis.srem(key, cid)
+            else:
+                found.append(challenge)
+        return found
+
+    async def _prune(self, maker: str) -> None:
+        """Forget the maker's challenges that expired."""
+        key = self.k("challenges", maker)
+        ids = [_s(i) for i in await self.redis.hkeys(key)]
+        for cid in ids:
+            if not await self.redis.exists(self.k("challenge", cid)):
+                await self.redis.hdel(key, cid)
+
+    async def challenges_of(self, user: str) -> list[dict[str, Any]]:
+        """Open challenges made by ``user``."""
+        await self._prune(user.lower())
+        ids = [_s(i) for i in await self.redis.hkeys(self.k("challenges", user.lower()))]
+        found = [await self.challenge(cid) for cid in ids]
+        return [c for c in found if c is not None]
+
+    # -- games --------------------------------------------------------------------------------
+
+    async def add_game(self, room: str, seats: dict[str, dict[str, Any]]) -> None:
+        pipe = self.redis.pipeline(transaction=False)
+        key = self.k("apigame", room)
+        for user, seat in seats.items():
+            pipe.hset(key, user, json.dumps(seat))
+            pipe.sadd(self.k("apigames", user), room)
+            pipe.expire(self.k("apigames", user), GAME_TTL)
+        pipe.expire(key, GAME_TTL)
+        await pipe.execute()
+
+    async def game_seats(self, room: str) -> dict[str, dict[str, Any]]:
+        raw = await self.redis.hgetall(self.k("apigame", room))
+        return {_s(k): json.loads(v) for k, v in raw.items()}
+
+    async def games_of(self, user: str) -> list[str]:
+        return sorted(_s(r) for r in await self.redis.smembers(self.k("apigames", user.lower())))
+
+    async def end_game(self, room: str, users: list[str]) -> None:
+        for user in users:
+            await self.redis.srem(self.k("apigames", user), room)

@@ -1,0 +1,116 @@
+"""Helpers of the Bot API's tests: accounts with API tokens, and berserk run off the loop.
+
+berserk is a blocking client (requests) and the server runs in the test's event loop, so
+every call goes through a thread; a stream is read by a thread of its own into a queue.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import queue
+import threading
+from typing import Any
+
+import berserk
+import requests
+
+from server.net.app import KibitzServer
+
+from .test_accounts import api, register_and_login
+
+Json = dict[str, Any]
+
+
+async def api_token(server: KibitzServer, login: str, scopes: list[str]) -> str:
+    status, body, _ = await api(
+        server, "POST", "/api/tokens", {"description": "test", "scopes": scopes},
+        headers={"Authorization": f"Bearer {login}"},
+    )  # fmt: skip
+    assert status == 200, body
+    return str(body["token"])
+
+
+async def bot_account(server: KibitzServer, name: str) -> tuple[berserk.Client, str]:
+    """A bot account (upgraded through the API) and its berserk client."""
+    login = await register_and_login(server, name)
+    token = await api_token(server, login, ["bot:play"])
+    client = berserk_client(server, token)
+    await asyncio.to_thread(client.account.upgrade_to_bot)
+    return client, token
+
+
+def berserk_client(server: KibitzServer, token: str) -> berserk.Client:
+    return berserk.Client(session=berserk.TokenSession(token), base_url=server.url)
+
+
+class Reader:
+    """A stream (a berserk generator) read by a thread into a queue (the thread ends with
+    the stream: the server ends every stream when it stops)."""
+
+    def __init__(self, start: Any) -> None:
+        self.items: queue.Queue[Any] = queue.Queue()
+        self.stream = start()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            for item in self.stream:
+                self.items.put(item)
+        except Exception as exc:  # the connection was dropped (close) or failed
+            self.items.put(exc)
+        self.items.put(StopIteration())
+
+    async def next(self, timeout: float = 10.0) -> Any:
+        item = await asyncio.to_thread(self.items.get, True, timeout)
+        if isinstance(item, Exception):
+            raise item
+        return item
+
+    async def until(self, test: Any, timeout: float = 15.0) -> Any:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            item = await self.next(max(0.1, deadline - loop.time()))
+            if test(item):
+                return item
+
+
+async def raw_first_line(server: KibitzServer, path: str, token: str) -> tuple[bytes, Json]:
+    """Open an ndjson stream on a bare socket: (the response head, its first object); the
+    caller drops the connection (``writer.close()``) as a client that goes away does."""
+    port = server.port
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                 f"Authorization: Bearer {token}\r\n\r\n".encode())  # fmt: skip
+    head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+    await asyncio.wait_for(reader.readline(), 10)  # the chunk's size
+    first = json.loads(await asyncio.wait_for(reader.readline(), 10))
+    writer.close()
+    return head, first
+
+
+def raw_stream(server: KibitzServer, path: str, token: str) -> requests.Response:
+    return requests.get(server.url.rstrip("/") + path, stream=True, timeout=15,
+                        headers={"Authorization": f"Bearer {token}"})  # fmt: skip
+
+
+async def post(
+    server: KibitzServer, path: str, token: str | None, data: Json | None = None
+) -> tuple[int, Any]:
+    def run() -> tuple[int, Any]:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        r = requests.post(server.url.rstrip("/") + path, data=data, headers=headers, timeout=10)
+        return r.status_code, json.loads(r.content)
+
+    return await asyncio.to_thread(run)
+
+
+async def get(server: KibitzServer, path: str, token: str | None) -> tuple[int, Any]:
+    def run() -> tuple[int, Any]:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        r = requests.get(server.url.rstrip("/") + path, headers=headers, timeout=10)
+        return r.status_code, json.loads(r.content)
+
+    return await asyncio.to_thread(run)

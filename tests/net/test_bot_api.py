@@ -1,0 +1,120 @@
+"""The lichess-compatible Bot API over real HTTP, a real redis-server and berserk (PyPI) as
+the client: a bot account plays a whole rated game against a person on the WebSocket — a
+challenge, moves, chat both ways, a draw offer declined, a dropped game stream resumed, a
+resignation — and the game is an ordinary rated Kibitz room."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import berserk
+
+from server.net.app import KibitzServer
+
+from .botapi_helpers import Reader, bot_account, post, raw_first_line
+from .test_accounts import register_and_login
+from .test_seeks import next_of
+
+BLITZ = {"rated": "true", "clock.limit": "180", "clock.increment": "2", "color": "white"}
+
+
+async def test_a_bot_plays_a_whole_rated_game_against_a_person(server: KibitzServer) -> None:
+    bot, bot_token = await bot_account(server, "Robo")
+    me = await asyncio.to_thread(bot.account.get)
+    assert me["id"] == "robo" and me["username"] == "Robo" and me["title"] == "BOT"
+    events = Reader(bot.bots.stream_incoming_events)
+    # the person challenges the bot (as the web page does, with the person's login)
+    login = await register_and_login(server, "Bea")
+    bea = await user_with(server, "Bea", login)
+    status, made = await post(server, "/api/challenge/Robo", login, BLITZ)
+    assert status == 200 and made["direction"] == "out" and made["rated"] is True
+    seen = await events.until(lambda e: e["type"] == "challenge")
+    challenge = seen["challenge"]
+    assert challenge["id"] == made["id"] and challenge["direction"] == "in"
+    assert challenge["challenger"]["name"] == "Bea" and challenge["speed"] == "blitz"
+    assert challenge["timeControl"] == {"type": "clock", "limit": 180, "increment": 2,
+                                        "show": "3+2"}  # fmt: skip
+    await asyncio.to_thread(bot.bots.accept_challenge, challenge["id"])
+    start = await events.until(lambda e: e["type"] == "gameStart")
+    game_id = start["game"]["gameId"]
+    assert start["game"]["color"] == "black" and start["game"]["opponent"]["username"] == "Bea"
+    paired = await next_of(bea, "paired")  # the person's WebSocket is seated: an ordinary room
+    assert paired["room"] == game_id and paired["seat"] == 0 and paired["rated"] is True
+    # the game stream: gameFull, then a gameState for every move
+    game = Reader(lambda: bot.bots.stream_game_state(game_id))
+    full = await game.next()
+    assert full["type"] == "gameFull" and full["id"] == game_id and full["rated"] is True
+    assert full["white"]["name"] == "Bea" and full["black"]["name"] == "Robo"
+    assert full["clock"] == {"initial": 180000, "increment": 2000}
+    assert full["initialFen"] == "startpos" and full["state"]["moves"] == ""
+    assert full["state"]["status"] == "started"
+    await bea.request("move", room=game_id, move="e2e4")
+    state = await game.until(lambda s: s["type"] == "gameState" and s["moves"] == "e2e4")
+    assert state["status"] == "started" and state["wtime"].total_seconds() > 170
+    await asyncio.to_thread(bot.bots.make_move, game_id, "e7e5")
+    await bea.wait_update(lambda m: m["view"]["last_move"] == "e7e5", room=game_id)
+    # chat both ways
+    await asyncio.to_thread(bot.bots.post_message, game_id, "good luck")
+    heard = await next_of(bea, "chat")
+    assert heard["from"] == "Robo" and heard["text"] == "good luck"
+    await bea.request("chat", room=game_id, text="you too")
+    own = await game.until(lambda s: s["type"] == "chatLine")  # its own line first, as lichess
+    assert own["username"] == "Robo" and own["text"] == "good luck"
+    line = await game.until(lambda s: s["type"] == "chatLine")
+    assert line == {"type": "chatLine", "room": "player", "username": "Bea", "text": "you too"}
+    # a draw offer, declined by the bot
+    await bea.request("draw", room=game_id)
+    offered = await game.until(lambda s: s["type"] == "gameState" and s["wdraw"])
+    assert offered["moves"] == "e2e4 e7e5" and not offered["bdraw"]
+    status, body = await post(
+        server, f"/api/bot/game/{game_id}/draw/no", bot_token
+    )  # berserk's Bots has none
+    assert status == 200 and body == {"ok": True}
+    await bea.wait_update(lambda m: m.get("draw_offer") is None, room=game_id)
+    # a stream dropped by its client ends on the server (its place is given back); a move
+    # is made meanwhile; a new stream starts where the game is
+    head, first = await raw_first_line(server, f"/api/bot/game/stream/{game_id}", bot_token)
+    assert head.startswith(b"HTTP/1.1 200 OK") and b"Transfer-Encoding: chunked" in head
+    assert first["type"] == "gameFull" and first["state"]["moves"] == "e2e4 e7e5"
+    await until_true(lambda: server.botapi.open.get(("robo", "games")) == 1)
+    await bea.request("move", room=game_id, move="g1f3")
+    again = Reader(lambda: bot.bots.stream_game_state(game_id))
+    resumed = await again.next()
+    assert resumed["type"] == "gameFull" and resumed["state"]["moves"] == "e2e4 e7e5 g1f3"
+    # an illegal move is refused with lichess's body, and changes nothing
+    before = await server.hub.read(game_id, "info", {})
+    try:
+        await asyncio.to_thread(bot.bots.make_move, game_id, "e8e6")
+        raise AssertionError("an illegal move was accepted")
+    except berserk.exceptions.ResponseError as exc:
+        assert exc.status_code == 400 and "e8e6" in exc.cause["error"]
+    assert (await server.hub.read(game_id, "info", {}))["version"] == before["version"]
+    # the bot resigns: the stream says so and ends; gameFinish; the game is rated
+    await asyncio.to_thread(bot.bots.resign_game, game_id)
+    last = await again.until(lambda s: s["type"] == "gameState" and s["status"] != "started")
+    assert last["status"] == "resign" and last["winner"] == "white"
+    finish = await events.until(lambda e: e["type"] == "gameFinish")
+    assert finish["game"]["gameId"] == game_id and finish["game"]["winner"] == "white"
+    over = await bea.wait_update(
+        lambda m: m["status"] == "over" and (m.get("rated") or {}).get("changes"), room=game_id
+    )
+    assert over["outcome"]["winner"] == 0 and over["outcome"]["reason"] == "resignation"
+    assert server.botapi.open == {("robo", "events"): 1}  # the game streams ended
+
+
+async def until_true(test: Any, timeout: float = 5.0) -> None:
+    for _ in range(int(timeout / 0.05)):
+        if test():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("never came true")
+
+
+async def user_with(server: KibitzServer, name: str, login: str) -> object:
+    from server.sdk import KibitzClient
+
+    c = await KibitzClient.connect(server.ws_url, hello=False)
+    c.welcome = await c.request("hello", protocol=2, auth=login)
+    assert c.welcome["user"] == name
+    return c

@@ -64,6 +64,12 @@ def _alphabeta(t: float = 1.0, **kw: Any) -> Bot:
     return AlphaBetaBot(think_time=t, **kw)
 
 
+def _yonin_evaluator(game: Any) -> Any:
+    from .yonin_eval import YoninEvaluator
+
+    return YoninEvaluator(game)
+
+
 def _mcts(t: float = 1.0, **kw: Any) -> Bot:
     from .mcts import MCTSBot
 
@@ -142,7 +148,10 @@ ALGORITHMS: dict[str, dict[str, tuple[Factory, dict[str, Any]]]] = {
         "random": (_random, {}),
         "careful": (_careful, {}),
         "greedy": (_greedy, {}),
-        "maxn": (_maxn, {"worlds": 1, "max_depth": 3, "opponent_n": 4}),
+        "maxn": (
+            _maxn,
+            {"worlds": 1, "max_depth": 3, "opponent_n": 4, "evaluator": _yonin_evaluator},
+        ),
         "mcts": (_mcts, {}),
     },
 }
@@ -180,13 +189,13 @@ STRENGTHS: dict[str, dict[str, tuple[str, float]]] = {
         "normal": ("maxn_sampled", 1.0),
         "hard": ("maxn", 3.0),
     },
-    # hard first in only 10 of 60 games against three greedy bots (par 15 of 60: no better;
-    # docs/results/yonin_shogi_hard_vs_3greedy_n60.txt)
+    # max^n on the win-first utilities of .yonin_eval (docs/BOTS.md, Yonin Shogi;
+    # docs/results/yonin_shogi_top_vs_greedy.txt)
     "yonin_shogi": {
         "random": ("random", 0.0),
         "easy": ("greedy", 0.1),
-        "normal": ("maxn", 0.5),
-        "hard": ("maxn", 2.0),
+        "normal": ("maxn", 0.25),
+        "hard": ("maxn", 1.0),
     },
 }
 

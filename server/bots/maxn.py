@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from server.engine import Game
@@ -130,13 +130,16 @@ class MaxN:
         game = self.game
         outcome = game.outcome(state)
         if outcome is not None:
+            final = getattr(self.evaluator, "final", None)
+            if final is not None:  # the evaluator's own utilities (Yonin Shogi's)
+                return list(final(outcome))
             n = len(outcome.ranks)
             return [FINISH * (n - r) for r in outcome.ranks]
         if depth <= 0:
             return self.evaluator.leaf(state, 0)
         seat = min(game.to_act(state))
         moves = game.legal_moves(state, seat)
-        items = self.sorted(state, seat, ((str(m), m) for m in moves))
+        items = self.sorted(state, seat, (("", m) for m in moves))  # texts unused here
         n_best = self.best_n[min(ply, len(self.best_n) - 1)]
         if self.opponent_n and seat != self.root_seat:
             n_best = min(n_best, self.opponent_n) if n_best else self.opponent_n
@@ -182,6 +185,9 @@ class MaxNBot(SearchBot):
             "relative" contraction), 2 = everywhere in the tree; 0 = "absolute" (default).
         opponent_n: search only the ``opponent_n`` best-sorted moves of the other seats
             (0 = as ``best_n`` says), for deeper own plans.
+        evaluator: builds the search's evaluator from the game (default: the game's hooks,
+            :func:`~server.bots.evaluator.evaluator_for`); one with a ``final(outcome)``
+            method scores finished games by it instead of by rank.
     """
 
     name = "maxn"
@@ -196,7 +202,9 @@ class MaxNBot(SearchBot):
         relative: int = 0,
         opponent_n: int = 0,
         chance_plies: int = 2,
+        evaluator: Callable[[Game[Any, Any]], HookEvaluator] | None = None,
     ) -> None:
+        self.make_evaluator = evaluator
         self.chance_plies = chance_plies
         self.opponent_n = opponent_n
         self.better = _better_relative if relative else _better
@@ -209,7 +217,7 @@ class MaxNBot(SearchBot):
 
     def answer(self, ask: Ask) -> str:
         game, seat, legal, deadline, rng = ask.game, ask.seat, ask.legal, ask.deadline, ask.rng
-        evaluator = evaluator_for(game)
+        evaluator = (self.make_evaluator or evaluator_for)(game)
         assert isinstance(evaluator, HookEvaluator)
         worlds = [ask.world() for _ in range(self.worlds)]
         seeds = [rng.random() for _ in worlds]

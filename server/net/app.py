@@ -21,9 +21,7 @@ from urllib.parse import urlsplit
 
 from redis.exceptions import RedisError
 from websockets.asyncio.server import Server, ServerConnection, serve
-from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
-from websockets.http11 import Request
 from websockets.typing import Subprotocol
 
 from ..bots.uci import EngineSpec
@@ -37,7 +35,7 @@ from .botapi.wire import StreamingConnection
 from .bots import BotRunner
 from .cluster import Cluster
 from .codec import MSGPACK, codec_for
-from .connection import Client, Limits
+from .connection import Client, Limits, forget_handshake
 from .engines import Engines
 from .errors import ProtocolError, error_message
 from .http import HttpRoutes
@@ -48,9 +46,6 @@ from .seeks import start_seeks
 log = logging.getLogger("kibitz")
 
 RATE_LIMITED = ProtocolError("rate_limited", "too many messages: slow down")
-
-#: what a connection keeps of its handshake request once it is open (one shared object)
-HANDSHAKE_DONE = Request("/ws", Headers())
 
 #: seconds between keepalive pings; a connection silent to one ping for this long is dropped
 KEEPALIVE = 20.0
@@ -307,15 +302,7 @@ class KibitzServer:
         asyncio.get_running_loop().call_later(
             client.limits.hello_timeout, _hello_due, client
         )  # a connection that never says hello is closed
-        request = ws.request
-        if request is not None:  # keep what later requests may need, drop the rest
-            client.cookie = request.headers.get("Cookie")
-            # the protocol's parser (a suspended generator) keeps the request for as long
-            # as the connection lives: empty it of its headers (~1.5 KB a connection)
-            request.headers = HANDSHAKE_DONE.headers
-        # the handshake's request and response (~3 KB a connection) are not needed any more;
-        # websockets tells a handshake from later frames by ``request`` being set
-        ws.request, ws.response = HANDSHAKE_DONE, None
+        client.cookie = forget_handshake(ws)  # keep what later requests may need
         self.hub.clients.add(client)
         self.hub.metrics.connections.set(len(self.hub.clients))
         try:
@@ -327,7 +314,7 @@ class KibitzServer:
             pass
         finally:
             self.admission.closed(address)
-            self.hub.disconnect(client)
+            self.hub.audience.disconnect(client)
             code, reason = client.close_code
             with contextlib.suppress(Exception):
                 await ws.close(code, reason)

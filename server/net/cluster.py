@@ -83,9 +83,9 @@ class Cluster:
                 self.node,
                 self.hub.lease_ms,
                 asyncio.get_running_loop(),
-                self.hub.lease_ids,
-                self.hub.lease_held,
-                self.hub.lease_lost,
+                self.hub.hosting.lease_ids,
+                self.hub.hosting.lease_held,
+                self.hub.hosting.lease_lost,
                 cluster=self.store.cluster,
             )
             self.keeper.start()
@@ -209,7 +209,7 @@ class Cluster:
                 if body.get("k") == "hi":  # a node started: publish to it from now on
                     self.peers = max(self.peers, 1)
                     continue
-                self.hub.fan_out(body["room"], [(r, d, f) for r, d, f in body["outs"]])
+                self.hub.audience.fan_out(body["room"], [(r, d, f) for r, d, f in body["outs"]])
                 continue
             body = unpack(data[data.index(b"\x00") + 1 :])
             if body.get("k") == "req":
@@ -223,36 +223,38 @@ class Cluster:
 
     async def _renew_from_loop(self) -> None:
         ttl = self.hub.lease_ms
+        hosting = self.hub.hosting
         while True:
             await asyncio.sleep(ttl / 3000)
             started = time.monotonic()
             try:
-                lost = await self.store.renew(self.hub.lease_ids(), self.node, ttl)
+                lost = await self.store.renew(hosting.lease_ids(), self.node, ttl)
             except Exception as exc:  # Redis away: our leases may lapse; others take over
                 log.warning("lease renewal failed: %s", exc)
                 continue
-            for room_id in self.hub.lease_ids():
+            for room_id in hosting.lease_ids():
                 if room_id not in lost:
-                    self.hub.lease_held(room_id, started + ttl / 1000)
+                    hosting.lease_held(room_id, started + ttl / 1000)
             for room_id in lost:
-                self.hub.lease_lost(room_id)
+                hosting.lease_lost(room_id)
 
     async def _lobby(self, period: float = 2.0) -> None:
         """Every ``period`` seconds: refresh the lobby entries of rooms that moved on; every
         ten seconds, mark the rooms this node's connections attend and expire waiting rooms
-        nobody attends (``hub.abandoned_after``); every minute, expire waiting rooms nobody
-        came to (``hub.waiting_ttl``)."""
+        nobody attends (``Lobby.abandoned_after``); every minute, expire waiting rooms nobody
+        came to (``Lobby.waiting_ttl``)."""
         beats = 0
+        lobby = self.hub.lobby
         while True:
             await asyncio.sleep(period)
             beats += 1
             try:
-                await self.hub.flush_lobby()
+                await lobby.flush()
                 if beats % 5 == 0:
-                    await self.hub.touch_presence(ttl_s=30)
-                    await self.hub.expire_abandoned(self.hub.abandoned_after)
+                    await lobby.touch_presence(ttl_s=30)
+                    await lobby.expire_abandoned(lobby.abandoned_after)
                 if beats % 30 == 0:
-                    await self.hub.expire_waiting(self.hub.waiting_ttl)
+                    await lobby.expire_waiting(lobby.waiting_ttl)
             except Exception as exc:
                 log.warning("lobby upkeep failed: %s", exc)
 

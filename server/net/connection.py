@@ -7,6 +7,21 @@ one write (a move's update and its reply to the mover: one system call). What th
 read yet waits in the transport's write buffer; a client whose pending output would exceed
 ``Limits.send_buffer`` bytes does not read fast enough and is cut at once (its memory
 freed), so a slow reader costs at most that much and never slows anybody else down.
+
+What this takes from websockets beyond its documented API, for speed (one frame built for
+every listener of a room change; a connection's frames of one loop iteration in one write)
+and memory (a handshake's request and response are not kept), is named here and nowhere
+else; websockets is pinned to one major version for it (pyproject.toml), and
+``tests/net/test_websockets_internals.py`` fails, naming the internal, when a release changes
+one:
+
+* ``Connection.transport``, the asyncio transport the connection writes to: :meth:`Client.send_wire`
+  reads its write-buffer size, :meth:`Client._flush` writes frames built by :func:`wire`,
+  :meth:`Client.abort` aborts it;
+* ``ServerConnection.process_event`` tells the handshake request from the frames after it
+  by ``request`` being None, and ``ServerProtocol.parse`` keeps that request for the
+  connection's life: :func:`forget_handshake` replaces it by one shared empty request
+  (never None) and empties the kept one's headers.
 """
 
 from __future__ import annotations
@@ -19,6 +34,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from websockets.asyncio.server import ServerConnection
+from websockets.datastructures import Headers
+from websockets.http11 import Request
 from websockets.protocol import State
 
 from .codec import Codec
@@ -40,6 +57,23 @@ def wire(payload: str | bytes) -> bytes:
     if n < 65536:
         return struct.pack("!BBH", first, 126, n) + data
     return struct.pack("!BBQ", first, 127, n) + data
+
+
+#: what a connection keeps of its handshake request once it is open (one shared object)
+HANDSHAKE_DONE = Request("/ws", Headers())
+
+
+def forget_handshake(ws: ServerConnection) -> str | None:
+    """Drop the open connection's handshake request and response (~3 KB a connection; the
+    parser keeps the request itself, emptied of its headers: ~1.5 KB more); returns the
+    request's Cookie header, the one thing later requests need of it."""
+    request = ws.request
+    cookie = None
+    if request is not None:
+        cookie = request.headers.get("Cookie")
+        request.headers = HANDSHAKE_DONE.headers
+    ws.request, ws.response = HANDSHAKE_DONE, None  # never None: see the module's doc
+    return cookie
 
 
 class _Flusher:
@@ -157,7 +191,8 @@ class Client:
 
     def __post_init__(self) -> None:
         self.bucket = TokenBucket(self.limits.rate, self.limits.burst)
-        if self.ws.protocol.extensions:  # wire() writes plain frames
+        response = self.ws.response
+        if response is not None and "Sec-WebSocket-Extensions" in response.headers:
             raise RuntimeError("no WebSocket extension (compression) may be negotiated")
 
     @property
@@ -181,7 +216,7 @@ class Client:
             return
         ws = self.ws
         transport = ws.transport
-        if ws.protocol.state is not State.OPEN or transport is None:
+        if ws.state is not State.OPEN or transport is None:
             return
         pending = transport.get_write_buffer_size() + self.out_bytes + len(data)
         if pending > self.limits.send_buffer:
@@ -203,7 +238,7 @@ class Client:
             out
             and transport is not None
             and not transport.is_closing()
-            and self.ws.protocol.state is State.OPEN  # never a frame after a close frame
+            and self.ws.state is State.OPEN  # never a frame after a close frame
         ):
             transport.write(b"".join(out) if len(out) > 1 else out[0])
 

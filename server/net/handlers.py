@@ -160,16 +160,16 @@ class Handlers:
         """The client holds ``seat`` now: it hears that seat (not the spectators' view)."""
         client.seats.setdefault(room_id, {})[seat] = token
         client.watching.discard(room_id)
-        self.hub.forget(room_id, client)
+        self.hub.audience.forget(room_id, client)
         for held in client.seats[room_id]:
-            self.hub.listen(room_id, client, held)
-        await self.hub.save_session(client)
+            self.hub.audience.listen(room_id, client, held)
+        await self.hub.sessions.save(client)
 
     async def push_state(self, client: Client, room_id: str, since: int | None) -> None:
         """Send ``client`` what it missed (or the whole state) for each of its recipients,
         then the room's chat it may read."""
         status = "waiting"
-        for r in self.hub.recipients_of(room_id, client):
+        for r in self.hub.audience.recipients_of(room_id, client):
             update = await self.hub.read(room_id, "resync", {"recipient": r, "since": since})
             client.send(update)
             status = update["status"]
@@ -207,7 +207,7 @@ async def hello(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, A
     if secret is not None:
         if not isinstance(secret, str) or not 16 <= len(secret) <= 128:
             raise ProtocolError("bad_request", "'session' is the secret a welcome gave you")
-        resumed = await h.hub.load_session(client, secret)
+        resumed = await h.hub.sessions.load(client, secret)
     if not resumed and client.session is None:
         # stored only once it holds something (a seat, a watched room): a hello costs Redis
         # nothing, so no client can grow it by saying hello
@@ -219,9 +219,9 @@ async def hello(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, A
     rooms: list[dict[str, Any]] = []
     for room_id in sorted(set(client.seats) | client.watching):
         for seat in client.seats.get(room_id, {}):
-            h.hub.listen(room_id, client, seat)
+            h.hub.audience.listen(room_id, client, seat)
         if room_id in client.watching and room_id not in client.seats:
-            h.hub.listen(room_id, client, None)
+            h.hub.audience.listen(room_id, client, None)
         rooms.append({"room": room_id, "seats": sorted(client.seats.get(room_id, {}))})
     reply = {
         "type": "welcome",
@@ -249,7 +249,7 @@ async def hello(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, A
             if exc.code == "no_such_room":  # gone (e.g. a wiped store): forget it
                 client.seats.pop(room_id, None)
                 client.watching.discard(room_id)
-                h.hub.forget(room_id, client)
+                h.hub.audience.forget(room_id, client)
             # unavailable (changing hosts): the client may send resync later
     return {}
 
@@ -336,15 +336,15 @@ async def watch(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, A
                 f"a session watches at most {client.limits.watch_max} rooms: leave one first",
             )
         client.watching.add(room_id)
-        h.hub.listen(room_id, client, None)
-        await h.hub.save_session(client)
+        h.hub.audience.listen(room_id, client, None)
+        await h.hub.sessions.save(client)
     await h.push_state(client, room_id, clamp_since(msg.get("since")))
     return {"type": "watching", "room": room_id}
 
 
 async def resync(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     room_id = _room(msg)
-    if not h.hub.recipients_of(room_id, client):
+    if not h.hub.audience.recipients_of(room_id, client):
         raise ProtocolError("bad_request", "neither seated nor watching here: take_seat or watch")
     await h.push_state(client, room_id, clamp_since(msg.get("since")))
     info = await h.hub.read(room_id, "info", {})
@@ -360,9 +360,9 @@ async def leave(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, A
         for seat, token in sorted(held.items()):
             await h.command(room_id, "leave_seat", seat=seat, actor=token)
         client.seats.pop(room_id, None)
-    h.hub.forget(room_id, client)
+    h.hub.audience.forget(room_id, client)
     client.watching.discard(room_id)
-    await h.hub.save_session(client)
+    await h.hub.sessions.save(client)
     return {"type": "left", "room": room_id}
 
 
@@ -412,7 +412,7 @@ async def undo_answer(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[
 async def history(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     """Every view this connection's seat (or, watching, the spectator) was shown so far."""
     room_id = _room(msg)
-    recipients = h.hub.recipients_of(room_id, client)
+    recipients = h.hub.audience.recipients_of(room_id, client)
     if not recipients:
         raise ProtocolError("bad_request", "neither seated nor watching here: take_seat or watch")
     if client.history_bucket is None:

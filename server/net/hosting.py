@@ -1,9 +1,12 @@
-"""Hosting: which rooms this node hosts, how it creates them or takes them over (at start,
-after another node died, on first use) and lets them go (a lost lease).
+"""Hosting: which rooms this node hosts, how it takes them over (at start, after another
+node died, on first use) and lets them go (a lost lease).
 
-:class:`Hosting` is the part of :class:`~server.net.hub.Hub` that claims leases, rebuilds
-rooms from their logs (replays render nothing) and keeps the lease bookkeeping the
-lease keeper thread (``server/net/leases.py``) reports to.
+:class:`Hosting` owns the rooms hosted here and the leases claimed for them: it claims
+leases, rebuilds rooms from their logs (replays render nothing) and keeps the lease
+bookkeeping the lease keeper thread (``server/net/leases.py``) reports to. The hub
+(:class:`~server.net.hub.Hub`) owns it and hands it what to do when a room comes or goes
+(``on_hosted``: finish a game that ended, arm the clock, wake the bots; ``on_unhosted``:
+stop its clock).
 """
 
 from __future__ import annotations
@@ -11,15 +14,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from redis.exceptions import RedisError
 
 from ..engine import Registry
 from ..rooms.room import Event, Room
-from ..store import Store, StoreError, Unreplicated
+from ..store import Store, StoreError
 from .errors import ProtocolError
 from .metrics import Metrics
 
@@ -37,46 +40,30 @@ class Hosted:
 
 
 class Hosting:
-    """Claiming, loading and dropping the rooms this node hosts."""
+    """The rooms this node hosts (``rooms``) and those it leased but has not loaded yet
+    (``claimed``: room -> lease valid until, monotonic seconds)."""
 
-    store: Store
-    registry: Registry
-    node: str
-    lease_ms: int
-    metrics: Metrics
-    rooms: dict[str, Hosted]
-    claimed: dict[str, float]
-    timers: dict[str, asyncio.TimerHandle]
-    on_change: list[Callable[[Hosted], None]]
-    _loading: dict[str, asyncio.Lock]
-    admission: Any
-    clock: Callable[[], float]
-    make_secret: Callable[[int], str]
-
-    if TYPE_CHECKING:  # provided by the hub (declared for the type checker only)
-
-        def spawn(self, coro: Coroutine[Any, Any, Any], what: str) -> None: ...
-
-        def schedule(self, hosted: Hosted) -> None: ...
-
-        async def finish(self, room: Room) -> None: ...
-
-        async def _publish_summary(self, hosted: Hosted) -> None: ...
-
-    async def recover(self) -> int:
-        """At start: lease every live room that is free or was ours (an earlier run under
-        the same node id) in one step, then load them in the background, in pipelined
-        batches. The port can open at once: a command for a room not loaded yet loads that
-        room first (:meth:`take_over`). Returns how many rooms this node claimed."""
-        claimed = await self.claim(include_own=True)
-        log.info("node %s claims %d live room(s); loading them", self.node, len(claimed))
-        self.spawn(self.load_claimed(claimed), "recovery")
-        return len(claimed)
-
-    async def adopt(self, *, include_own: bool) -> int:
-        """Take over the live rooms nobody hosts (and, with ``include_own``, those leased
-        to our own name by an earlier run). Returns how many this node took."""
-        return await self.load_claimed(await self.claim(include_own=include_own))
+    def __init__(
+        self,
+        store: Store,
+        registry: Registry,
+        metrics: Metrics,
+        *,
+        node: str,
+        lease_ms: int,
+        on_hosted: Callable[[Hosted], Awaitable[None]],
+        on_unhosted: Callable[[str], None],
+    ) -> None:
+        self.store = store
+        self.registry = registry
+        self.metrics = metrics
+        self.node = node
+        self.lease_ms = lease_ms
+        self.on_hosted = on_hosted
+        self.on_unhosted = on_unhosted
+        self.rooms: dict[str, Hosted] = {}
+        self.claimed: dict[str, float] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
 
     async def claim(self, *, include_own: bool) -> list[str]:
         """Lease the live rooms that are free (or ours), not loading them yet."""
@@ -120,7 +107,7 @@ class Hosting:
                         continue
                     hosted = self._install(room_id, records, self.claimed.pop(room_id))
                 self._loading.pop(room_id, None)
-                await self._hosted_now(hosted)
+                await self.on_hosted(hosted)
                 loaded += 1
         return loaded
 
@@ -144,7 +131,7 @@ class Hosting:
             self.claimed.pop(room_id, None)
             hosted = self._install(room_id, records, until)
         self._loading.pop(room_id, None)
-        await self._hosted_now(hosted)
+        await self.on_hosted(hosted)
         return hosted
 
     def _install(self, room_id: str, records: list[dict[str, Any]], lease_until: float) -> Hosted:
@@ -153,15 +140,6 @@ class Hosting:
         self.metrics.rooms.set(len(self.rooms))
         log.debug("node %s hosts room %s at version %d", self.node, room_id, room.version)
         return hosted
-
-    async def _hosted_now(self, hosted: Hosted) -> None:
-        """A room just loaded: finish it if it ended with its last host, arm its clock,
-        wake its bots."""
-        if hosted.room.status == "over":
-            await self.finish(hosted.room)
-        self.schedule(hosted)
-        for hook in self.on_change:  # bots that owe a move go on thinking
-            hook(hosted)
 
     def lease_ids(self) -> list[str]:
         """Every room whose lease this node keeps (hosted or claimed)."""
@@ -181,46 +159,44 @@ class Hosting:
 
     def unhost(self, room_id: str) -> None:
         """Stop hosting (the lease was lost): another node is the host now."""
-        if self.rooms.pop(room_id, None) is not None:
+        if self.drop(room_id):
             log.warning("node %s lost the lease of room %s", self.node, room_id)
-            timer = self.timers.pop(room_id, None)
-            if timer is not None:
-                timer.cancel()
-            self.metrics.rooms.set(len(self.rooms))
 
-    async def create(
-        self, game: Any, options: Any, n_seats: Any, policy: Any, *, rated: str | None = None
-    ) -> dict[str, Any]:
-        """Create a room (``rated``: the rating category, for a rated pairing or its rematch)."""
-        if self.admission is not None and self.admission.overloaded:
-            self.metrics.shed.labels("room").inc()
-            raise ProtocolError("busy", "the server is busy: no new rooms for a moment")
-        if not isinstance(game, str) or game not in self.registry:
-            raise ProtocolError("no_such_game", f"there is no game {game!r}")
-        if options is not None and not isinstance(options, dict):
-            raise ProtocolError("bad_request", "options must be an object")
-        if policy is not None and not isinstance(policy, dict):
-            raise ProtocolError("bad_request", "settings must be an object")
-        room_id = self.make_secret(6)
-        seed = self.make_secret(16)
-        now = self.clock()
-        event = Room.create(
-            room_id, game, options, n_seats, seed, now, policy, self.registry, rated=rated
-        )
-        started = time.monotonic()
-        if not await self.store.acquire(room_id, self.node, self.lease_ms):
-            raise ProtocolError("unavailable", "could not create the room; try again")
-        try:
-            await self.store.append(
-                room_id, 0, [event.to_record()], status="live", node=self.node
-            )
-        except Unreplicated:  # an empty room is not held to --durability replica
-            log.warning("room %s created, not on a replica yet", room_id)
-        hosted = Hosted(
-            Room.from_created(event, self.registry), lease_until=started + self.lease_ms / 1000
-        )
-        self.rooms[room_id] = hosted
+    def drop(self, room_id: str) -> bool:
+        """Host the room no more (lost, or deleted); False if it was not hosted here."""
+        if self.rooms.pop(room_id, None) is None:
+            return False
+        self.on_unhosted(room_id)
         self.metrics.rooms.set(len(self.rooms))
-        await self._publish_summary(hosted)
-        log.info("room %s created: %s", room_id, game)
-        return hosted.room.summary()
+        return True
+
+    def host(self, room: Room, lease_until: float) -> Hosted:
+        """Host a room just created here (its lease taken until ``lease_until``)."""
+        hosted = self.rooms[room.id] = Hosted(room, lease_until=lease_until)
+        self.metrics.rooms.set(len(self.rooms))
+        return hosted
+
+    async def renew_now(self, hosted: Hosted) -> None:
+        """The lease is about to run out (the keeper is late, or cannot reach Redis): renew
+        it now, or refuse the command before another node may take the room over."""
+        started = time.monotonic()
+        try:
+            ours = await self.store.acquire(hosted.room.id, self.node, self.lease_ms)
+        except (StoreError, RedisError, OSError):
+            ours = False
+        if not ours:
+            if await self._lease_taken(hosted.room.id):
+                self.unhost(hosted.room.id)
+            raise ProtocolError(
+                "unavailable",
+                "this node could not renew its hold on the room; nothing was done, "
+                "try again shortly",
+            )
+        hosted.lease_until = max(hosted.lease_until, started + self.lease_ms / 1000)
+
+    async def _lease_taken(self, room_id: str) -> bool:
+        try:
+            (holder,) = await self.store.holders([room_id])
+        except (StoreError, RedisError, OSError):
+            return False
+        return holder is not None and holder != self.node

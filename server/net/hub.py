@@ -17,8 +17,12 @@ Operations (the host side runs them on the room):
   ``request_undo``, ``answer_undo``: decide, append, apply, fan out;
 * reads — ``resync``, ``info``, ``record``, ``check_token``.
 
-Beside it: :mod:`~server.net.hosting` (claiming and loading rooms, leases),
-:mod:`~server.net.lobby` (lobby entries, game ends, expiry) and :mod:`~server.net.sessions`.
+Its parts own their state and are handed what they need: ``hosting``
+(:mod:`~server.net.hosting`: the rooms hosted here, claiming and loading them, leases),
+``lobby`` (:mod:`~server.net.lobby`: lobby entries, game ends, expiry) and ``sessions``
+(:mod:`~server.net.sessions`) and ``audience`` (:mod:`~server.net.audience`: this node's
+connections, who listens to which room, the fan-out). The hub creates rooms, sequences their
+commands and runs their clocks.
 """
 
 from __future__ import annotations
@@ -34,10 +38,9 @@ from typing import Any
 from redis.exceptions import RedisError
 
 from ..engine import REGISTRY, Registry
-from ..rooms.render import Change
-from ..rooms.room import Event, Recipient, Room
+from ..rooms.room import Event, Room
 from ..store import Fenced, NotHost, Store, StoreError, Unknown, Unreplicated
-from .connection import Client, wire
+from .audience import Audience, Outs
 from .errors import ProtocolError
 from .hosting import Hosted, Hosting
 from .lobby import Lobby
@@ -49,8 +52,6 @@ log = logging.getLogger("kibitz.hub")
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # fullmatch only ($ lets "id\n" by)
 
 Decide = Callable[[Room], list[Event]]
-#: one command's renderings: (recipient, delta or None, full update) for every recipient
-Outs = list[Change]
 Remote = Callable[[str, str, str, dict[str, Any]], Coroutine[Any, Any, Any]]
 
 COMMANDS = {
@@ -71,8 +72,11 @@ COMMANDS = {
 READS = {"resync", "info", "record", "history", "check_token"}
 
 
-class Hub(Hosting, Lobby, Sessions):
-    """Rooms hosted here, listeners of this node's connections, sessions."""
+class Hub:
+    """One node's rooms: it creates them, sequences their commands (decide, append, apply,
+    send) and runs their clocks. Its parts own the rest: ``hosting`` (the rooms hosted here,
+    leases), ``lobby`` (entries, game ends, expiry), ``sessions`` and ``audience`` (this
+    node's connections, who listens to what, the fan-out)."""
 
     def __init__(
         self,
@@ -91,20 +95,33 @@ class Hub(Hosting, Lobby, Sessions):
         self.node = node
         self.lease_ms = lease_ms
         self.clock = clock
-        self.session_ttl = session_ttl
         #: unguessable ids and secrets (room ids, seeds, seat tokens, sessions); tests that
         #: compare two runs byte for byte pass a deterministic one
         self.make_secret = make_secret
         self.metrics = metrics or Metrics()
-        self.rooms: dict[str, Hosted] = {}
-        self.listeners: dict[str, dict[Recipient, set[Client]]] = {}
-        self.clients: set[Client] = set()
+        self.audience = Audience(self.metrics)
+        #: this node's connections, and who of them listens to which room (``audience``'s)
+        self.clients = self.audience.clients
+        self.listeners = self.audience.listeners
+        self.hosting = Hosting(
+            store,
+            registry,
+            self.metrics,
+            node=node,
+            lease_ms=lease_ms,
+            on_hosted=self._hosted_now,
+            on_unhosted=self._stop_clock,
+        )
+        self.lobby = Lobby(
+            store, self.hosting, self.listeners, self.metrics, node=node, clock=clock
+        )
+        self.sessions = Sessions(store, session_ttl)
+        #: the rooms hosted here (``hosting``'s)
+        self.rooms = self.hosting.rooms
+        #: game-end hooks (``lobby``'s: see :attr:`Lobby.on_over`)
+        self.on_over = self.lobby.on_over
         #: called (synchronously) after every change of a hosted room: bots
         self.on_change: list[Callable[[Hosted], None]] = []
-        #: awaited when a hosted room's game ends, before the room leaves the live set, and
-        #: again by a node that takes over a room that ended but is still live (its host died
-        #: at the end): hooks must be idempotent per room (e.g. ratings, keyed by room id)
-        self.on_over: list[Callable[[Room], Awaitable[None]]] = []
         #: set by the seek service: a rematch's accounts and ratings per seat of the old room
         #: (its pairing, carried over: ``server.net.rating.Rater.rematch_accounts``)
         self.rematch_accounts: Callable[[Room, str], Awaitable[dict[int, Any]]] | None = None
@@ -116,18 +133,8 @@ class Hub(Hosting, Lobby, Sessions):
         )
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.tasks: set[asyncio.Task[Any]] = set()
-        self._loading: dict[str, asyncio.Lock] = {}
-        #: hosted rooms whose lobby entry is behind (flushed by :meth:`flush_lobby`)
-        self.lobby_dirty: set[str] = set()
         #: admission control (set by the server): overload state, per-address counts
         self.admission: Any = None
-        #: a room still waiting for players this long (s) after its last event is removed
-        self.waiting_ttl = 1800.0
-        #: a room still waiting for players that nobody is connected to and that saw no
-        #: event this long (s) is removed (the only person closed the tab; only a bot sits)
-        self.abandoned_after = 60.0
-        #: rooms leased to this node but not loaded yet (start-up) -> lease valid until
-        self.claimed: dict[str, float] = {}
         #: appends are refused this long (s) before a room's lease could run out
         self.lease_margin = lease_ms / 10000
         self.closed = False
@@ -167,6 +174,64 @@ class Hub(Hosting, Lobby, Sessions):
         for task in stuck:  # a task that ignores cancellation must not hang the shutdown
             log.warning("task %s did not stop in 5 s: %s", task.get_name(), task.get_stack())
 
+    # -- rooms coming and going ----------------------------------------------------------------
+
+    async def recover(self) -> int:
+        """At start: lease every live room that is free or was ours (an earlier run under
+        the same node id) in one step, then load them in the background, in pipelined
+        batches. The port can open at once: a command for a room not loaded yet loads that
+        room first (``take_over``). Returns how many rooms this node claimed."""
+        claimed = await self.hosting.claim(include_own=True)
+        log.info("node %s claims %d live room(s); loading them", self.node, len(claimed))
+        self.spawn(self.hosting.load_claimed(claimed), "recovery")
+        return len(claimed)
+
+    async def adopt(self, *, include_own: bool) -> int:
+        """Take over the live rooms nobody hosts (and, with ``include_own``, those leased
+        to our own name by an earlier run). Returns how many this node took."""
+        return await self.hosting.load_claimed(await self.hosting.claim(include_own=include_own))
+
+    async def _hosted_now(self, hosted: Hosted) -> None:
+        """A room just loaded: finish it if it ended with its last host, arm its clock,
+        wake its bots."""
+        if hosted.room.status == "over":
+            await self.lobby.finish(hosted.room)
+        self.schedule(hosted)
+        for hook in self.on_change:  # bots that owe a move go on thinking
+            hook(hosted)
+
+    async def create(
+        self, game: Any, options: Any, n_seats: Any, policy: Any, *, rated: str | None = None
+    ) -> dict[str, Any]:
+        """Create a room (``rated``: the rating category, for a rated pairing or its rematch)."""
+        if self.admission is not None and self.admission.overloaded:
+            self.metrics.shed.labels("room").inc()
+            raise ProtocolError("busy", "the server is busy: no new rooms for a moment")
+        if not isinstance(game, str) or game not in self.registry:
+            raise ProtocolError("no_such_game", f"there is no game {game!r}")
+        if options is not None and not isinstance(options, dict):
+            raise ProtocolError("bad_request", "options must be an object")
+        if policy is not None and not isinstance(policy, dict):
+            raise ProtocolError("bad_request", "settings must be an object")
+        room_id = self.make_secret(6)
+        seed = self.make_secret(16)
+        now = self.clock()
+        event = Room.create(
+            room_id, game, options, n_seats, seed, now, policy, self.registry, rated=rated
+        )
+        started = time.monotonic()
+        if not await self.store.acquire(room_id, self.node, self.lease_ms):
+            raise ProtocolError("unavailable", "could not create the room; try again")
+        try:
+            await self.store.append(room_id, 0, [event.to_record()], status="live", node=self.node)
+        except Unreplicated:  # an empty room is not held to --durability replica
+            log.warning("room %s created, not on a replica yet", room_id)
+        room = Room.from_created(event, self.registry)
+        hosted = self.hosting.host(room, started + self.lease_ms / 1000)
+        await self.lobby.update(hosted)
+        log.info("room %s created: %s", room_id, game)
+        return room.summary()
+
     # -- clocks -----------------------------------------------------------------------------
 
     def schedule(self, hosted: Hosted) -> None:
@@ -182,6 +247,11 @@ class Hub(Hosting, Lobby, Sessions):
         self.timers[room_id] = asyncio.get_running_loop().call_later(
             delay, lambda: self.spawn(self._tick(hosted), f"clock {room_id}")
         )
+
+    def _stop_clock(self, room_id: str) -> None:
+        timer = self.timers.pop(room_id, None)
+        if timer is not None:
+            timer.cancel()
 
     async def _tick(self, hosted: Hosted) -> None:
         self.timers.pop(hosted.room.id, None)
@@ -210,7 +280,7 @@ class Hub(Hosting, Lobby, Sessions):
             if holder is None or holder == self.node:
                 if not await self.store.exists(room_id):
                     raise ProtocolError("no_such_room", f"there is no room {room_id!r}")
-                hosted = await self.take_over(room_id)
+                hosted = await self.hosting.take_over(room_id)
                 if hosted is not None:
                     return hosted, None
                 continue  # somebody else took it meanwhile
@@ -321,7 +391,7 @@ class Hub(Hosting, Lobby, Sessions):
             if not events:
                 return events
             if time.monotonic() > hosted.lease_until - self.lease_margin:
-                await self._renew_now(hosted)
+                await self.hosting.renew_now(hosted)
             before = (room.status, *room.seats)  # seats are values: replaced when changed
             t0 = time.perf_counter()
             base = room.version
@@ -340,7 +410,7 @@ class Hub(Hosting, Lobby, Sessions):
                 unreplicated = self.store.durability == "replica"
             except (NotHost, Fenced):
                 # another node hosts the room now: our copy is stale, and not ours to keep
-                self.unhost(room.id)
+                self.hosting.unhost(room.id)
                 raise ProtocolError(
                     "unavailable", "the room moved to another node; try again"
                 ) from None
@@ -349,7 +419,7 @@ class Hub(Hosting, Lobby, Sessions):
                 raise ProtocolError("unavailable", "the game store is unavailable") from None
             self.metrics.redis_rtt.observe(time.perf_counter() - t0)
             outs = room.apply_all(events, records)
-            self.fan_out(room.id, outs)
+            self.audience.fan_out(room.id, outs)
             if self.publish is not None:
                 await self.publish(room.id, outs)
             for event in events:
@@ -357,9 +427,9 @@ class Hub(Hosting, Lobby, Sessions):
                     self.metrics.moves.inc()
             after = (room.status, *room.seats)
             if after != before:
-                await self._publish_summary(hosted)
+                await self.lobby.update(hosted)
             else:  # the turn count: refreshed in the lobby a little later, in one batch
-                self.lobby_dirty.add(room.id)
+                self.lobby.dirty.add(room.id)
             self.schedule(hosted)
             for hook in self.on_change:
                 hook(hosted)
@@ -397,31 +467,6 @@ class Hub(Hosting, Lobby, Sessions):
         await self.run(hosted, lambda room: [room.settle_rematch(new_id, tokens, now)])
         log.info("room %s: rematch in room %s", old.id, new_id)
 
-    async def _renew_now(self, hosted: Hosted) -> None:
-        """The lease is about to run out (the keeper is late, or cannot reach Redis): renew
-        it now, or refuse the command before another node may take the room over."""
-        started = time.monotonic()
-        try:
-            ours = await self.store.acquire(hosted.room.id, self.node, self.lease_ms)
-        except (StoreError, RedisError, OSError):
-            ours = False
-        if not ours:
-            if await self._lease_taken(hosted.room.id):
-                self.unhost(hosted.room.id)
-            raise ProtocolError(
-                "unavailable",
-                "this node could not renew its hold on the room; nothing was done, "
-                "try again shortly",
-            )
-        hosted.lease_until = max(hosted.lease_until, started + self.lease_ms / 1000)
-
-    async def _lease_taken(self, room_id: str) -> bool:
-        try:
-            (holder,) = await self.store.holders([room_id])
-        except (StoreError, RedisError, OSError):
-            return False
-        return holder is not None and holder != self.node
-
     async def _landed(self, room_id: str, base: int, count: int, why: Exception) -> bool:
         """An append whose reply was lost: did it land? True (it did: go on as if it had
         answered), False (it did not); neither provable: the room is dropped here (it is
@@ -438,54 +483,9 @@ class Hub(Hosting, Lobby, Sessions):
             if version == base:
                 return False
             break
-        self.unhost(room_id)
+        self.hosting.unhost(room_id)
         raise ProtocolError(
             "outcome_unknown",
             "the game store did not confirm this command and it could not be checked: "
             "it may or may not have happened; resync and look",
         )
-
-    # -- listeners and fan-out ------------------------------------------------------------------
-
-    def listen(self, room_id: str, client: Client, recipient: Recipient) -> None:
-        self.listeners.setdefault(room_id, {}).setdefault(recipient, set()).add(client)
-
-    def forget(self, room_id: str, client: Client) -> None:
-        groups = self.listeners.get(room_id, {})
-        for group in groups.values():
-            group.discard(client)
-        if not any(groups.values()):
-            self.listeners.pop(room_id, None)
-
-    def recipients_of(self, room_id: str, client: Client) -> list[Recipient]:
-        return [r for r, g in self.listeners.get(room_id, {}).items() if client in g]
-
-    def fan_out(self, room_id: str, outs: Outs) -> None:
-        """Send each recipient's rendering to this node's listeners: the delta to those that
-        take deltas, the full update to the others (and to all when there is no delta yet),
-        each encoded and framed once per codec."""
-        groups = self.listeners.get(room_id)
-        if not groups:
-            return
-        for recipient, step, full in outs:
-            group = groups.get(recipient)
-            if not group:
-                continue
-            frames: dict[tuple[str, bool], bytes] = {}
-            for client in list(group):
-                use_delta = step is not None and client.deltas
-                key = (client.codec.name, use_delta)
-                frame = frames.get(key)
-                if frame is None:
-                    msg = step if use_delta else full
-                    assert msg is not None
-                    frame = frames[key] = wire(client.codec.encode(msg))
-                client.send_wire(frame)
-
-    def disconnect(self, client: Client) -> None:
-        self.clients.discard(client)
-        self.metrics.connections.set(len(self.clients))
-        if client.dropped:
-            self.metrics.send_drops.inc()
-        for room_id in set(client.seats) | client.watching:
-            self.forget(room_id, client)

@@ -1,8 +1,10 @@
 """The lobby: each hosted room's entry in Redis (what ``list_rooms`` shows), the end of a
 game (its hooks, then out of the live set) and the expiry of rooms nobody sat down in.
 
-:class:`Lobby` is the part of :class:`~server.net.hub.Hub` that writes entries: at once when
-a room is created or ends, in pipelined batches for rooms whose turn count moved.
+:class:`Lobby` writes entries: at once when a room is created or ends, in pipelined batches
+for rooms whose turn count moved (``dirty``). It owns the game-end hooks (``on_over``) and
+reads the rooms hosted here (:class:`~server.net.hosting.Hosting`) and who listens to them
+here (the hub's ``listeners``), which it is handed.
 """
 
 from __future__ import annotations
@@ -14,9 +16,10 @@ from typing import Any
 
 from redis.exceptions import RedisError
 
-from ..rooms.room import Room
+from ..rooms.room import Recipient, Room
 from ..store import Store, StoreError, Unreplicated
-from .hosting import Hosted
+from .connection import Client
+from .hosting import Hosted, Hosting
 from .metrics import Metrics
 
 log = logging.getLogger("kibitz.hub")
@@ -25,16 +28,36 @@ log = logging.getLogger("kibitz.hub")
 class Lobby:
     """Lobby entries, game ends and expiry of rooms still waiting."""
 
-    store: Store
-    node: str
-    clock: Callable[[], float]
-    metrics: Metrics
-    rooms: dict[str, Hosted]
-    listeners: dict[str, Any]
-    lobby_dirty: set[str]
-    on_over: list[Callable[[Room], Awaitable[None]]]
+    def __init__(
+        self,
+        store: Store,
+        hosting: Hosting,
+        listeners: dict[str, dict[Recipient, set[Client]]],
+        metrics: Metrics,
+        *,
+        node: str,
+        clock: Callable[[], float],
+    ) -> None:
+        self.store = store
+        self.hosting = hosting
+        self.listeners = listeners
+        self.metrics = metrics
+        self.node = node
+        self.clock = clock
+        #: hosted rooms whose entry is behind (written by :meth:`flush`)
+        self.dirty: set[str] = set()
+        #: awaited when a hosted room's game ends, before the room leaves the live set, and
+        #: again by a node that takes over a room that ended but is still live (its host died
+        #: at the end): hooks must be idempotent per room (e.g. ratings, keyed by room id)
+        self.on_over: list[Callable[[Room], Awaitable[None]]] = []
+        #: a room still waiting for players this long (s) after its last event is removed
+        self.waiting_ttl = 1800.0
+        #: a room still waiting for players that nobody is connected to and that saw no
+        #: event this long (s) is removed (the only person closed the tab; only a bot sits)
+        self.abandoned_after = 60.0
 
-    async def _publish_summary(self, hosted: Hosted) -> None:
+    async def update(self, hosted: Hosted) -> None:
+        """Write the room's entry now; a game that ended leaves the lobby and is finished."""
         room = hosted.room
         try:
             if room.status == "over":
@@ -65,7 +88,7 @@ class Lobby:
         now = self.clock()
         gone = [
             hosted.room.id
-            for hosted in list(self.rooms.values())
+            for hosted in list(self.hosting.rooms.values())
             if hosted.room.status == "waiting" and now - hosted.room.last_at > idle
         ]
         return await self._expire(gone, f"nobody sat down in {idle:.0f} s")
@@ -99,7 +122,7 @@ class Lobby:
         now = self.clock()
         waiting = [
             hosted.room.id
-            for hosted in list(self.rooms.values())
+            for hosted in list(self.hosting.rooms.values())
             if hosted.room.status == "waiting"
             and now - hosted.room.last_at > idle
             and hosted.room.id not in self.listeners
@@ -116,23 +139,22 @@ class Lobby:
             except (StoreError, RedisError, OSError) as exc:
                 log.warning("room %s not expired: %s", room_id, exc)
                 continue
-            self.rooms.pop(room_id, None)
-            self.lobby_dirty.discard(room_id)
+            self.hosting.drop(room_id)
+            self.dirty.discard(room_id)
             done += 1
             log.info("room %s expired: %s", room_id, why)
-        self.metrics.rooms.set(len(self.rooms))
         return done
 
-    async def flush_lobby(self) -> int:
+    async def flush(self) -> int:
         """Write the lobby entries of rooms that changed since the last flush (their turn
         counts) in one pipelined round trip; returns how many."""
-        dirty, self.lobby_dirty = list(self.lobby_dirty), set()
+        dirty, self.dirty = list(self.dirty), set()
         done = 0
         for i in range(0, len(dirty), 100):  # in slices: games go on between them
             summaries = {
                 room_id: hosted.room.summary()
                 for room_id in dirty[i : i + 100]
-                if (hosted := self.rooms.get(room_id)) is not None
+                if (hosted := self.hosting.rooms.get(room_id)) is not None
                 and hosted.room.status != "over"
             }
             if summaries:
@@ -140,12 +162,13 @@ class Lobby:
                     await self.store.set_summaries(summaries)
                 except (StoreError, RedisError, OSError) as exc:
                     log.warning("lobby entries not refreshed: %s", exc)
-                    self.lobby_dirty |= set(summaries)
+                    self.dirty |= set(summaries)
                     continue
             done += len(summaries)
         return done
 
-    async def lobby(self, game: Any = None) -> list[dict[str, Any]]:
+    async def entries(self, game: Any = None) -> list[dict[str, Any]]:
+        """The lobby's entries (of ``game``, if given), newest first."""
         rooms = await self.store.summaries()
         if game is not None:
             rooms = [r for r in rooms if r.get("game") == game]

@@ -56,13 +56,13 @@ async def list_rooms(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[s
         raise ProtocolError(
             "bad_request", f"'limit' is 1 to {LOBBY_PAGE_MAX}, 'offset' not negative"
         )
-    rooms = await h.hub.lobby(game)
+    rooms = await h.hub.lobby.entries(game)
     if status is not None:
         rooms = [r for r in rooms if r.get("status") == status]
     if open_only:
         rooms = [r for r in rooms if r.get("open_seats")]
     if attended:
-        here = await h.hub.attended([r["room"] for r in rooms])
+        here = await h.hub.lobby.attended([r["room"] for r in rooms])
         rooms = [r for r, yes in zip(rooms, here, strict=True) if yes]
     page = rooms[offset : offset + limit]
     return {"type": "rooms", "rooms": page, "total": len(rooms), "offset": offset}

@@ -104,7 +104,7 @@ def may_read(entry: dict[str, Any], seated: bool, status: str) -> bool:
 async def chat(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     room_id = _room(msg)
     text = clean_text(msg.get("text"))
-    listening = h.hub.recipients_of(room_id, client)
+    listening = h.hub.audience.recipients_of(room_id, client)
     if not listening:
         raise ProtocolError("bad_request", "watch the room or take a seat to chat in it")
     if client.chat_bucket is None:
@@ -133,7 +133,7 @@ async def chat(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, An
     pipe.expire(key, 30 * 24 * 3600)
     await pipe.execute()
     outs: Outs = [(r, None, entry) for r in audience(channel, info["status"], len(info["seats"]))]
-    h.hub.fan_out(room_id, outs)
+    h.hub.audience.fan_out(room_id, outs)
     if h.hub.publish is not None:
         await h.hub.publish(room_id, outs)
     return {"type": "chat_sent", "room": room_id, "channel": channel}
@@ -151,7 +151,7 @@ async def chat_history(h: Handlers, client: Client, room_id: str, status: str) -
 
 async def chat_history_request(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     room_id = _room(msg)
-    if not h.hub.recipients_of(room_id, client):
+    if not h.hub.audience.recipients_of(room_id, client):
         raise ProtocolError("bad_request", "watch the room or take a seat to read its chat")
     info = await h.hub.read(room_id, "info", {})
     await chat_history(h, client, room_id, info["status"])

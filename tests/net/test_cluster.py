@@ -88,7 +88,7 @@ async def test_a_stale_host_cannot_append(
     # the lease expires while n1 is "asleep", and n2 takes the room over
     store = Store.from_url(redis_url, prefix=prefix)
     await store.redis.delete(f"{prefix}lease:{room}")
-    assert await n2.hub.take_over(room) is not None
+    assert await n2.hub.hosting.take_over(room) is not None
     version = await store.version(room)
     # n1 wakes up still holding its old copy and tries to act on it: refused
     with pytest.raises(Exception) as err:

@@ -100,9 +100,9 @@ async def test_the_lobby_turn_counter_follows_the_game(server: KibitzServer) -> 
     for mv, who in zip(("e2e4", "e7e5", "g1f3"), (a, b, a), strict=True):
         await who.request("move", room=room, move=mv)
     assert server.hub is not None
-    assert await server.hub.flush_lobby() == 1
+    assert await server.hub.lobby.flush() == 1
     entry = next(r for r in (await a.request("list_rooms"))["rooms"] if r["room"] == room)
     assert entry["turn"] == 3 and entry["version"] == 6
-    assert await server.hub.flush_lobby() == 0  # nothing changed since
+    assert await server.hub.lobby.flush() == 0  # nothing changed since
     for c in (a, b):
         await c.close()

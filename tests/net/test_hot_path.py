@@ -128,7 +128,7 @@ async def test_start_up_serves_at_once_and_loses_no_first_move(
     await again.start()
     try:
         assert again.hub is not None
-        claimed = len(again.hub.claimed) + len(again.hub.rooms)
+        claimed = len(again.hub.hosting.claimed) + len(again.hub.rooms)
         assert claimed == 30  # every room leased at start-up
         refused = []
         for room, _sa, sb in games:  # Black's first move, on a resumed session
@@ -141,10 +141,10 @@ async def test_start_up_serves_at_once_and_loses_no_first_move(
             await b.close()
         assert refused == []
         for _ in range(50):
-            if not again.hub.claimed:
+            if not again.hub.hosting.claimed:
                 break
             await asyncio.sleep(0.1)
-        assert not again.hub.claimed and len(again.hub.rooms) == 30
+        assert not again.hub.hosting.claimed and len(again.hub.rooms) == 30
     finally:
         await again.stop()
 

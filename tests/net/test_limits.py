@@ -168,7 +168,7 @@ async def test_rooms_per_address_and_waiting_rooms_expire(
     assert info.value.code == "too_many"
     await c.request("take_seat", room=made[0], seat=0, name="Ada")
     await c.request("take_seat", room=made[0], seat=1, name="Bob")
-    assert await server.hub.expire_waiting(idle=0) == 3  # nobody came to three of them
+    assert await server.hub.lobby.expire_waiting(idle=0) == 3  # nobody came to three of them
     lobby = {r["room"] for r in (await c.request("list_rooms"))["rooms"]}
     assert lobby == {made[0]}
     r = redis.Redis.from_url(redis_url)
@@ -240,9 +240,9 @@ async def test_abandoned_waiting_rooms_leave_the_lobby(
     r = redis.Redis.from_url(redis_url)
     assert elsewhere not in hub.listeners  # nobody here listens to it...
     r.set(f"{server.config.prefix}present:{elsewhere}", 1, ex=30)  # ...a client elsewhere does
-    await hub.touch_presence(ttl_s=30)
-    assert await hub.expire_abandoned(idle=60) == 0  # all too fresh yet
-    assert await hub.expire_abandoned(idle=0) == 2
+    await hub.lobby.touch_presence(ttl_s=30)
+    assert await hub.lobby.expire_abandoned(idle=60) == 0  # all too fresh yet
+    assert await hub.lobby.expire_abandoned(idle=0) == 2
     lobby = {x["room"] for x in (await stay.request("list_rooms"))["rooms"]}
     assert lobby == {kept, elsewhere}
     assert not r.exists(f"{server.config.prefix}room:{closed_tab}")

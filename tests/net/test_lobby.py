@@ -51,7 +51,7 @@ async def test_games_nobody_attends_leave_the_lobby(server: KibitzServer, redis_
     assert await rooms(ada, status="playing", attended=True) == {played}
 
     # a node marks the rooms its connections sit in, for every node to read
-    await hub.touch_presence(ttl_s=30)
+    await hub.lobby.touch_presence(ttl_s=30)
     r = redis.Redis.from_url(redis_url)
     prefix = server.config.prefix
     assert r.exists(f"{prefix}seated:{played}") and r.exists(f"{prefix}present:{left}")

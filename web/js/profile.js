@@ -1,5 +1,6 @@
 // A player's profile (#/@/NAME): ratings per game and speed, recent games linking to replays.
 
+import { botApiPanels } from "./botapi.js";
 import { h } from "./dom.js";
 
 export function profileName() {
@@ -41,7 +42,8 @@ export class ProfileView {
           : h("p", { class: "muted" }, "No rated games yet.")),
       h("section", { class: "panel", "aria-labelledby": "games-h" },
         h("h2", { id: "games-h" }, `Recent games (${games.total})`),
-        h("ul", { class: "history" }, games.games.map((g) => this.gameRow(user.name, g)))));
+        h("ul", { class: "history" }, games.games.map((g) => this.gameRow(user.name, g)))),
+      ...botApiPanels(user.name));
   }
 
   gameRow(name, g) {

@@ -255,6 +255,7 @@ class Challenges:
 
     async def decline(self, caller: Caller, challenge_id: str, reason: str) -> None:
         caller.need("challenge:write" if not caller.bot else "bot:play")
+        reason = reason.lower()  # lichess's keys are camelCase ("tooFast"), its answer not
         if reason not in DECLINE_REASONS:
             raise BotApiError(400, f"reason: one of {', '.join(DECLINE_REASONS)}")
         challenge = await self.find(challenge_id)

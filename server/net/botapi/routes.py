@@ -132,7 +132,6 @@ class BotApi:
                 raise BotApiError(404, "Not found")
             return json_response(conn, 200, {"ok": True})
         if parts[0] in ("bot", "board") and len(parts) >= 3 and parts[1] == "game":
-            caller.need(f"{parts[0]}:play")
             if (parts[0] == "bot") != caller.bot:
                 raise BotApiError(
                     400,
@@ -140,6 +139,7 @@ class BotApi:
                     if parts[0] == "bot"
                     else "This endpoint cannot be used with a Bot account.",
                 )
+            caller.need(f"{parts[0]}:play")
             return await self.game_route(conn, request, caller, parts[2:])
         raise BotApiError(404, "Not found")
 

@@ -63,6 +63,10 @@ class Tokens:
                 raise BotApiError(401, "No such token")
             return Caller(user["name"], frozenset(owner["scopes"]), user.get("bot") == "1",
                           owner["id"])  # fmt: skip
+        if "Authorization" not in request.headers:  # the login cookie: this site's pages only
+            origin = request.headers.get("Origin")
+            if origin is not None and urlsplit(origin).netloc != request.headers.get("Host"):
+                raise BotApiError(403, "the login cookie is taken from this site's pages only")
         name = await self.accounts.user_of(token)
         if name is None:
             raise BotApiError(401, "No such token")
@@ -88,8 +92,6 @@ class Tokens:
         if not isinstance(description, str) or not DESCRIPTION.fullmatch(description):
             raise BotApiError(400, "description: 1 to 60 letters, digits, spaces or punctuation")
         scopes = fields.get("scopes")
-        if isinstance(scopes, str):
-            scopes = [s for s in scopes.split(",") if s]
         if (
             not isinstance(scopes, list)
             or not scopes

@@ -19,9 +19,14 @@ setup(
         ),
         Extension(
             "server.bots._chess_search",
-            ["server/bots/_chess_search.c"],
+            ["server/bots/_chess_search.c"],  # with its parts, search_*.h, included
             include_dirs=["server/engine"],
-            depends=["server/engine/chess_core.h"],
+            depends=[
+                "server/engine/chess_core.h",
+                "server/bots/search_eval.h",
+                "server/bots/search_make.h",
+                "server/bots/search_tree.h",
+            ],
             libraries=["m"],
             optional=True,
             extra_compile_args=["-O2"],

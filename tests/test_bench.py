@@ -75,10 +75,10 @@ def test_bench_restart_memory_and_engine_modes() -> None:
     assert set(plies) >= {"chess", "dark_chess", "apocalypse", "banqi", "hase_und_igel",  # type: ignore[arg-type]
                           "python-chess", "chess_over_python_chess"}  # fmt: skip
     assert engine["rooms_api_move_cost"]["chess"]["late"]["ply"] == 150  # type: ignore[index]
-    search = engine["chess_search"]  # the same search both ways: the same nodes
-    assert search["kibitz"]["nodes"] == search["python_chess"]["nodes"] > 1000  # type: ignore[index]
+    search = engine["chess_search"]
+    assert search["python_chess"]["nodes"] > 1000  # type: ignore[index]
     # the compiled search, the same algorithm: within a few nodes of it at the same depth
-    assert abs(search["compiled"]["nodes"] - search["kibitz"]["nodes"]) < 100  # type: ignore[index]
+    assert abs(search["compiled"]["nodes"] - search["python_chess"]["nodes"]) < 100  # type: ignore[index]
     assert search["compiled_deeper"]["nodes"] > search["compiled"]["nodes"]  # type: ignore[index]
 
 

@@ -13,9 +13,9 @@ sorting):
 * quiescence search on captures with stand-pat and delta pruning;
 * mate scores that prefer the fastest mate.
 
-:class:`AlphaBetaBot` plays chess on :class:`~server.bots.chess_position.ChessPosition` and any
-other two-seat turn-based game through :class:`GamePosition` (the engine contract with the game's
-``evaluate`` hook).
+:class:`AlphaBetaBot` plays chess in C (:mod:`.compiled`: this search, step for step) and any
+other two-seat turn-based game through :class:`GamePosition`. It stays in Python as the grid
+games' search, chess's fallback and the C search's reference (:mod:`.chess_position`).
 """
 
 from __future__ import annotations

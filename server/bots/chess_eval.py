@@ -19,8 +19,14 @@ from server.engine.dark_chess.rules import king_capture
 from .pesto import FULL_PHASE
 from .scoring import logistic
 
-VALUE = {chess.PAWN: 100, chess.KNIGHT: 320, chess.BISHOP: 330, chess.ROOK: 500,
-         chess.QUEEN: 900, chess.KING: 20000}  # fmt: skip
+VALUE = {
+    chess.PAWN: 100,
+    chess.KNIGHT: 320,
+    chess.BISHOP: 330,
+    chess.ROOK: 500,
+    chess.QUEEN: 900,
+    chess.KING: 20000,
+}
 
 # rows from rank 8 down to rank 1, as White sees the board
 _PAWN = (
@@ -102,8 +108,14 @@ def _by_square(table: tuple[int, ...], color: chess.Color) -> tuple[int, ...]:
     return tuple(table[sq] for sq in chess.SQUARES)
 
 
-_TABLES = {chess.PAWN: _PAWN, chess.KNIGHT: _KNIGHT, chess.BISHOP: _BISHOP, chess.ROOK: _ROOK,
-           chess.QUEEN: _QUEEN, chess.KING: tuple(0 for _ in range(64))}  # fmt: skip
+_TABLES = {
+    chess.PAWN: _PAWN,
+    chess.KNIGHT: _KNIGHT,
+    chess.BISHOP: _BISHOP,
+    chess.ROOK: _ROOK,
+    chess.QUEEN: _QUEEN,
+    chess.KING: tuple(0 for _ in range(64)),
+}
 #: PST[color][piece_type][square]: material + table, kings' table apart (phase-blended)
 PST = {
     color: {t: tuple(VALUE[t] + v for v in _by_square(_TABLES[t], color)) for t in _TABLES}
@@ -111,8 +123,14 @@ PST = {
 }
 KING_MG = {c: _by_square(_KING_MG, c) for c in (chess.WHITE, chess.BLACK)}
 KING_EG = {c: _by_square(_KING_EG, c) for c in (chess.WHITE, chess.BLACK)}
-PHASE = {chess.PAWN: 0, chess.KNIGHT: 1, chess.BISHOP: 1, chess.ROOK: 2, chess.QUEEN: 4,
-         chess.KING: 0}  # fmt: skip
+PHASE = {
+    chess.PAWN: 0,
+    chess.KNIGHT: 1,
+    chess.BISHOP: 1,
+    chess.ROOK: 2,
+    chess.QUEEN: 4,
+    chess.KING: 0,
+}
 
 MATE = 1_000_000
 _PIECE_TYPES = (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING)
@@ -265,9 +283,17 @@ def position_key(board: chess.Board) -> Hashable:
     """An exact transposition key (placement, turn, castling, e.p. square) from public
     bitboards: as good as a Zobrist hash without its cost (~12 us each in python-chess)."""
     return (
-        board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings,
-        board.occupied_co[chess.WHITE], board.turn, board.castling_rights, board.ep_square,
-    )  # fmt: skip
+        board.pawns,
+        board.knights,
+        board.bishops,
+        board.rooks,
+        board.queens,
+        board.kings,
+        board.occupied_co[chess.WHITE],
+        board.turn,
+        board.castling_rights,
+        board.ep_square,
+    )
 
 
 class ChessEvaluator:

@@ -3,11 +3,13 @@ switched off.
 
 It is :class:`~server.bots.alphabeta.AlphaBeta` on
 :class:`~server.bots.chess_position.ChessPosition` with PeSTO's evaluation, step for step,
-in C, on the engine's compiled move generator (``server/engine/chess_core.h``): some thirty
-times the nodes a second. The evaluation's tables are handed over from :mod:`.pesto` here,
-so both searches evaluate alike (``tests/bots/test_compiled_search.py`` holds the two to the
-same scores, moves and leaf counts). Without a C compiler, or with ``KIBITZ_PURE_PYTHON=1``,
-:data:`SEARCH` is ``None`` and the bot searches in Python.
+in C, on the engine's compiled move generator (``server/engine/chess_core.h``): about 35
+times the nodes a second (``kibitz bench --engine``). The evaluation's tables are data kept
+once, in Python (:mod:`.pesto`, :mod:`.chess_eval`), and handed over here at import
+(``setup``), so both searches evaluate alike (``tests/bots/test_compiled_search.py`` holds
+the two to the same scores, moves and leaf counts). Without a C compiler, or with
+``KIBITZ_PURE_PYTHON=1``, :data:`SEARCH` is ``None`` and the bot searches in Python, on
+python-chess's moves.
 """
 
 from __future__ import annotations
@@ -91,9 +93,15 @@ def search(
     assert SEARCH is not None
     start, moves = game
     return SEARCH.search(
-        start, moves, root, budget, next_depth, max_depth, max_nodes,
+        start,
+        moves,
+        root,
+        budget,
+        next_depth,
+        max_depth,
+        max_nodes,
         new_table() if table is None else table,
-    )  # fmt: skip
+    )
 
 
 def best_move(

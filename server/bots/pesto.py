@@ -15,10 +15,22 @@ from __future__ import annotations
 
 import chess
 
-MG_VALUE = {chess.PAWN: 82, chess.KNIGHT: 337, chess.BISHOP: 365, chess.ROOK: 477,
-            chess.QUEEN: 1025, chess.KING: 0}  # fmt: skip
-EG_VALUE = {chess.PAWN: 94, chess.KNIGHT: 281, chess.BISHOP: 297, chess.ROOK: 512,
-            chess.QUEEN: 936, chess.KING: 0}  # fmt: skip
+MG_VALUE = {
+    chess.PAWN: 82,
+    chess.KNIGHT: 337,
+    chess.BISHOP: 365,
+    chess.ROOK: 477,
+    chess.QUEEN: 1025,
+    chess.KING: 0,
+}
+EG_VALUE = {
+    chess.PAWN: 94,
+    chess.KNIGHT: 281,
+    chess.BISHOP: 297,
+    chess.ROOK: 512,
+    chess.QUEEN: 936,
+    chess.KING: 0,
+}
 
 # rows from rank 8 down to rank 1, as White sees the board
 _MG = {

@@ -1,5 +1,5 @@
-/* Legal chess moves as codes, compiled: the same moves in the same order as
- * server/engine/chess_moves.py (python-chess's own order), for a standard board.
+/* Legal chess moves as codes, compiled: python-chess's legal moves in its own order, for a
+ * standard board (server/engine/chess_moves.py calls it, and python-chess without it).
  *
  * One function, gen(mode, turn, pawns, knights, bishops, rooks, queens, kings, white,
  * black, promoted, ep, castling, to_mask), reads the board's bitboards as Python ints and
@@ -13,8 +13,8 @@
  * ``ep`` is the en passant square or -1; ``castling`` is board.castling_rights (raw: the
  * rights are cleaned here as python-chess cleans them for standard chess).
  *
- * The Python module is the reference: tests/engine/test_chess_moves.py compares both with
- * python-chess list for list over many thousands of positions.
+ * python-chess is the reference: tests/engine/test_chess_moves.py compares this with it list
+ * for list over many thousands of positions.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -182,7 +182,7 @@ static int is_zeroing(const Board *b, int from, int to) {
  *    castling_rights, ep_square or None, halfmove_clock, fullmove_number,
  *    irreversible (board.is_irreversible(move) before it),
  *    clean_castling_rights() after, the en passant square if a legal capture there exists
- *    after, else None: the two last fields of python-chess's _transposition_key) */
+ *    after, else None: the two last fields of chess_moves.position_key) */
 static PyObject *play(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     Board b;
@@ -281,8 +281,8 @@ static PyObject *status(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 }
 
 /* san(turn, ..., castling, code, codes, check_after, any_legal_after) -> the SAN of the
- * legal move ``code`` on this board (server/engine/chess_san.py's san_of, with its rivals
- * taken from ``codes``, the board's legal moves) */
+ * legal move ``code`` on this board (python-chess's Board.san, with the rivals it
+ * disambiguates against taken from ``codes``, the board's legal moves) */
 static PyObject *san(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     Board b;

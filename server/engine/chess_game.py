@@ -17,18 +17,18 @@ import chess
 import chess.pgn
 
 from .base import Game, IllegalMove, InvalidMove, InvalidOptions, Json, Option, Outcome, Seat
-from .chess_fen import compiled_fen, fen_of_ranks, rank_text, rank_texts
+from .chess_fen import fen as fen_of
 from .chess_moves import (
+    board_status,
     code_of,
     compiled_play,
     compiled_san,
-    compiled_status,
     legal_codes,
+    position_key,
     to_move,
     uci_texts,
 )
 from .chess_pgn import to_pgn
-from .chess_san import rivals, san_of
 
 WHITE, BLACK = 0, 1
 
@@ -67,15 +67,28 @@ class ChessState:
     irreversible move, ending with this one), so a move costs the same at ply 150 as at
     ply 10. ``board.move_stack`` lists the moves from the start (a list shared by nobody,
     copied at each move: pointers only). Legal moves, outcome, FEN and the SAN of the last
-    move are computed at most once per state, on first use; the FEN from the ranks of the
-    position before, when its FEN was drawn, with the two ranks the move touched drawn again.
+    move are computed at most once per state, on first use: by the compiled core
+    (:mod:`.chess_moves`) when it was built, else by python-chess.
     """
 
     __slots__ = (
-        "_codes", "_fen", "_fields", "_legal", "_outcome", "_parsed", "_ranks", "_san", "_status",
-        "_texts", "board", "hashes", "keys", "prev", "prev_codes", "prev_fields", "prev_ranks",
-        "prev_rivals", "start_fen",
-    )  # fmt: skip
+        "_codes",
+        "_fen",
+        "_fields",
+        "_legal",
+        "_outcome",
+        "_parsed",
+        "_san",
+        "_status",
+        "_texts",
+        "board",
+        "hashes",
+        "keys",
+        "prev",
+        "prev_codes",
+        "prev_fields",
+        "start_fen",
+    )
 
     def __init__(
         self,
@@ -84,17 +97,15 @@ class ChessState:
         keys: tuple[Any, ...] | None = None,
         prev: chess.Board | None = None,
         hashes: tuple[int, ...] | None = None,
-        prev_rivals: int | None = None,
     ) -> None:
         self.board = board
         self.start_fen = start_fen
-        self.keys = keys if keys is not None else (board._transposition_key(),)
+        #: the repetition keys (:func:`.chess_moves.position_key`)
+        self.keys = keys if keys is not None else (position_key(board),)
         #: the keys' hashes: a repetition is counted on ints, and confirmed on the keys
         self.hashes = tuple(map(hash, self.keys)) if hashes is None else hashes
         #: the board before the last move (for its SAN); dropped once the SAN is known
         self.prev = prev
-        #: the last move's rivals (chess_san.rivals), when the moves before were known
-        self.prev_rivals = prev_rivals
         #: the legal moves of the position before (codes), for the compiled SAN
         self.prev_codes: list[int] | None = None
         #: the compiled core's reading of the board (chess_moves.standard_fields), when
@@ -111,23 +122,18 @@ class ChessState:
         #: the last move text parsed here and its move (a room parses a move to check it,
         #: then again to fold its event in)
         self._parsed: tuple[str, chess.Move] | None = None
-        #: the FEN texts of the ranks (:func:`.chess_fen.rank_texts`), once the FEN is known
-        self._ranks: list[str] | None = None
-        #: the ranks of the position before the last move, when known, and the two ranks
-        #: that move touched (``advance``): the FEN draws only those again
-        self.prev_ranks: tuple[list[str], int, int] | None = None
 
     @classmethod
     def at(cls, board: chess.Board, start_fen: str) -> ChessState:
         """A state for ``board`` with its whole move stack (history rebuilt from it)."""
         keys: list[Any] = []
         replay = chess.Board(start_fen)
-        keys.append(replay._transposition_key())
+        keys.append(position_key(replay))
         for move in board.move_stack:
             if replay.is_irreversible(move):
                 keys.clear()
             replay.push(move)
-            keys.append(replay._transposition_key())
+            keys.append(position_key(replay))
         lean = board.copy(stack=False)
         lean.move_stack = list(board.move_stack)
         prev = None
@@ -156,29 +162,13 @@ class ChessState:
 
     def fen(self) -> str:
         if self._fen is None:
-            self._fen = compiled_fen(self.board, self._fields)  # at once, when compiled
-        if self._fen is None:
-            board, known = self.board, self.prev_ranks
-            if known is None:
-                ranks = rank_texts(board)
-            else:
-                before, frm, to = known
-                ranks = before.copy()
-                ranks[frm] = rank_text(board, frm)
-                ranks[to] = rank_text(board, to)
-                self.prev_ranks = None
-            self._ranks = ranks
-            self._fen = fen_of_ranks(board, ranks)
+            self._fen = fen_of(self.board, self._fields)
         return self._fen
 
     def status(self) -> int:
         """``board.is_check() | board.is_insufficient_material() << 1``, once per state."""
         if self._status < 0:
-            status = compiled_status(self.board, self._fields)
-            if status is None:
-                board = self.board
-                status = board.is_check() | board.is_insufficient_material() << 1
-            self._status = status
+            self._status = board_status(self.board, self._fields)
         return self._status
 
     def is_check(self) -> bool:
@@ -193,12 +183,10 @@ class ChessState:
                     check, legal = self.is_check(), bool(self.codes())
                     codes = self.prev_codes
                     san = compiled_san(prev, move, codes, check, legal, self.prev_fields)
-                elif self.prev_rivals is not None:  # no move generation but this state's own
-                    san = san_of(prev, move, self.prev_rivals, self.is_check(), bool(self.codes()))
                 if san is None:
                     san = prev.san(move)
             self._san = san
-            self.prev = self.prev_rivals = self.prev_codes = self.prev_fields = None
+            self.prev = self.prev_codes = self.prev_fields = None
         return self._san
 
     def __repr__(self) -> str:
@@ -411,21 +399,15 @@ def advance(state: ChessState, move: chess.Move) -> ChessState:
         board = before.copy(stack=False)
         irreversible = before.is_irreversible(move)
         board.push(move)
-        key = board._transposition_key()
+        key = position_key(board)
     board.move_stack = [*before.move_stack, move]
-    known = state._codes
-    # the rivals for the SAN: from the codes by the compiled SAN itself, else noted now
-    others = None if known is None or played is not None else rivals(before, move, known)
     if irreversible:
-        after = ChessState(board, state.start_fen, (key,), before, (hash(key),), others)
+        after = ChessState(board, state.start_fen, (key,), before, (hash(key),))
     else:
-        after = ChessState(
-            board, state.start_fen, (*state.keys, key), before, (*state.hashes, hash(key)), others
-        )
-    if played is not None:
-        after.prev_codes, after.prev_fields, after._fields = known, state._fields, fields
-    if state._ranks is not None:
-        after.prev_ranks = (state._ranks, move.from_square >> 3, move.to_square >> 3)
+        keys, hashes = (*state.keys, key), (*state.hashes, hash(key))
+        after = ChessState(board, state.start_fen, keys, before, hashes)
+    if played is not None:  # the compiled SAN spells the move from the codes before it
+        after.prev_codes, after.prev_fields, after._fields = state._codes, state._fields, fields
     return after
 
 

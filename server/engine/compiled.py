@@ -2,8 +2,9 @@
 
 ``pip install`` builds it where a C compiler is found (``setup.py``; the extension is
 optional). :mod:`.chess_moves` and :mod:`.chess_fen` use it for standard boards and fall back
-to their pure-Python code — the same answers, slower — when it is missing or when
-``KIBITZ_PURE_PYTHON=1`` is set (to compare the two, or to rule the compiled part out).
+to python-chess — the same answers, slower — when it is missing or when
+``KIBITZ_PURE_PYTHON=1`` is set (to compare the two, or to rule the compiled part out; CI
+runs the chess tests once that way, ``.ci/run``).
 """
 
 from __future__ import annotations

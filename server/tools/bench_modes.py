@@ -245,32 +245,33 @@ SEARCH_FENS = (
 
 def _search_speed(depth: int = 5) -> dict[str, Any]:
     """The chess bot's search (``alphabeta``'s defaults) to ``depth`` on four positions:
-    nodes a second on the bot's position (move codes, its own push) and on the same search
-    over python-chess's moves and push, in the same run — the same nodes both ways — and the
-    compiled search the bot plays with (:mod:`server.bots.compiled`: the same search in C,
-    within a few nodes), to the same depth and two deeper (a fraction of a second)."""
+    nodes a second of the Python search on python-chess's moves and push (the bot's fallback
+    without a C compiler) and, in the same run, of the compiled search the bot plays with
+    (:mod:`server.bots.compiled`: the same search in C, within a few nodes), to the same
+    depth and two deeper (a fraction of a second)."""
     import chess
 
     from ..bots import compiled
     from ..bots.alphabeta import AlphaBeta, AlphaBetaBot
     from ..bots.bot import Deadline
-    from ..bots.chess_position import ChessPosition, PythonChessPosition
+    from ..bots.chess_position import ChessPosition
     from ..engine.chess_moves import code_of
 
     bot = AlphaBetaBot()  # its defaults: the pruning every level plays with
     out: dict[str, Any] = {"depth": depth}
-    for label, kind in (("kibitz", ChessPosition), ("python_chess", PythonChessPosition)):
-        nodes, seconds = 0, 0.0
-        for fen in SEARCH_FENS:
-            board = chess.Board(fen)
-            position = kind(board, pesto=bot.pesto)
-            search = AlphaBeta(position, null_move=True, pruning=bot.pruning)
-            result = search.search(list(board.legal_moves), Deadline(600), max_depth=depth)
-            nodes += result.nodes
-            seconds += result.seconds
-        out[label] = {"nodes": nodes, "seconds": round(seconds, 2),
-                      "nodes_per_s": round(nodes / seconds)}  # fmt: skip
-    out["speedup"] = round(out["kibitz"]["nodes_per_s"] / out["python_chess"]["nodes_per_s"], 2)
+    nodes, seconds = 0, 0.0
+    for fen in SEARCH_FENS:
+        board = chess.Board(fen)
+        position = ChessPosition(board, pesto=bot.pesto)
+        search = AlphaBeta(position, null_move=True, pruning=bot.pruning)
+        result = search.search(list(board.legal_moves), Deadline(600), max_depth=depth)
+        nodes += result.nodes
+        seconds += result.seconds
+    out["python_chess"] = {
+        "nodes": nodes,
+        "seconds": round(seconds, 2),
+        "nodes_per_s": round(nodes / seconds),
+    }
     if compiled.SEARCH is None:
         return out
     anchor = out["python_chess"]["nodes_per_s"]

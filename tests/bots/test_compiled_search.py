@@ -104,18 +104,19 @@ def test_the_search_is_the_python_search_depth_for_depth() -> None:
     bot = AlphaBetaBot()
     for seed in range(16):
         board = played(1000 + seed, 4, 80)
-        root = [code_of(m) for m in board.legal_moves]
-        random.Random(seed).shuffle(root)
+        moves = list(board.legal_moves)
+        random.Random(seed).shuffle(moves)
+        root = [code_of(m) for m in moves]
         for depth in (1, 2, 3, 4):
             state = SimpleNamespace(board=board, start_fen=chess.STARTING_FEN)
             # the Python search as the bot builds it (the game's earlier positions for draws)
             position, _ = AlphaBetaBot.position(CHESS, state, random.Random(0), pesto=True)
             python = AlphaBeta(position, null_move=True, pruning=bot.pruning)
-            expected = python.search(list(root), Deadline(1000), max_depth=depth)
+            expected = python.search(list(moves), Deadline(1000), max_depth=depth)
             code, score, done, nodes = compiled.search(
                 game(board), list(root), budget=1000, max_depth=depth
             )
-            assert (code, score, done) == (expected.move, expected.score, depth), (
+            assert (code, score, done) == (code_of(expected.move), expected.score, depth), (
                 board.fen(),
                 depth,
             )
@@ -127,14 +128,18 @@ def test_a_broken_evaluation_is_caught_by_the_comparison() -> None:
     parts from the compiled one."""
     bot = AlphaBetaBot()
     board = played(7, 10, 40)
-    root = [code_of(m) for m in board.legal_moves]
+    moves = list(board.legal_moves)
+    root = [code_of(m) for m in moves]
     compiled_answer = compiled.search(game(board), list(root), budget=1000, max_depth=3)
     position = ChessPosition(board.copy(stack=False), pesto=True)
+    fair = AlphaBeta(position, null_move=True, pruning=bot.pruning)
+    answer = fair.search(list(moves), Deadline(1000), max_depth=3)
+    assert (code_of(answer.move), answer.score) == compiled_answer[:2]
     broken = position.evaluate
     position.evaluate = lambda: broken() + 37 * (1 if position.board.turn else -1)  # type: ignore[method-assign]
     python = AlphaBeta(position, null_move=True, pruning=bot.pruning)
-    answer = python.search(list(root), Deadline(1000), max_depth=3)
-    assert (answer.move, answer.score) != compiled_answer[:2]
+    answer = python.search(list(moves), Deadline(1000), max_depth=3)
+    assert (code_of(answer.move), answer.score) != compiled_answer[:2]
 
 
 def test_mates_draws_and_a_node_cap() -> None:

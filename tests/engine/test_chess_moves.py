@@ -1,8 +1,9 @@
-"""legal_codes gives python-chess's legal moves, list for list (same order), as codes.
+"""The compiled chess core (``_chess_moves.c``) gives python-chess's legal moves, list for
+list (same order), as codes; and python-chess answers for it where it cannot (no compiler,
+``KIBITZ_PURE_PYTHON=1``, a board of another class).
 
-Both generators are held to python-chess: the compiled one (``_chess_moves.c``, what runs
-when it was built) and the pure-Python one (what runs without a C compiler, and for boards
-of other classes)."""
+Tests that need the core say ``compiled`` in their name (or parameter): CI's run without it
+(``KIBITZ_PURE_PYTHON=1``, ``.ci/run``) leaves them out with ``-k "not compiled"``."""
 
 from __future__ import annotations
 
@@ -12,15 +13,9 @@ from collections.abc import Callable
 import chess
 import pytest
 
+from server.engine import _chess_moves as core
 from server.engine import chess_moves
-from server.engine.chess_moves import (
-    legal_codes,
-    pseudo_codes,
-    python_legal_capture_codes,
-    python_legal_codes,
-    python_pseudo_capture_codes,
-    to_move,
-)
+from server.engine.chess_moves import legal_codes, pseudo_codes, to_move
 
 # positions that exercise pins, en passant (also the horizontal skewer), castling through
 # and out of check, promotions with and without capture, double check
@@ -44,61 +39,89 @@ TRICKY = [
 
 
 def _compiled(mode: int) -> Callable[..., list[int]]:
+    """The core's generator (mode 0: legal moves onto ``to_mask``, 1: legal captures, 2:
+    pseudo-legal captures: the compiled search's), called on the core itself."""
+
     def gen(board: chess.Board, to_mask: int = -1) -> list[int]:
-        out = chess_moves._compiled_codes(board, mode, to_mask)
+        fields = _fields_of(board)
+        out = core.gen(mode, *fields, to_mask & chess.BB_ALL)
         assert out is not None, "the compiled generator did not answer"
         return out
 
     return gen
 
 
-#: (legal moves, legal captures, pseudo-legal captures) of each generator
-GENERATORS = {
-    "compiled": (_compiled(0), _compiled(1), _compiled(2)),
-    "python": (python_legal_codes, python_legal_capture_codes, python_pseudo_capture_codes),
-}
+def _fields_of(board: chess.Board) -> tuple[object, ...]:
+    """``standard_fields`` of ``board``, whether or not the core is switched on."""
+    ep = board.ep_square
+    black, white = board.occupied_co
+    return (
+        board.turn,
+        board.pawns,
+        board.knights,
+        board.bishops,
+        board.rooks,
+        board.queens,
+        board.kings,
+        white,
+        black,
+        board.promoted,
+        -1 if ep is None else ep,
+        board.castling_rights,
+    )
 
 
-def test_the_compiled_generator_is_built() -> None:
+#: the legal moves' codes by each generator: the compiled core's, and the one
+#: ``legal_codes`` uses in this run (the core, or python-chess without it)
+GENERATORS: dict[str, Callable[..., list[int]]] = {"compiled": _compiled(0), "in_use": legal_codes}
+
+
+def test_the_compiled_generator_is_built_and_in_use() -> None:
     """``pip install -e .`` compiles it (a C compiler is part of the test set-up); without
-    it the server still runs, on the Python generator, but this suite says so."""
+    it the server still runs, on python-chess, but this suite says so."""
     assert chess_moves.COMPILED
     board = chess.Board()
-    assert chess_moves._compiled_codes(board, 0, -1) == legal_codes(board)
+    assert chess_moves.standard_fields(board) == _fields_of(board)
+    assert _compiled(0)(board) == legal_codes(board)
 
 
-def codes_of(board: chess.Board) -> list[int]:
+def reference(board: chess.Board, to_mask: int = chess.BB_ALL) -> list[int]:
+    """python-chess's legal moves as codes, spelled out here (not by the code under test)."""
     return [
         (m.promotion or 0) << 12 | m.from_square << 6 | m.to_square
-        for m in board.generate_legal_moves()
+        for m in board.generate_legal_moves(to_mask=to_mask)
     ]
 
 
 @pytest.mark.parametrize("kind", GENERATORS)
 @pytest.mark.parametrize("fen", TRICKY)
 def test_tricky_positions(fen: str, kind: str) -> None:
-    legal, legal_captures, pseudo_captures = GENERATORS[kind]
+    legal = GENERATORS[kind]
     board = chess.Board(fen)
-    assert legal(board) == codes_of(board)
+    assert legal(board) == reference(board)
     assert [to_move(c) for c in legal(board)] == list(board.generate_legal_moves())
-    assert legal_captures(board) == _codes(board.generate_legal_captures())
-    assert pseudo_captures(board) == _codes(board.generate_pseudo_legal_captures())
     for to_mask in (board.occupied_co[not board.turn], chess.BB_RANK_4, chess.BB_FILE_G):
-        expected = _codes(board.generate_legal_moves(to_mask=to_mask))
-        assert legal(board, to_mask) == expected
+        assert legal(board, to_mask) == reference(board, to_mask)
 
 
-@pytest.mark.parametrize("kind", GENERATORS)
-def test_every_position_of_many_random_games(kind: str) -> None:
+@pytest.mark.parametrize("fen", TRICKY)
+def test_tricky_positions_compiled_captures(fen: str) -> None:
+    """The core's captures (the compiled search's quiescence moves)."""
+    board = chess.Board(fen)
+    assert _compiled(1)(board) == _codes(board.generate_legal_captures())
+    assert _compiled(2)(board) == _codes(board.generate_pseudo_legal_captures())
+
+
+def test_every_position_of_many_random_games_compiled() -> None:
     """Random games (from the start and from the tricky positions), a bias to captures,
     checks and promotions so that endgames, pins and under-promotions come up."""
-    legal = GENERATORS[kind][0]
+    legal = GENERATORS["compiled"]
     rng = random.Random(2024)
     seen = 0
     for game in range(300):
         board = chess.Board(TRICKY[game % len(TRICKY)])
         for _ in range(160):
-            expected = codes_of(board)
+            expected = reference(board)
             assert legal(board) == expected, board.fen()
             seen += 1
             if not expected:
@@ -110,39 +133,39 @@ def test_every_position_of_many_random_games(kind: str) -> None:
 
 
 class _NoPins(chess.Board):
-    """A board whose pin finder is broken (finds none): a deliberately wrong generator."""
+    """A board of another class (whose pin finder is deliberately broken)."""
 
     def _slider_blockers(self, king: chess.Square) -> int:
         return 0
 
 
-def test_a_broken_generator_is_caught() -> None:
-    """The comparison can fail: without pins, legal_codes lets a pinned knight move."""
+def test_a_board_of_another_class_is_left_to_python_chess() -> None:
+    """The core reads standard boards only: another class's moves are its own (here, a
+    broken pin finder lets a pinned knight move), Chess960's python-chess's."""
     fen = "4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1"  # the knight on e2 is pinned
-    assert legal_codes(chess.Board(fen)) == codes_of(chess.Board(fen))
-    broken = legal_codes(_NoPins(fen))  # another class: the Python generator answers
-    assert broken != codes_of(chess.Board(fen))
+    assert legal_codes(chess.Board(fen)) == reference(chess.Board(fen))
+    broken = legal_codes(_NoPins(fen))
+    assert broken != reference(chess.Board(fen))
     assert any(c >> 6 & 63 == chess.E2 for c in broken)
+    board960 = chess.Board.from_chess960_pos(100)
+    assert chess_moves.standard_fields(board960) is None
+    assert legal_codes(board960) == reference(board960)
 
 
 def test_a_compiled_generator_fed_wrong_facts_is_caught() -> None:
-    """The compiled generator's comparison can fail too: handed no en passant square, or no
+    """The compiled generator's comparison can fail: handed no en passant square, or no
     castling rights, its lists differ from python-chess's."""
-    from server.engine import _chess_moves as compiled
-
     for fen, ep, castling in (
         ("8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1", -1, 0),
         ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", None, 0),
     ):
         board = chess.Board(fen)
-        black, white = board.occupied_co
+        args = _fields_of(board)[:10]
         true_ep = -1 if board.ep_square is None else board.ep_square
-        args = [board.turn, board.pawns, board.knights, board.bishops, board.rooks,
-                board.queens, board.kings, white, black, board.promoted]  # fmt: skip
-        right = compiled.gen(0, *args, true_ep, board.castling_rights, chess.BB_ALL)
-        assert right == codes_of(board)
-        wrong = compiled.gen(0, *args, true_ep if ep is None else ep, castling, chess.BB_ALL)
-        assert wrong != codes_of(board)
+        right = core.gen(0, *args, true_ep, board.castling_rights, chess.BB_ALL)
+        assert right == reference(board)
+        wrong = core.gen(0, *args, true_ep if ep is None else ep, castling, chess.BB_ALL)
+        assert wrong != reference(board)
 
 
 @pytest.mark.parametrize("fen", TRICKY)
@@ -172,43 +195,28 @@ def pseudo_of(board: chess.Board) -> list[int]:
     ]
 
 
-def test_pseudo_codes_are_python_chess_pseudo_legal_moves_in_order() -> None:
-    """On the standard board and on Dark Chess's (kings step into attack, castling through
-    attacked squares, OpenSpiel's way): random games, the tricky positions, both boards."""
+def test_pseudo_codes_are_dark_chess_s_moves() -> None:
+    """Dark Chess's moves are the board's pseudo-legal ones: the king steps into attack,
+    castling is ``DarkBoard``'s (OpenSpiel's way, through attacked squares)."""
     from server.engine.dark_chess.rules import DarkBoard
 
-    rng = random.Random(7)
-    seen = 0
-    for game in range(400):
-        board_cls = DarkBoard if game % 2 else chess.Board
-        board = board_cls(TRICKY[game % len(TRICKY)])
-        for _ in range(120):
-            expected = pseudo_of(board)
-            assert pseudo_codes(board) == expected, (board_cls.__name__, board.fen())
-            seen += 1
-            if not expected or not board.king(chess.WHITE) or not board.king(chess.BLACK):
-                break
-            captures = [m for m in board.generate_pseudo_legal_moves() if board.is_capture(m)]
-            moves = list(board.generate_pseudo_legal_moves())
-            move = rng.choice(captures if captures and rng.random() < 0.5 else moves)
-            board.push(move)
-    assert seen > 8_000
-    # and it can fail: with the king's steps filtered it misses a step into attack
     board = DarkBoard("4k3/8/8/8/8/8/3r4/4K3 w - - 0 1")
-    assert chess.Move(chess.E1, chess.D1) in list(board.generate_pseudo_legal_moves())
-    assert pseudo_codes(board) == pseudo_of(board)
-    assert legal_codes(chess.Board(board.fen())) != pseudo_of(board)
+    step = chess.E1 << 6 | chess.D1  # into the rook's file
+    assert step in pseudo_codes(board) and pseudo_codes(board) == pseudo_of(board)
+    assert step not in legal_codes(chess.Board(board.fen()))
+    board = DarkBoard("4k3/8/8/8/8/8/5r2/4K2R w K - 0 1")  # f1 attacked: castle anyway
+    assert chess.E1 << 6 | chess.G1 in pseudo_codes(board)
+    assert chess.E1 << 6 | chess.G1 not in legal_codes(chess.Board(board.fen()))
 
 
 def _codes(moves: object) -> list[int]:
     return [(m.promotion or 0) << 12 | m.from_square << 6 | m.to_square for m in moves]  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("kind", GENERATORS)
-def test_capture_codes_are_python_chess_captures_in_order(kind: str) -> None:
-    """The search's quiescence moves: legal captures (evasions in check, en passant last,
-    as python-chess chains them) and pseudo-legal ones, on random sharp games."""
-    _, legal_captures, pseudo_captures = GENERATORS[kind]
+def test_compiled_capture_codes_are_python_chess_captures_in_order() -> None:
+    """The compiled search's quiescence moves: legal captures (evasions in check, en passant
+    last, as python-chess chains them) and pseudo-legal ones, on random sharp games."""
+    legal_captures, pseudo_captures = _compiled(1), _compiled(2)
     rng = random.Random(31)
     seen = 0
     for game in range(300):
@@ -262,7 +270,7 @@ def test_the_compiled_push_is_python_chess_s() -> None:
             assert _fields(after) == _fields(expected), (board.fen(), move)
             assert sorted(vars(after)) == sorted(vars(expected))
             assert irreversible == board.is_irreversible(move), (board.fen(), move)
-            assert key == expected._transposition_key(), (board.fen(), move)
+            assert key == chess_moves.position_key(expected), (board.fen(), move)
             board.push(move)
             seen += 1
     assert seen > 15_000
@@ -274,6 +282,24 @@ def test_the_compiled_push_is_python_chess_s() -> None:
     board.ep_square = None
     wrong = chess_moves.compiled_play(board, move)
     assert wrong is not None and _fields(wrong[0]) != _fields(expected)
+
+
+def test_the_position_key_is_python_chess_s_repetition_criterion() -> None:
+    """``position_key`` (public API only) is what python-chess compares for repetitions, its
+    private ``Board._transposition_key()``: if a python-chess release changes that, this test
+    names it (the rooms count repetitions on ``position_key``; compare the two and adapt)."""
+    rng = random.Random(43)
+    for game in range(60):
+        board = chess.Board(TRICKY[game % len(TRICKY)])
+        for _ in range(80):
+            assert chess_moves.position_key(board) == board._transposition_key(), (
+                "python-chess's Board._transposition_key() changed: "
+                f"position_key no longer matches it on {board.fen()}"
+            )
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
 
 
 def test_a_board_of_another_class_is_pushed_by_python_chess() -> None:

@@ -1,4 +1,5 @@
-"""The SAN a chess state spells from the legal moves it already has is python-chess's own."""
+"""The SAN a chess state spells from the legal moves it already has (the compiled core) is
+python-chess's own, which spells it without the core."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ import pytest
 
 from server.engine import REGISTRY, compiled, turn_rng
 from server.engine.chess_moves import compiled_san, legal_codes
-from server.engine.chess_san import rivals, san_of
 
 CHESS = REGISTRY.get("chess")
 
@@ -27,7 +27,7 @@ STARTS = [
 
 @pytest.fixture(params=["compiled", "python"])
 def spelled_by(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Each test twice: with the compiled core (its SAN) and without it (san_of)."""
+    """Each test twice: with the compiled core (its SAN) and without it (python-chess's)."""
     if request.param == "python":
         for name in compiled.NAMES:
             monkeypatch.setattr(compiled, name, None)
@@ -55,7 +55,7 @@ def played(
         if kind == "compiled":
             assert state.prev_codes is not None  # the SAN below is the compiled one
         else:
-            assert state.prev_rivals is not None  # the SAN below is spelled by san_of
+            assert state.prev_codes is None  # the SAN below is python-chess's
         out.append((before, move, CHESS.view(state, None)["last_san"]))
     return out
 
@@ -63,14 +63,15 @@ def played(
 @pytest.mark.parametrize("fen", STARTS)
 def test_san_of_every_move_matches_python_chess(fen: str, spelled_by: str) -> None:
     checked = 0
-    for seed in range(40):
+    # without the core python-chess spells it: a few games show the state hands it the board
+    for seed in range(40 if spelled_by == "compiled" else 4):
         for before, move, san in played(fen, seed, 120, spelled_by):
             assert san == before.san(move), (before.fen(), move.uci())
             checked += 1
-    assert checked >= 40
+    assert checked >= (40 if spelled_by == "compiled" else 4)
 
 
-def test_disambiguation_and_suffixes_are_exercised() -> None:
+def test_disambiguation_and_suffixes_are_exercised_by_the_compiled_comparison() -> None:
     """The comparison above meets the cases that matter (so it can fail where they differ)."""
     seen = [
         san for fen in STARTS for seed in range(40)
@@ -82,19 +83,6 @@ def test_disambiguation_and_suffixes_are_exercised() -> None:
     assert any(s.endswith("+") for s in seen)
     assert any("=" in s for s in seen)
     assert any(s.startswith("O-O-O") for s in seen) and any(s.startswith("O-O") for s in seen)
-
-
-def test_a_broken_spelling_is_caught() -> None:
-    """The check can fail: dropping the disambiguation gives a different text."""
-    board = chess.Board("4k3/8/8/8/8/8/8/N3K2N w - - 0 1")
-    move = chess.Move.from_uci("a1b3")
-    legal = legal_codes(board)
-    assert san_of(board, move, rivals(board, move, legal), False, True) == board.san(move) == "Nb3"
-    board = chess.Board("4k3/8/8/8/8/8/8/N1N1K3 w - - 0 1")
-    move = chess.Move.from_uci("a1b3")
-    legal = legal_codes(board)
-    assert san_of(board, move, rivals(board, move, legal), False, True) == board.san(move) == "Nab3"
-    assert san_of(board, move, 0, False, True) == "Nb3" != board.san(move)
 
 
 def test_a_broken_compiled_spelling_is_caught() -> None:

@@ -9,6 +9,7 @@ import asyncio
 from typing import Any
 
 import berserk
+import chess
 
 from server.net.app import KibitzServer
 
@@ -118,3 +119,46 @@ async def user_with(server: KibitzServer, name: str, login: str) -> object:
     c.welcome = await c.request("hello", protocol=2, auth=login)
     assert c.welcome["user"] == name
     return c
+
+
+async def test_a_bot_plays_a_kibitz_bot_through_challenge_ai(server: KibitzServer) -> None:
+    """lichess's ``/api/challenge/ai``: a casual game at once against Kibitz's own chess bot
+    (level 1-8 over its strengths), played to the end over the bot routes."""
+    bot, bot_token = await bot_account(server, "Robo")
+    events = Reader(bot.bots.stream_incoming_events)
+    made = await asyncio.to_thread(
+        bot.challenges.create_ai, level=1, clock_limit=300, clock_increment=0, color="white"
+    )
+    game_id = made["id"]
+    assert made["player"] == "white" and made["rated"] is False
+    start = await events.until(lambda e: e["type"] == "gameStart")
+    assert start["game"]["gameId"] == game_id and start["game"]["opponent"]["username"]
+    game = Reader(lambda: bot.bots.stream_game_state(game_id))
+    full = await game.next()
+    assert full["black"]["name"].endswith("bot") and full["white"]["name"] == "Robo"
+    state = full["state"]
+    for _ in range(60):  # play the first legal move (python-chess) until the game ends
+        if state["status"] != "started":
+            break
+        board = chess.Board()
+        for uci in state["moves"].split():
+            board.push_uci(uci)
+        if board.turn == chess.WHITE:
+            move = next(iter(board.legal_moves)).uci()
+            await asyncio.to_thread(bot.bots.make_move, game_id, move)
+            count = len(board.move_stack) + 1
+            state = await game.until(
+                lambda s, n=count: (
+                    s["type"] == "gameState"
+                    and (len(s["moves"].split()) > n or s["status"] != "started")
+                )
+            )
+        else:
+            state = await game.until(lambda s: s["type"] == "gameState")
+    else:
+        await asyncio.to_thread(bot.bots.resign_game, game_id)
+        state = await game.until(lambda s: s["type"] == "gameState" and s["status"] != "started")
+    assert state["status"] in ("mate", "resign", "draw", "stalemate")
+    finish = await events.until(lambda e: e["type"] == "gameFinish")
+    assert finish["game"]["gameId"] == game_id
+    del bot_token

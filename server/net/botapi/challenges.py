@@ -324,6 +324,52 @@ class Challenges:
                 await self.publish(user, event)
         return room_id
 
+    async def against_ai(
+        self, caller: Caller, fields: dict[str, str], strengths: list[str], title: Any
+    ) -> dict[str, Any]:
+        """lichess's ``POST /api/challenge/ai``: a casual game at once against one of
+        Kibitz's own chess bots (``level`` 1-8 spread over ``strengths``, weakest first;
+        ``title(strength)``: its seat's name)."""
+        caller.need("challenge:write" if not caller.bot else "bot:play")
+        level = whole(fields, "level", 1, 8) or 1
+        limit = whole(fields, "clock.limit", 0, 10800)
+        increment = whole(fields, "clock.increment", 0, 180)
+        if (limit is None) != (increment is None):
+            raise BotApiError(400, "clock.limit and clock.increment go together")
+        if (fields.get("variant") or "standard") != "standard" or fields.get("fen"):
+            raise BotApiError(400, "variant: standard only, from the start")
+        color = fields.get("color", "random") or "random"
+        if color not in ("random", "white", "black"):
+            raise BotApiError(400, "color: random, white or black")
+        if not strengths:
+            raise BotApiError(400, "this server runs no bots")
+        clock = (
+            None if limit is None else {"type": "fischer", "base": limit, "increment": increment}
+        )
+        settings: dict[str, Any] = {"undo": False} | ({"clock": clock} if clock else {})
+        try:
+            Policy.parse(settings, self.hub.registry.get("chess"))
+        except Exception as exc:
+            raise BotApiError(400, f"clock: {exc}") from None
+        strength = strengths[(level - 1) * len(strengths) // 8]
+        name = title(strength)  # may refuse (an engine with no place): before any change
+        seat = ("white", "black").index(color) if color != "random" else random.randrange(2)
+        summary = await self.hub.create("chess", {}, 2, settings, rated=None)
+        room_id = summary["room"]
+        token = self.hub.make_secret(24)
+        await self.hub.command(room_id, "take_seat", {"seat": seat, "token": token,
+                               "name": caller.name, "user": caller.name})  # fmt: skip
+        await self.hub.command(room_id, "add_bot", {"seat": 1 - seat, "bot": strength,
+                               "name": name})  # fmt: skip
+        seats = {caller.id: {"seat": seat, "token": token}}
+        await self.store.add_game(room_id, seats)
+        event = await self.game_event("gameStart", room_id, caller.id, seats)
+        if event is not None:
+            await self.publish(caller.id, event)
+        return {"id": room_id, "variant": {"key": "standard"}, "speed": speed(clock),
+                "rated": False, "source": "ai", "status": {"name": "started"},
+                "player": ("white", "black")[seat], "level": level}  # fmt: skip
+
     # -- games --------------------------------------------------------------------------------
 
     async def game_event(

@@ -119,6 +119,11 @@ class BotApi:
             if not ID.fullmatch(parts[1]):
                 raise BotApiError(404, "Not found")
             fields = form(conn, request)
+            if parts[1] == "ai":  # lichess's route: a Kibitz bot at once (so an account
+                # named "ai" is not challenged over the API)
+                strengths = self.handlers.bot_strengths("chess")
+                made = await self.challenges.against_ai(caller, fields, strengths, self.title)
+                return json_response(conn, 201, made)
             if len(parts) == 2:
                 made = await self.challenges.create(caller, parts[1], fields)
                 return json_response(conn, 200, made)
@@ -142,6 +147,19 @@ class BotApi:
             caller.need(f"{parts[0]}:play")
             return await self.game_route(conn, request, caller, parts[2:])
         raise BotApiError(404, "Not found")
+
+    def title(self, strength: str) -> str:
+        """A bot seat's name, as the lobby's add-bot gives it (an engine's seat: only while
+        its pool has a place, else 429)."""
+        engines = self.handlers.engines
+        engine = engines.find(strength) if engines is not None else None
+        if engines is not None and engine is not None:
+            try:
+                engines.check_room(strength, self.hub.rooms)
+            except ProtocolError as exc:
+                raise BotApiError(429, str(exc)) from None
+            return engine[0].spec.title(engine[1])
+        return f"{strength.capitalize()} bot"
 
     # -- account ------------------------------------------------------------------------------
 

@@ -39,8 +39,9 @@ TRICKY = [
 
 
 def _compiled(mode: int) -> Callable[..., list[int]]:
-    """The core's generator (mode 0: legal moves onto ``to_mask``, 1: legal captures, 2:
-    pseudo-legal captures: the compiled search's), called on the core itself."""
+    """The core's generator (mode 0: legal moves onto ``to_mask``, 1: legal captures, as the
+    compiled search's quiescence makes them, 2: pseudo-legal captures), called on the core
+    itself whether or not ``KIBITZ_PURE_PYTHON`` switched it off for the rest."""
 
     def gen(board: chess.Board, to_mask: int = -1) -> list[int]:
         fields = _fields_of(board)

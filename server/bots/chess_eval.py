@@ -3,7 +3,10 @@
 The tables are Tomasz Michniewski's "simplified evaluation function" (chessprogramming wiki)
 with a middle-game and an end-game king table blended by the material left (or PeSTO's,
 :mod:`.pesto`). Scores are in centipawns. :mod:`.chess_position` keeps the evaluation up to
-date move by move, in the position :mod:`server.bots.alphabeta` searches.
+date move by move, in the position :mod:`server.bots.alphabeta` searches (the chess bot's
+fallback); the compiled search evaluates in C from the same data, :data:`PHASE`,
+:data:`VALUE` and PeSTO's tables, handed to it once at import (:mod:`.compiled`). The
+Monte Carlo searches' :class:`ChessEvaluator` (chess and Dark Chess) is here too.
 """
 
 from __future__ import annotations

@@ -8,7 +8,8 @@ both halves, so there is nothing to add afterwards.
 
 The two halves travel packed in one integer (``mg + eg * 2**20``) so that the search's
 incremental update (:func:`server.bots.chess_eval.move_delta`) stays one addition a move;
-:func:`taper` unpacks and blends them.
+:func:`taper` unpacks and blends them. The tables are kept here once: the compiled search
+(``_chess_search.c``) is handed them, unpacked, at import (:mod:`.compiled`).
 """
 
 from __future__ import annotations

@@ -64,6 +64,10 @@ run banqi_ismcts_vs_greedy banqi ismcts greedy -n "$N" --time 0.5 --seed bench-b
 N3=$(( (N + 2) / 3 * 3 ))  # a multiple of 3: max^n sits in every seat equally often
 run hui_maxn_vs_2greedy hase_und_igel maxn greedy --seats 3 -n "$N3" --time 0.5 --seed bench-hui
 run hui_maxn_vs_2random hase_und_igel maxn random --seats 3 -n "$N3" --time 0.5 --seed bench-hui-r
+# Yonin Shogi: the top level (max^n, 1 s) vs three greedy bots, 4 seats (target: first in
+# 40 % of games, par 25 %); the figure in docs/BOTS.md is two such runs of 30 (seeds ys-top-1, -2)
+N4=$(( (N + 3) / 4 * 4 ))  # a multiple of 4: the top level sits in every seat equally often
+run yonin_shogi_top_vs_greedy yonin_shogi hard greedy --seats 4 -n "$N4" --seed ys-top-1
 
 # The difficulty ladder of every game (LADDER=1; rewrites server/bots/ladder.json and the
 # table in docs/BOTS.md): each level against the one below, chess anchored to Stockfish.
@@ -73,4 +77,6 @@ if [ -n "${LADDER:-}" ]; then
     python -m server ladder banqi -n "$N" --write
     python -m server ladder apocalypse -n "$N" --write
     python -m server ladder hase_und_igel -n 1000 --write
+    python -m server ladder xiangqi ming_mang -n 20 --write
+    python -m server ladder yonin_shogi -n "$N" --write
 fi

@@ -6,15 +6,17 @@ by default) finds a game that ends with someone *else* taking a King about as go
 that goes on, and plays for second place: our first max^n was first in 10 of 60 games
 against three greedy bots (docs/results/yonin_shogi_hard_vs_3greedy_n60.txt). This
 evaluator (used by the search only; the ``greedy`` bot keeps the game's ``evaluate`` hook)
-changes three things:
+changes three things (measured: first in 36 of 60 such games,
+docs/results/yonin_shogi_top_vs_greedy.txt):
 
 * utilities: a win is worth :data:`WIN`, a shared second place :data:`MIDDLE`, losing the
   King :data:`LOSS`; a game still going is worth :data:`GOING` give or take the material
   (:func:`going`), more than a second place, so the search plays to be the taker;
 * the leaf is resolved statically (:func:`resolve`): from the seat to move on, in turn
   order, the first seat whose piece reaches another seat's King takes it (a seat whose own
-  King is reached when its turn comes steps away first), so a King left hanging at the
-  horizon counts as taken by whoever comes first, not as a material detail;
+  King is reached when its turn comes steps away first, if it has a safe square to step
+  to: else it is stuck, a mate), so a King left hanging at the horizon counts as taken by
+  whoever comes first, not as a material detail;
 * move ordering (the others' ``opponent_n`` best moves): taking a King, then escapes when
   the mover's King is reached, then moves that reach a King, captures and promotions.
 """
@@ -90,19 +92,38 @@ def resolve(
     board: tuple[str, ...], to_move: int, reached: list[set[int]] | None = None
 ) -> tuple[int, int] | None:
     """``(taker, loser)`` if, from ``to_move`` on in turn order, some seat's piece reaches
-    another seat's King before that King's owner moves; a seat whose King is reached when
-    its own turn comes is assumed to step away (``None``: no King falls this round).
+    another seat's King before that King's owner moves, or after it when that King had
+    nowhere safe to step (:func:`safe_squares`); a seat whose King is reached when its own
+    turn comes and has a safe square steps away (``None``: no King falls this round).
     ``reached``: :func:`reached_by`, if known."""
+    kings = king_squares(board)
     if reached is None:
-        reached = reached_by(board, king_squares(board))
+        reached = reached_by(board, kings)
     moved: set[int] = set()
     for k in range(4):
         s = (to_move + k) % 4
         for x in range(4):
             if x != s and x not in moved and s in reached[x]:
                 return s, x
-        moved.add(s)
+        if not reached[s] or safe_squares(board, s, kings[s]):
+            moved.add(s)  # nothing reaches its King, or it steps away; else it is stuck
     return None
+
+
+def safe_squares(board: tuple[str, ...], seat: int, sq: int, enough: int = 1) -> int:
+    """How many squares ``seat``'s King on ``sq`` can step to (empty or another seat's
+    piece) that no other seat's piece reaches, counting up to ``enough``. (Taking the
+    piece that reaches it with another piece, or putting one in between, is not counted:
+    at a horizon a King with nowhere to step is taken as stuck.)"""
+    mine = str(seat)
+    safe = 0
+    for to in STEP_TO[seat]["K"][sq]:
+        cell = board[to]
+        if not cell.startswith(mine) and not attackers(board, to) - {seat}:
+            safe += 1
+            if safe >= enough:
+                break
+    return safe
 
 
 def utilities(taker: int, loser: int, weight: float = 1.0) -> list[float]:
@@ -130,15 +151,8 @@ def exposure(board: tuple[str, ...], seat: int, sq: int, reached: bool | None = 
         reached = bool(attackers(board, sq) - {seat})
     if not reached:
         return away
-    mine = str(seat)
-    safe = 0
-    for to in STEP_TO[seat]["K"][sq]:
-        cell = board[to]
-        if not cell.startswith(mine) and not attackers(board, to) - {seat}:
-            safe += 1
-            if safe > 1:
-                return away + REACHED
-    return away + REACHED + (CORNERED if safe == 0 else CORNERED / 2)
+    safe = safe_squares(board, seat, sq, 2)
+    return away + REACHED + (0.0 if safe > 1 else CORNERED if safe == 0 else CORNERED / 2)
 
 
 def going(
@@ -254,5 +268,5 @@ class YoninEvaluator(HookEvaluator):
 
 __all__ = [
     "YoninEvaluator", "attackers", "attacks", "checks", "exposure", "going", "king_squares",
-    "pressure", "reached_by", "resolve",
+    "pressure", "reached_by", "resolve", "safe_squares",
 ]  # fmt: skip

@@ -92,3 +92,12 @@ def test_a_reached_king_with_nowhere_to_go_is_worse_off() -> None:
     sq = parse_square("e1")
     assert exposure(position(KINGS).board, 0, sq) == 0.0
     assert 0 < exposure(free.board, 0, sq) < exposure(boxed.board, 0, sq)
+
+
+def test_a_king_with_nowhere_to_step_is_taken_by_the_next_that_reaches_it() -> None:
+    # South's King in the corner, reached by North's Rook down file a; East's Rook on file b
+    # holds b1 and b2: South cannot step away, and North, two turns later, takes it
+    stuck = KINGS.replace("SK e1", "SK a1").replace("WK a5", "WK e5") + ", NR a9, ER b9"
+    assert resolve(position(stuck).board, 0) == (2, 0)
+    free = stuck.replace(", ER b9", "")  # b1 and b2 free: it steps away
+    assert resolve(position(free).board, 0) is None

@@ -8,7 +8,8 @@ Routes (JSON in and out):
     POST /api/logout            forgets the token (cookie or ``Authorization: Bearer``)
     GET  /api/me                {"name", "bot"} of the token, else 401
     GET  /api/users/{name}      {"name", "bot", "ratings": {"chess:blitz": {...}}}
-    GET  /api/users/{name}/games?page=1&per=20   finished games, newest first
+    GET  /api/users/{name}/games?page=1&per=20   finished games, newest first (from Redis and
+         the archive; filters game=, result=win|loss|draw, rated=true|false, opponent=)
 
 A request body on the WebSocket port: websockets parses only handshakes (GET, no body), so
 :class:`ApiConnection` (the server's ``create_connection``) gives each connection a protocol
@@ -44,6 +45,7 @@ from websockets.protocol import CONNECTING
 from websockets.server import ServerProtocol
 
 from ..store.accounts import AccountStore
+from .archived import archive_of, games_query, player_games
 from .hub import Hub
 
 #: user names: 2-20 of these, beginning with a letter or digit; unique case-insensitively
@@ -172,9 +174,18 @@ class Accounts:
             "ratings": await self.store.ratings(name),
         }
 
-    async def games(self, name: str, page: int, per: int) -> dict[str, Any]:
+    async def games(
+        self, name: str, page: int, per: int, filters: dict[str, list[str]] | None = None
+    ) -> dict[str, Any]:
+        """A page of the player's games, newest first, from Redis and the archive, filtered
+        (``game``, ``result``, ``rated``, ``opponent``: ``server/net/archived.py``)."""
         profile = await self.profile(name)
-        total, games = await self.store.history(name, (page - 1) * per, per)
+        try:
+            q = games_query(profile["name"], filters or {})
+        except ValueError as exc:
+            raise ApiError(400, "bad_request", str(exc)) from None
+        archive = archive_of(self.hub)
+        total, games = await player_games(self.store, archive, q, (page - 1) * per, per)
         return {"name": profile["name"], "page": page, "per": per, "total": total, "games": games}
 
     # -- HTTP -----------------------------------------------------------------------------
@@ -226,10 +237,10 @@ class Accounts:
         if len(parts) == 3:
             return 200, await self.profile(parts[2]), None
         if len(parts) == 4 and parts[3] == "games":
-            query = parse_qs(url.query)
+            query = parse_qs(url.query, keep_blank_values=True)
             page = _int_arg(query, "page", 1, 1, 10_000)
             per = _int_arg(query, "per", 20, 1, 100)
-            return 200, await self.games(parts[2], page, per), None
+            return 200, await self.games(parts[2], page, per, query), None
         raise ApiError(404, "not_found", "no such resource")
 
 

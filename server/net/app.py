@@ -30,6 +30,7 @@ from ..rooms.errors import RoomError
 from ..store import EmbeddedRedis, Store, StoreError
 from ..store.cluster import ClusterStore
 from .admission import Admission
+from .archiving import Archiver, start_archiving
 from .botapi.routes import BotApi
 from .botapi.wire import StreamingConnection
 from .bots import BotRunner
@@ -109,6 +110,10 @@ class Config:
     seeks_per_ip: int = 20
     #: share the port with other worker processes (``kibitz serve --workers``)
     reuse_port: bool = False
+    #: where finished games go (``--archive``: ``postgresql://...`` or ``sqlite:PATH``;
+    #: None: they stay in Redis) and how long (s) they stay in Redis first
+    archive: str | None = None
+    archive_grace: float = 3600.0
 
 
 class KibitzServer:
@@ -173,6 +178,9 @@ class KibitzServer:
         self.handlers.engines = self.engines
         self.botapi = BotApi(self.hub, self.handlers)  # the lichess-compatible Bot API
         await self.botapi.start()
+        self.archiver: Archiver | None = None
+        if cfg.archive is not None:  # finished games leave Redis for the archive
+            self.archiver = await start_archiving(self.hub, cfg.archive, grace=cfg.archive_grace)
         self.bots: BotRunner | None = None
         if cfg.bot_workers > 0:
             self.bots = BotRunner(self.hub, workers=cfg.bot_workers, engines=self.engines)
@@ -232,6 +240,10 @@ class KibitzServer:
         if self.hub is not None:
             self.hub.metrics.gc_pauses.remove()
             await self.hub.close()
+        if getattr(self, "archiver", None) is not None:
+            assert self.archiver is not None
+            await self.archiver.archive.close()
+            self.archiver = None
         if getattr(self, "bots", None) is not None:
             assert self.bots is not None
             await self.bots.close()

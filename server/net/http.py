@@ -7,7 +7,8 @@ Routes (GET only):
     /metrics                    Prometheus text format
     /api/games                  the game registry
     /api/rooms/{id}/record      a room's full record (JSON) once it may be shown
-    /api/rooms/{id}/pgn         a chess record as PGN
+    /api/rooms/{id}/pgn         a chess record as PGN (a live or an archived game)
+    /api/users/{name}/export    every game of a player, streamed (ndjson: PGN or record)
     /api/account, /api/bot/..., /api/board/..., /api/challenge..., /api/stream/event,
     /api/tokens                 the lichess-compatible Bot API (server/net/botapi/)
     /, /{file}                  static files from web/ (no directory listing, no "..")
@@ -34,6 +35,7 @@ from .accounts import accounts_of, is_account_path
 from .admission import Admission
 from .botapi.routes import BotApi, is_api_path
 from .errors import ProtocolError
+from .exports import export, is_export_path
 from .hub import Hub
 
 log = logging.getLogger("kibitz.http")
@@ -143,6 +145,8 @@ class HttpRoutes:
             return self.respond(conn, 200, body, "text/plain; version=0.0.4; charset=utf-8")
         if path == "/api/games":
             return self.json(conn, 200, [g.info() for g in self.hub.registry])
+        if is_export_path(path):  # a player's games, streamed (server/net/exports.py)
+            return await export(self.hub, conn, request)
         # -- accounts (issue 13): register, login, logout, me, users -------------------------
         if is_account_path(path):
             return await accounts_of(self.hub).route(conn, request)

@@ -127,6 +127,8 @@ class Hub:
         self.rematch_accounts: Callable[[Room, str], Awaitable[dict[int, Any]]] | None = None
         #: set by the cluster: publish a hosted room's renderings to the other nodes
         self.publish: Callable[[str, Outs], Awaitable[None]] | None = None
+        #: set by the archive: a read of a finished game that left Redis (``archiving.py``)
+        self.archived: Callable[[str, str, dict[str, Any]], Awaitable[Any]] | None = None
         #: set by the cluster: run an operation on another node
         self.remote: Callable[[str, str, str, dict[str, Any]], Coroutine[Any, Any, Any]] | None = (
             None
@@ -300,8 +302,13 @@ class Hub:
         return self._route(room_id, op, args)
 
     async def read(self, room_id: Any, op: str, args: dict[str, Any]) -> Any:
-        """Run a read-only room operation on its host."""
-        return await self._route(room_id, op, args)
+        """Run a read-only room operation on its host, or on the game's archived log."""
+        try:
+            return await self._route(room_id, op, args)
+        except ProtocolError as exc:  # Redis first: a game leaves it once it is archived
+            if exc.code != "no_such_room" or self.archived is None:
+                raise
+            return await self.archived(room_id, op, args)
 
     async def _route(self, room_id: Any, op: str, args: dict[str, Any]) -> Any:
         for _ in range(3):

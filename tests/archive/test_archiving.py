@@ -1,0 +1,155 @@
+"""Finished games leave Redis for the archive, over real sockets, a real redis-server and
+a real PostgreSQL (and the embedded SQLite): every game kind reads back as it read live; the
+grace period keeps a game in Redis; a node stopped at any step of archiving (as kill -9
+would: nothing after that step runs) loses nothing and duplicates nothing, and the check
+that holds this catches an archiver that removes keys before the write."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from server.engine import Registry
+from server.net.app import KibitzServer
+from server.net.archiving import Archiver, Crash
+
+from .helpers import archived_server, assert_somewhere, finished_game, other_archive, where
+
+#: every game kind, with the seats it is played with
+KINDS = [
+    ("chess", 2), ("dark_chess", 2), ("apocalypse", 2), ("banqi", 2), ("hase_und_igel", 3),
+    ("kono", 2), ("jungle", 2), ("kamisado", 2), ("ming_mang", 2), ("yonin_shogi", 4),
+    ("xiangqi", 2), ("rps", 2),
+]  # fmt: skip
+STEPS = ("read", "written", "checked", "dropped", "forgotten")
+
+
+async def reads(srv: KibitzServer, room: str) -> dict[str, Any]:
+    """Everything a reader can ask of a finished game: the record (as a spectator and as a
+    seat), a spectator's history of views, a seat's resync, the room's info."""
+    assert srv.hub is not None
+    hub = srv.hub
+    return {
+        "record": await hub.read(room, "record", {}),
+        "record_seated": await hub.read(room, "record", {"seated": True}),
+        "history": await hub.read(room, "history", {"recipient": None}),
+        "resync": await hub.read(room, "resync", {"recipient": None, "since": None}),
+        "info": await hub.read(room, "info", {}),
+    }
+
+
+async def gone_from_node(srv: KibitzServer, room: str) -> None:
+    assert srv.hub is not None
+    assert room not in srv.hub.rooms, "the node still hosts an archived room"
+
+
+async def test_every_game_kind_reads_back_as_it_read_live(
+    redis_url: str, prefix: str, registry: Registry, archive_url: str
+) -> None:
+    async with archived_server(redis_url, prefix, registry, archive_url) as srv:
+        assert srv.archiver is not None and srv.store is not None
+        live: dict[str, dict[str, Any]] = {}
+        for game, n in KINDS:
+            room, clients = await finished_game(srv, game, n, f"kind {game}")
+            live[room] = await reads(srv, room)
+            for c in clients.values():
+                await c.close()
+        assert await srv.archiver.sweep() == 0  # within the grace period: nothing moves
+        assert sorted(await srv.archiver.pending()) == sorted(live)
+        assert await srv.archiver.sweep(everything=True) == len(KINDS)
+        assert await srv.archiver.pending() == []
+        for room, before in live.items():
+            assert await where(srv.store, srv.archiver.archive, room) == (False, True)
+            await gone_from_node(srv, room)
+            after = await reads(srv, room)
+            assert after == before, room
+        chess = next(r for r, v in live.items() if v["record"]["game"] == "chess")
+        assert "pgn" in live[chess]["record"]["exports"]
+
+
+async def test_the_grace_period_keeps_a_game_in_redis(
+    redis_url: str, prefix: str, registry: Registry, archive_url: str
+) -> None:
+    async with archived_server(redis_url, prefix, registry, archive_url, archive_grace=600) as srv:
+        assert srv.archiver is not None and srv.store is not None
+        room, clients = await finished_game(srv, "chess", 2, "grace")
+        archiver = srv.archiver
+        assert await archiver.sweep() == 0
+        assert await where(srv.store, archiver.archive, room) == (True, False)
+        # a rematch offer within the grace period is taken
+        await clients[0].request("rematch", room=room)
+        archiver.clock = lambda: srv.config.clock() + 601  # the grace period is over
+        assert await archiver.sweep() == 1
+        assert await where(srv.store, archiver.archive, room) == (False, True)
+        for c in clients.values():
+            await c.close()
+
+
+@pytest.mark.parametrize("step", STEPS)
+async def test_a_node_stopped_at_any_step_loses_nothing_and_duplicates_nothing(
+    redis_url: str, prefix: str, registry: Registry, archive_url: str, step: str
+) -> None:
+    async with archived_server(redis_url, prefix, registry, archive_url) as srv:
+        assert srv.archiver is not None and srv.store is not None and srv.hub is not None
+        room, clients = await finished_game(srv, "chess", 2, f"crash {step}")
+        before = await reads(srv, room)
+        dying = srv.archiver
+
+        def crash(at: str) -> None:
+            if at == step:
+                raise Crash(at)
+
+        dying.fault = crash
+        with pytest.raises(Crash):
+            await dying.archive_one(room)
+        await assert_somewhere(srv.store, dying.archive, room)
+        # the next node: its own archiver, its own connection to the archive
+        archive = await other_archive(archive_url)
+        try:
+            nxt = Archiver(srv.store, archive, registry, node="next-node", grace=0)
+            await srv.store.release("~archiver", srv.hub.node)
+            assert await nxt.sweep(everything=True) == 1
+            assert await nxt.pending() == []
+            assert await where(srv.store, archive, room) == (False, True)
+            events = await archive.events(room)
+            assert events is not None and len(events) == before["record"]["version"]
+            assert events[0]["k"] == "created" and len({e["t"] for e in events}) > 1
+            assert await nxt.sweep(everything=True) == 0  # nothing twice
+        finally:
+            await archive.close()
+        srv.hub.hosting.drop(room)
+        assert await reads(srv, room) == before
+        for c in clients.values():
+            await c.close()
+
+
+class RemovesFirst(Archiver):
+    """A broken archiver: it removes the game's keys before its write to the archive."""
+
+    async def archive_one(self, room_id: str) -> bool:
+        keys = [self.store.rk(k, room_id) for k in ("room", "lease", "chat")]
+        await self.store.redis.delete(*keys)
+        self.fault("dropped")
+        return await super().archive_one(room_id)
+
+
+async def test_the_check_catches_an_archiver_that_removes_keys_before_the_write(
+    redis_url: str, prefix: str, registry: Registry, archive_url: str
+) -> None:
+    async with archived_server(redis_url, prefix, registry, archive_url) as srv:
+        assert srv.archiver is not None and srv.store is not None and srv.hub is not None
+        room, clients = await finished_game(srv, "chess", 2, "broken")
+        broken = RemovesFirst(srv.store, srv.archiver.archive, registry, node=srv.hub.node)
+
+        def crash(at: str) -> None:
+            if at == "dropped":
+                raise Crash(at)
+
+        broken.fault = crash
+        with pytest.raises(Crash):
+            await broken.archive_one(room)
+        with pytest.raises(AssertionError, match="neither"):
+            await assert_somewhere(srv.store, srv.archiver.archive, room)
+        for c in clients.values():
+            await c.close()

@@ -10,10 +10,11 @@ from typing import Any
 
 import berserk
 import chess
+import requests
 
 from server.net.app import KibitzServer
 
-from .botapi_helpers import Reader, bot_account, post, raw_first_line
+from .botapi_helpers import Reader, bot_account, get, post, raw_first_line
 from .test_accounts import register_and_login
 from .test_seeks import next_of
 
@@ -162,3 +163,28 @@ async def test_a_bot_plays_a_kibitz_bot_through_challenge_ai(server: KibitzServe
     finish = await events.until(lambda e: e["type"] == "gameFinish")
     assert finish["game"]["gameId"] == game_id
     del bot_token
+
+
+async def test_what_lichess_bot_asks_first(server: KibitzServer) -> None:
+    """lichess-bot's start: ``/api/token/test`` (the body: tokens, commas between) and the
+    running games (``/api/account/playing``), which it resumes."""
+    bot, bot_token = await bot_account(server, "Robo")
+
+    def token_test(body: str) -> tuple[int, Any]:
+        r = requests.post(server.url + "api/token/test", data=body, timeout=10)
+        return r.status_code, r.json()
+
+    unknown = "kbt_" + "B" * 43
+    status, found = await asyncio.to_thread(token_test, f"{bot_token},{unknown},nonsense")
+    assert status == 200 and found[unknown] is None and found["nonsense"] is None
+    assert found[bot_token] == {"userId": "robo", "scopes": "bot:play", "expires": None}
+    status, body = await asyncio.to_thread(token_test, ",".join([unknown] * 11))
+    assert status == 400 and list(body) == ["error"]
+    status, playing = await get(server, "/api/account/playing", bot_token)
+    assert (status, playing) == (200, {"nowPlaying": []})
+    made = await asyncio.to_thread(bot.challenges.create_ai, level=8, clock_limit=60,
+                                   clock_increment=1, color="black")  # fmt: skip
+    status, playing = await get(server, "/api/account/playing", bot_token)
+    (game,) = playing["nowPlaying"]
+    assert game["gameId"] == made["id"] and game["color"] == "black"
+    assert game["speed"] == "bullet" and game["opponent"]["username"]

@@ -39,11 +39,13 @@ from ..seeks import start_seeks
 from ..social import CHAT_RATE, CHAT_WINDOW, chat
 from .challenges import Challenges, flag
 from .games import GameStreams, SeatListener
-from .tokens import Caller, Tokens
+from .tokens import TOKEN, Caller, Tokens
 from .wire import BotApiError, Stream, error_response, form, json_response, stream
 
 PREFIXES = ("/api/account", "/api/bot/", "/api/board/", "/api/stream/event", "/api/challenge",
-            "/api/tokens")  # fmt: skip
+            "/api/tokens", "/api/token/test")  # fmt: skip
+#: tokens one ``/api/token/test`` may ask about
+MAX_TESTED = 10
 UCI = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?")
 ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
 
@@ -94,8 +96,11 @@ class BotApi:
         parts = path.strip("/").split("/")[1:]  # after "api"
         if parts[0] == "tokens":
             return await self.token_route(conn, request, parts, method)
+        if parts == ["token", "test"]:
+            return json_response(conn, 200, await self.token_test(conn, method))
         caller = await self.tokens.caller(request)
-        want = "GET" if parts in (["account"], ["stream", "event"], ["challenge"]) or (
+        want = "GET" if parts in (["account"], ["account", "playing"], ["stream", "event"],
+                                  ["challenge"]) or (
             len(parts) == 4 and parts[1:3] == ["game", "stream"]) else "POST"  # fmt: skip
         if parts[:2] == ["board", "game"] and parts[-1] == "chat" and method == "GET":
             want = "GET"
@@ -103,6 +108,8 @@ class BotApi:
             raise BotApiError(405, f"{path} takes a {want}")
         if parts == ["account"]:
             return json_response(conn, 200, await self.account(caller))
+        if parts == ["account", "playing"]:
+            return json_response(conn, 200, {"nowPlaying": await self.playing(caller)})
         if parts == ["bot", "account", "upgrade"]:
             return json_response(conn, 200, await self.upgrade(caller))
         if parts == ["stream", "event"]:
@@ -187,6 +194,37 @@ class BotApi:
         if caller.bot:
             out["title"] = "BOT"
         return out
+
+    async def playing(self, caller: Caller) -> list[dict[str, Any]]:
+        """The caller's running API games (lichess-bot resumes them on start)."""
+        assert self.challenges is not None
+        games = []
+        for room_id in await self.store.games_of(caller.id):
+            seats = await self.store.game_seats(room_id)
+            if caller.id in seats:
+                event = await self.challenges.game_event("gameStart", room_id, caller.id, seats)
+                if event is not None and event["game"]["status"]["name"] == "started":
+                    games.append(event["game"])
+        return games
+
+    async def token_test(self, conn: ServerConnection, method: str) -> dict[str, Any]:
+        """lichess's ``POST /api/token/test``: the body is tokens separated by commas; each
+        is answered with its owner and scopes, or null."""
+        if method != "POST":
+            raise BotApiError(405, "/api/token/test takes a POST")
+        try:
+            text = getattr(conn.protocol, "body", b"").decode()
+        except UnicodeDecodeError:
+            raise BotApiError(400, "the body is not UTF-8") from None
+        tokens = [t.strip() for t in text.split(",") if t.strip()]
+        if not tokens or len(tokens) > MAX_TESTED:
+            raise BotApiError(400, f"1 to {MAX_TESTED} tokens, separated by commas")
+        found: dict[str, Any] = {}
+        for token in tokens:
+            owner = await self.store.owner(token) if TOKEN.fullmatch(token) else None
+            found[token] = owner and {"userId": owner["user"], "scopes": ",".join(owner["scopes"]),
+                                      "expires": None}  # fmt: skip
+        return found
 
     async def upgrade(self, caller: Caller) -> dict[str, Any]:
         caller.need("bot:play")

@@ -138,6 +138,21 @@ def _parser() -> argparse.ArgumentParser:
     )
     s.add_argument("--prefix", default="kibitz:", help="Redis key prefix (default kibitz:)")
     s.add_argument(
+        "--archive",
+        metavar="URL",
+        help="where finished games go once their grace period is over: postgresql://... "
+        "or sqlite:PATH (default: sqlite:DATA/archive.sqlite3, embedded; 'none': they stay "
+        "in Redis)",
+    )
+    s.add_argument(
+        "--archive-grace",
+        type=float,
+        default=3600.0,
+        metavar="S",
+        help="seconds a finished game stays in Redis before it is archived (rematch offers, "
+        "late spectators; default 3600)",
+    )
+    s.add_argument(
         "--node-id",
         metavar="NAME",
         help="this node's name among several sharing one --redis (default HOST:PORT); "
@@ -336,6 +351,8 @@ def _serve(args: argparse.Namespace) -> int:
         return 2
     from .store import RedisStartError
 
+    if args.archive is None:  # the embedded default, beside the embedded Redis's files
+        args.archive = f"sqlite:{args.data / 'archive.sqlite3'}"
     if workers > 1:
         try:
             return serve_workers(args, workers, _passthrough(args))
@@ -370,6 +387,8 @@ def _serve(args: argparse.Namespace) -> int:
         bot_workers=args.bot_workers,
         engines=tuple(args.engine),
         reuse_port=args.reuse_port,
+        archive=None if args.archive == "none" else args.archive,
+        archive_grace=args.archive_grace,
     )
 
     async def run() -> None:
@@ -399,11 +418,12 @@ def _serve(args: argparse.Namespace) -> int:
 
     from redis.exceptions import RedisError
 
+    from .archive import ArchiveError
     from .net.engines import EngineConfigError
 
     try:
         asyncio.run(run())
-    except EngineConfigError as exc:
+    except (EngineConfigError, ArchiveError) as exc:
         print(f"kibitz: {exc}", file=sys.stderr)
         return 2
     except RedisError as exc:
@@ -432,6 +452,8 @@ PASSED_THROUGH = (
     ("--bot-workers", "bot_workers"),
     ("--durability", "durability"),
     ("--replica-wait-ms", "replica_wait_ms"),
+    ("--archive", "archive"),
+    ("--archive-grace", "archive_grace"),
 )
 
 

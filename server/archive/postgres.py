@@ -56,7 +56,7 @@ class PostgresArchive(Archive):
             self._pool = await asyncpg.create_pool(
                 self.url, min_size=self._sizes[0], max_size=self._sizes[1]
             )
-        except (OSError, asyncpg.PostgresError) as exc:
+        except (OSError, ValueError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             raise ArchiveError(f"cannot reach the archive's PostgreSQL: {exc}") from None
         async with self.pool.acquire() as conn, conn.transaction():
             await conn.execute("SELECT pg_advisory_xact_lock($1)", _LOCK)

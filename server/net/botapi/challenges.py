@@ -34,7 +34,7 @@ from ..hub import Hub
 from ..seeks import Seeks
 from .games import status_of
 from .tokens import Caller
-from .wire import BotApiError, ticks
+from .wire import POLL, BotApiError
 
 log = logging.getLogger("kibitz.botapi")
 
@@ -134,12 +134,12 @@ class Challenges:
                 event = await self.game_event("gameStart", room_id, caller.id, seats)
                 if event is not None:
                     yield event
-        wake = asyncio.Event()
         while True:
-            if queue.empty():
-                async for _ in ticks(wake, queue.empty):
-                    yield None
-            event = queue.get_nowait()
+            try:
+                event = await asyncio.wait_for(queue.get(), POLL)
+            except TimeoutError:
+                yield None  # a keep-alive when due, and a look whether to go on
+                continue
             if event is None:
                 return
             if "challenge" in event:

@@ -9,9 +9,11 @@ import urllib.error
 import urllib.request
 from typing import Any
 
+import pytest
+
 from server.engine import Registry
 from server.net.app import KibitzServer
-from server.sdk import KibitzClient
+from server.sdk import KibitzClient, KibitzError
 
 from ..net.test_accounts import api
 from ..net.test_seeks import BLITZ, FOOLS_MATE, next_of, play, user
@@ -77,6 +79,18 @@ async def test_records_games_and_export_from_redis_and_the_archive(
         for room, before in zip(rooms, live_record, strict=True):
             assert (await api(srv, "GET", f"/api/rooms/{room}/record"))[:2] == (200, before)
         assert await asyncio.to_thread(get_text, srv, f"/api/rooms/{rooms[0]}/pgn") == live_pgn
+        # the replay viewer's way in: watch the archived room, ask for its record and views
+        viewer = await KibitzClient.connect(srv.ws_url)
+        assert (await viewer.request("watch", room=rooms[0]))["type"] == "watching"
+        shown = await viewer.wait_update(room=rooms[0])
+        assert shown["status"] == "over" and shown["version"] == live_record[0]["version"]
+        assert (await viewer.request("record", room=rooms[0]))["record"] == live_record[0]
+        views = await viewer.request("history", room=rooms[0])
+        assert views["type"] == "history" and len(views["turns"]) == len(FOOLS_MATE) + 1
+        with pytest.raises(KibitzError) as refused:  # the game is over and gone: no rematch
+            await viewer.request("rematch", room=rooms[0])
+        assert refused.value.code in ("no_such_room", "bad_request", "not_seated")
+        await viewer.close()
         # a player's games: the same list, from both places, newest first
         _, games, _ = await api(srv, "GET", "/api/users/Ada/games")
         assert games["total"] == 3

@@ -102,6 +102,8 @@ async def test_a_bot_plays_a_whole_rated_game_against_a_person(server: KibitzSer
         lambda m: m["status"] == "over" and (m.get("rated") or {}).get("changes"), room=game_id
     )
     assert over["outcome"]["winner"] == 0 and over["outcome"]["reason"] == "resignation"
+    after = await asyncio.to_thread(bot.account.get)  # rated: the bot's blitz rating moved
+    assert after["perfs"]["blitz"]["games"] == 1 and after["perfs"]["blitz"]["rating"] < 1500
     assert server.botapi.open == {("robo", "events"): 1}  # the game streams ended
 
 

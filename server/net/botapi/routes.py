@@ -1,10 +1,13 @@
 """The routes of the lichess-compatible Bot and Board API (``docs/BOT_API.md``).
 
     GET  /api/account                          the caller: id, username, title, perfs
+    GET  /api/account/playing                  {"nowPlaying": [...]}: its running API games
+    POST /api/token/test                       tokens (commas between) -> owner and scopes
     POST /api/bot/account/upgrade              an account with no games becomes a bot
     GET  /api/stream/event                     ndjson: challenges, gameStart, gameFinish
     GET  /api/challenge                        {"in": [...], "out": [...]}
     POST /api/challenge/{username}             rated, clock.limit, clock.increment, color
+    POST /api/challenge/ai                     level 1-8: a casual game against a Kibitz bot
     POST /api/challenge/{id}/accept | /decline (reason) | /cancel
     GET  /api/{bot,board}/game/stream/{id}     ndjson: gameFull, gameState, chatLine
     POST /api/{bot,board}/game/{id}/move/{uci}[?offeringDraw=true]
@@ -102,8 +105,6 @@ class BotApi:
         want = "GET" if parts in (["account"], ["account", "playing"], ["stream", "event"],
                                   ["challenge"]) or (
             len(parts) == 4 and parts[1:3] == ["game", "stream"]) else "POST"  # fmt: skip
-        if parts[:2] == ["board", "game"] and parts[-1] == "chat" and method == "GET":
-            want = "GET"
         if method != want:
             raise BotApiError(405, f"{path} takes a {want}")
         if parts == ["account"]:
@@ -126,8 +127,9 @@ class BotApi:
             if not ID.fullmatch(parts[1]):
                 raise BotApiError(404, "Not found")
             fields = form(conn, request)
-            if parts[1] == "ai":  # lichess's route: a Kibitz bot at once (so an account
-                # named "ai" is not challenged over the API)
+            if parts[1] == "ai" and len(parts) == 2:
+                # lichess's route: a Kibitz bot at once (an account named "ai" is not
+                # challenged over the API)
                 strengths = self.handlers.bot_strengths("chess")
                 made = await self.challenges.against_ai(caller, fields, strengths, self.title)
                 return json_response(conn, 201, made)
@@ -171,14 +173,13 @@ class BotApi:
     # -- account ------------------------------------------------------------------------------
 
     async def account(self, caller: Caller) -> dict[str, Any]:
-        if caller.bot and caller.token_id is not None:
-            caller.need("bot:play")
+        """Any token may read its own account, as on lichess."""
         profile = await self.accounts.profile(caller.name)
         perfs = {}
         for cat, r in profile["ratings"].items():
-            game, speed = cat.split(":", 1)
+            game, pace = cat.split(":", 1)
             if game == "chess":
-                perfs[speed] = {
+                perfs[pace] = {
                     "games": r.get("games", 0),
                     "rating": round(r["rating"]),
                     "rd": round(r.get("rd", 0)),

@@ -4,6 +4,7 @@ renderings a game stream may hold unread."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from types import SimpleNamespace
 from typing import Any
@@ -12,6 +13,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from server.net.botapi import games
+from server.net.botapi import wire as botapi_wire
 from server.net.botapi.games import SeatListener
 from server.net.codec import Codec
 from server.net.connection import Limits, wire
@@ -74,3 +76,28 @@ async def test_a_game_stream_holds_a_bounded_queue(kind: Any) -> None:
         assert len(listener.queue) > games.QUEUE  # the check below would catch it
     else:
         assert len(listener.queue) <= games.QUEUE and listener.overflowed
+
+
+async def dropped_within(server: Any, head: bytes, seconds: float) -> bool:
+    """Whether a client that sends ``head`` and then nothing is cut within ``seconds``."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    writer.write(head)
+    try:
+        data = await asyncio.wait_for(reader.read(), seconds)
+        return data == b"" or data.startswith(b"HTTP/1.1 4")
+    except TimeoutError:
+        return False
+    finally:
+        writer.close()
+
+
+@pytest.mark.parametrize("limit", [0.5, 60.0], ids=["timeout", "broken-timeout"])
+async def test_a_silent_client_is_cut_at_the_handshake_timeout(
+    server: Any, monkeypatch: pytest.MonkeyPatch, limit: float
+) -> None:
+    """The server runs with websockets' ``open_timeout`` off (a stream is no handshake):
+    StreamingConnection times the handshake itself; without it a client that never
+    finishes its request would hold a connection for ever."""
+    monkeypatch.setattr(botapi_wire, "OPEN_TIMEOUT", limit)
+    for head in (b"", b"GET /api/stream/event HTTP/1.1\r\nHost: x\r\n"):
+        assert await dropped_within(server, head, 2.0) is (limit < 2.0), head

@@ -5,8 +5,13 @@ and games with hidden information are not offered over the API at all."""
 from __future__ import annotations
 
 import asyncio
+import random
 
+import pytest
+
+from server.engine import NO_DRAWS, Registry
 from server.net.app import KibitzServer
+from server.net.botapi.challenges import VARIANTS
 from server.net.botapi.games import game_state
 
 from .botapi_helpers import Reader, bot_account, post
@@ -55,3 +60,28 @@ async def test_hidden_information_games_are_refused(server: KibitzServer) -> Non
         status, body = await post(server, "/api/challenge/Robo", login, fields)
         assert status == 400 and "hidden-information games are refused" in body["error"]
     assert await server.botapi.store.challenges_of("ada") == []
+
+
+@pytest.mark.parametrize("game", ["chess", "dark_chess"])
+def test_the_api_offers_only_games_whose_seats_see_what_spectators_see(
+    registry: Registry, game: str
+) -> None:
+    """The API's gameState has no field for a seat's private view, so it may offer only games
+    in which every seat's view is the spectators' (random playouts). Dark Chess is the
+    control: the check tells it apart, and it is not offered."""
+    offered = {name for name, _, _ in VARIANTS.values()}
+    rules = registry.get(game)
+    rng = random.Random(7)
+    same = True
+    for _ in range(5):
+        state = rules.new({}, 2, rng)
+        for _ in range(40):
+            views = [rules.view(state, seat) for seat in (0, 1, None)]
+            same &= views[0] == views[1] == views[2]
+            if rules.outcome(state) is not None:
+                break
+            (seat,) = rules.to_act(state)
+            move = rng.choice(rules.legal_moves(state, seat))
+            state = rules.play(state, {seat: move}, NO_DRAWS)
+    assert same is (game in offered)
+    assert offered == {"chess"}

@@ -14,7 +14,7 @@ from server.net.app import KibitzServer
 from server.net.botapi.challenges import VARIANTS
 from server.net.botapi.games import game_state
 
-from .botapi_helpers import Reader, bot_account, post
+from .botapi_helpers import Reader, api_token, berserk_client, bot_account, post
 from .test_accounts import register_and_login
 
 
@@ -49,6 +49,11 @@ async def test_the_game_stream_is_the_spectators_view(server: KibitzServer) -> N
     assert seen == rebuilt  # field for field: moves, status, draw offers
     assert seen["moves"] == "d2d4 d7d5 c2c4 e7e6" and seen["status"] == "started"
     assert full["white"]["name"] == "Ada" and full["black"]["name"] == "Robo"
+    # the person's side over the Board API, with a board:play token: the same state
+    person = berserk_client(server, await api_token(server, login, ["board:play"]))
+    board = Reader(lambda: person.board.stream_game_state(room))
+    theirs = (await board.next())["state"]
+    assert theirs["moves"] == "d2d4 d7d5 c2c4 e7e6" and theirs["wdraw"] is True
     assert [s["name"] for s in spectator["seats"]] == ["Ada", "Robo"]  # the names: public
 
 

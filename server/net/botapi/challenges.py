@@ -88,14 +88,21 @@ class Challenges:
         #: account id -> the queues of its event streams on this node
         self.streams: dict[str, list[asyncio.Queue[dict[str, Any] | None]]] = {}
         self.pubsub: Any = None
+        self.listener: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         self.pubsub = self.hub.store.pubsub()
         await self.pubsub.subscribe(self.hub.store.channel("botapi:events"))
-        self.hub.spawn(self._listen(), "botapi-events")
+        self.listener = asyncio.create_task(self._listen(), name="botapi-events")
         self.hub.on_over.append(self.game_over)
 
     async def close(self) -> None:
+        """Stop listening (before the pub/sub connection closes: no error logged)."""
+        if self.listener is not None:
+            self.listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.listener
+            self.listener = None
         if self.pubsub is not None:
             with contextlib.suppress(Exception):
                 await self.pubsub.aclose()

@@ -45,8 +45,10 @@ log = logging.getLogger("kibitz.archive")
 
 #: the archiver's lease (not a room id: ``~`` is not in one)
 LEASE = "~archiver"
-#: games taken from the pending set per sweep
+#: games taken from the pending set at a time, and archived at once (each is a transaction
+#: with its own wait for the disk: a few at once keep the database busy)
 BATCH = 100
+CONCURRENCY = 8
 
 #: delete a room's keys if its log ends at ARGV[1]: KEYS room, lease, chat, present,
 #: seated -> 1 deleted, 0 the log moved on (nothing deleted), -1 no log (nothing to do)
@@ -155,19 +157,31 @@ class Archiver:
 
     async def sweep(self, *, everything: bool = False) -> int:
         """Archive the pending games older than the grace period (``everything``: all of
-        them), if this node holds the archiver's lease; returns how many left Redis."""
+        them), :data:`BATCH` at a time, :data:`CONCURRENCY` at once, while this node holds
+        the archiver's lease; returns how many left Redis."""
         ttl_ms = int(max(self.interval * 3, 5) * 1000)
-        if not await self.store.acquire(LEASE, self.node, ttl_ms):
-            return 0
-        until = "+inf" if everything else self.clock() - self.grace
-        raw = await self.store.redis.zrangebyscore(
-            self.pending_key, "-inf", until, start=0, num=BATCH
-        )
         done = 0
-        for room_id in (r.decode() for r in raw):
-            if await self.archive_one(room_id):
-                done += 1
+        while await self.store.acquire(LEASE, self.node, ttl_ms):
+            until = "+inf" if everything else self.clock() - self.grace
+            raw = await self.store.redis.zrangebyscore(
+                self.pending_key, "-inf", until, start=0, num=BATCH
+            )
+            gate = asyncio.Semaphore(CONCURRENCY)
+            moved = await asyncio.gather(*(self._one(r.decode(), gate) for r in raw))
+            done += sum(moved)
+            if len(raw) < BATCH or not any(moved):
+                break
         return done
+
+    async def _one(self, room_id: str, gate: asyncio.Semaphore) -> bool:
+        async with gate:
+            try:
+                return await self.archive_one(room_id)
+            except (StoreError, RedisError, OSError, ArchiveError) as exc:
+                log.warning("game %s not archived now: %s", room_id, exc)
+            except Exception:
+                log.exception("game %s not archived now", room_id)
+            return False
 
     async def archive_one(self, room_id: str) -> bool:
         """Take one pending game through the steps; True once it is only in the archive."""

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from server.bots import ladder
 from server.bots.uci import EngineSpecError, parse_engine
 from server.engine import Registry, get_game, turn_rng
 from server.net.app import KibitzServer
@@ -133,6 +134,14 @@ async def test_stockfish_is_offered_at_three_levels_where_it_plays(
     # weakest first: the skill and the time per move both grow
     assert [lv["skill"] for lv in listed] == sorted(lv["skill"] for lv in listed)
     assert listed[0]["think_time"] < listed[1]["think_time"] < listed[2]["think_time"]
+    # rated as kibitz ladder --engine measured this engine at these skills and times
+    measured = {
+        (e["engine"], e["skill"], e["think_time"]): e["elo"]
+        for e in ladder.load().get("chess", {}).get("engines", [])
+    }
+    engine_id = pool_of(engine_server, "stockfish").engine_id
+    expected = [measured.get((engine_id, lv["skill"], lv["think_time"])) for lv in listed]
+    assert [lv["elo"] for lv in listed] == expected
     for name in ("xiangqi", "dark_chess", "jungle"):  # Stockfish plays chess only
         assert not [b for b in games[name]["bots"] if b.startswith("stockfish")], name
     room = (await c.request("create_room", game="xiangqi"))["room"]

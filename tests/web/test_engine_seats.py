@@ -34,10 +34,17 @@ async def test_the_lobby_offers_stockfish_and_it_plays(
     await page.wait_for_selector("#create-room")
     await page.select_option("#game", "chess")
     labels = await page.locator("#seat-1 option[value^='bot:stockfish:']").all_inner_texts()
+    games = await page.evaluate("() => window.kibitz.games()")
+    [chess] = [g for g in games if g["name"] == "chess"]
+    rated = [lv for lv in chess["levels"] if lv.get("engine") == "stockfish"]
+    ratings = [  # as kibitz ladder --engine measured them (server/bots/ladder.json), or not
+        "not rated yet" if lv["elo"] is None else f"Elo {lv['elo']:+d} over level 1"
+        for lv in rated
+    ]
     assert labels == [
-        "Bot: Stockfish level 1 — 0.1 s a move, skill 0, not rated yet",
-        "Bot: Stockfish level 2 — 0.3 s a move, skill 8, not rated yet",
-        "Bot: Stockfish level 3 — 1 s a move, skill 20, not rated yet",
+        f"Bot: Stockfish level 1 — 0.1 s a move, skill 0, {ratings[0]}",
+        f"Bot: Stockfish level 2 — 0.3 s a move, skill 8, {ratings[1]}",
+        f"Bot: Stockfish level 3 — 1 s a move, skill 20, {ratings[2]}",
     ]
     await page.select_option("#game", "xiangqi")  # Stockfish plays chess only
     assert await page.locator("#seat-1 option[value^='bot:stockfish:']").count() == 0

@@ -112,6 +112,7 @@ def test_workers_get_every_passed_through_option_as_given() -> None:
     given += ["--lag-limit", "0.25", "--lease-ms", "1234", "--bot-workers", "0"]
     given += ["--durability", "replica", "--replica-wait-ms", "55", "--allow-origin", "o"]
     given += ["--allow-host", "h", "--verbose", "--access-log"]
+    given += ["--archive", "sqlite:a.sqlite3", "--archive-grace", "60"]
     args = _parser().parse_args(given)
     again = _parser().parse_args(["serve", *_passthrough(args)])
     for _flag, attr in PASSED_THROUGH:

@@ -21,8 +21,13 @@ def test_services_and_their_commands() -> None:
     services = {
         name: s for name, s in compose()["services"].items() if "profiles" not in s
     }
-    assert set(services) == {"redis", "node1", "node2", "lb"}
+    assert set(services) == {"redis", "postgres", "node1", "node2", "lb"}
     assert "--appendonly" in services["redis"]["command"]
+    postgres = services["postgres"]
+    assert postgres["image"].startswith("postgres:") and "postgres-data" in compose()["volumes"]
+    env = postgres["environment"]
+    archive = f"postgresql://{env['POSTGRES_USER']}:{env['POSTGRES_PASSWORD']}@postgres:5432/"
+    archive += env["POSTGRES_DB"]
     for name in ("node1", "node2"):
         node = services[name]
         args = _parser().parse_args(node["command"])  # the node's command is a real kibitz call
@@ -30,6 +35,8 @@ def test_services_and_their_commands() -> None:
         assert args.redis == "redis://redis:6379/0" and args.node_id == name
         assert "8765" in node["expose"]
         assert node["depends_on"]["redis"]["condition"] == "service_healthy"
+        assert args.archive == archive  # finished games go to the shared PostgreSQL
+        assert node["depends_on"]["postgres"]["condition"] == "service_healthy"
     assert services["lb"]["ports"] == ["8080:8080"]
 
 
@@ -70,8 +77,10 @@ def test_the_cluster_profile() -> None:
         assert args.redis_cluster == "redis://redis-c1:6379" and args.redis is None
         assert args.durability == "replica" and args.node_id == name
         assert services[name]["depends_on"] == {
-            "redis-cluster-init": {"condition": "service_completed_successfully"}
+            "redis-cluster-init": {"condition": "service_completed_successfully"},
+            "postgres": {"condition": "service_healthy"},
         }
+        assert args.archive.startswith("postgresql://") and "@postgres:5432/" in args.archive
     lb = services["lb-cluster"]
     conf = (ROOT / lb["volumes"][0].split(":")[0]).read_text()
     assert re.findall(r"server (\w+):(\d+)", conf) == [("cnode1", "8765"), ("cnode2", "8765")]

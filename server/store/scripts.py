@@ -1,6 +1,9 @@
 """The Lua scripts of the room store (:mod:`.log`): each runs atomically in Redis.
 
-* ``APPEND`` — the fenced append: refused (``NOTHOST``) unless the named node holds the
+An error reply is a code, a space and a message (``NOTHOST the lease ...``, ``FENCED 7``):
+Redis 7 puts ``ERR`` before a reply of one word, Redis 6 does not.
+
+* ``APPEND`` — the fenced append: refused (``NOTHOST ...``) unless the named node holds the
   room's lease, and (``FENCED v``) unless the stream ends exactly at the version it builds
   on; it also adds the room to, or removes it from, the live set. A log's entries are
   versions 1, 2, 3, ... (their stream ids ``v-0``), written by this script only and never
@@ -13,7 +16,7 @@
 
 APPEND = """
 if ARGV[4] ~= '' and redis.call('GET', KEYS[3]) ~= ARGV[4] then
-  return redis.error_reply('NOTHOST')
+  return redis.error_reply('NOTHOST the lease is not ours')
 end
 local v = redis.call('XLEN', KEYS[1])
 if v ~= tonumber(ARGV[1]) then return redis.error_reply('FENCED ' .. v) end

@@ -1,6 +1,8 @@
 """The shape of ``server/``: imports point one way and never in a circle, no file is over
-500 lines (its Python, C and headers, and every Python file of ``tests/``), and the top level
-holds only the entry points and the packages.
+500 lines (its Python, C and headers, and every Python file of ``tests/``), the top level
+holds only the entry points and the packages, no import is done only for its side effects,
+and no part declares its host's members for the type checker (a mixin calling back into the
+class it is mixed into).
 
 Where the code is not there yet, the exceptions are listed here, by name, and the lists can
 only shrink: a listed file that is no longer long, or a listed circle that is gone, fails the
@@ -237,3 +239,111 @@ def test_the_side_effect_check_can_fail() -> None:
     used = 'from . import social\nimport server.x\nfrom .hub import Hub\n__all__ = ["Hub"]\n'
     used += "TABLE = {'chat': social.chat, 'x': server.x}\ndef f(h: 'Hub') -> None: ...\n"
     assert side_effect_imports(used) == []
+
+
+# -- no stubs of a host class -------------------------------------------------------------------
+
+#: modules still declaring members of the class they are mixed into (module paths under
+#: ``server/``; the list can only shrink)
+KNOWN_HOST_STUBS: set[str] = set()
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    """``TYPE_CHECKING`` or ``typing.TYPE_CHECKING``."""
+    if isinstance(test, ast.Name):
+        return test.id == "TYPE_CHECKING"
+    return isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+
+
+def host_stubs(source: str) -> list[str]:
+    """Where a module declares things for the type checker only — the mark of a mixin that
+    calls back into its host through stubs of the host's members: an ``if TYPE_CHECKING:``
+    block in a class body (or a function), a module-level one that holds more than imports
+    (or has an ``else``), and ``if not TYPE_CHECKING:`` anywhere. A module-level block of
+    imports only (types for annotations) is fine."""
+    tree = ast.parse(source)
+    in_class = {
+        id(node)
+        for cls in ast.walk(tree)
+        if isinstance(cls, ast.ClassDef)
+        for node in ast.walk(cls)
+        if isinstance(node, ast.If)
+    }
+    top = {id(node) for node in tree.body}
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.If):
+            continue
+        test = node.test
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            if _is_type_checking(test.operand):
+                found.append((node.lineno, "if not TYPE_CHECKING"))
+            continue
+        if not _is_type_checking(test):
+            continue
+        if id(node) in in_class:
+            found.append((node.lineno, "if TYPE_CHECKING in a class body"))
+        elif id(node) not in top:
+            found.append((node.lineno, "if TYPE_CHECKING in a function"))
+        elif node.orelse or not all(isinstance(s, ast.Import | ast.ImportFrom) for s in node.body):
+            found.append((node.lineno, "if TYPE_CHECKING declares more than imports"))
+    return [f"line {line}: {what}" for line, what in sorted(found)]
+
+
+def test_no_module_declares_stubs_of_its_host() -> None:
+    found = {
+        str(p.relative_to(SERVER)): bad
+        for p in sorted(SERVER.rglob("*.py"))
+        if (bad := host_stubs(p.read_text()))
+    }
+    assert set(found) == KNOWN_HOST_STUBS, found
+
+
+def test_the_host_stub_check_can_fail() -> None:
+    mixin = """
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .clock import Clock
+
+
+class Timing:
+    if not TYPE_CHECKING:  # the room holds every attribute in its slots
+        __slots__ = ()
+
+    clock: Clock | None
+
+    if TYPE_CHECKING:  # provided by the room
+        def _apply_resign(self, d: dict, at: float) -> None: ...
+
+    def tick(self) -> None:
+        if TYPE_CHECKING:
+            reveal_type(self)
+"""
+    assert host_stubs(mixin) == [
+        "line 9: if not TYPE_CHECKING",
+        "line 14: if TYPE_CHECKING in a class body",
+        "line 18: if TYPE_CHECKING in a class body",
+    ]
+    module_level = """
+import typing
+
+if typing.TYPE_CHECKING:
+    from .room import Room
+
+    class Host(typing.Protocol):
+        def _move_events(self) -> list: ...
+else:
+    Host = object
+
+
+def f() -> None:
+    if typing.TYPE_CHECKING:
+        from .hub import Hub
+"""
+    assert host_stubs(module_level) == [
+        "line 4: if TYPE_CHECKING declares more than imports",
+        "line 14: if TYPE_CHECKING in a function",
+    ]
+    plain = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .room import Room\n"
+    assert host_stubs(plain) == []

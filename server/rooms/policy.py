@@ -14,9 +14,14 @@ Json = dict[str, Any]
 
 MAX_SPECTATOR_DELAY = 50
 KEYS = {
-    "undo", "bots_accept_undo", "clock", "on_timeout", "spectator_delay", "spectators_see_all",
+    "undo",
+    "bots_accept_undo",
+    "clock",
+    "on_timeout",
+    "spectator_delay",
+    "spectators_see_all",
     "first_move",
-}  # fmt: skip
+}
 #: seconds to make the first move, by speed, as lichess gives them (lila's
 #: ``Game.timeForFirstMove``, outside tournaments); untimed games never abort
 FIRST_MOVE = {"ultrabullet": 15, "bullet": 20, "blitz": 25, "rapid": 30, "classical": 35}

@@ -3,10 +3,11 @@ pool. Migrations run under an advisory lock, so nodes starting together apply ea
 
 from __future__ import annotations
 
+import functools
 import json
 import time
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Coroutine, Sequence
+from typing import Any, ParamSpec, TypeVar
 
 import asyncpg
 
@@ -33,8 +34,24 @@ from .base import (
 )
 from .model import ArchiveError, Game, Json, Query, migrations, statements
 
+T = TypeVar("T")
+P = ParamSpec("P")
+
 #: the advisory lock migrations run under (any fixed number: "kibitz" in ASCII)
 _LOCK = 0x6B6962697A
+
+
+def _failing(fn: Callable[P, Coroutine[Any, Any, T]]) -> Callable[P, Coroutine[Any, Any, T]]:
+    """The driver's failures (the server gone, a broken connection) as :class:`ArchiveError`."""
+
+    @functools.wraps(fn)
+    async def call(*args: P.args, **kwargs: P.kwargs) -> T:
+        try:
+            return await fn(*args, **kwargs)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            raise ArchiveError(f"archive (PostgreSQL): {exc}") from None
+
+    return call
 
 
 class PostgresArchive(Archive):
@@ -74,9 +91,11 @@ class PostgresArchive(Archive):
             await self._pool.close()
             self._pool = None
 
+    @_failing
     async def migrated(self) -> list[int]:
         return [r[0] for r in await self.pool.fetch(MIGRATED)]
 
+    @_failing
     async def put(self, game: Game) -> bool:
         events = game.event_rows()
         async with self.pool.acquire() as conn, conn.transaction():
@@ -89,12 +108,14 @@ class PostgresArchive(Archive):
             await conn.executemany(numbered(INSERT_EVENT), [(game.id, *row) for row in events])
         return True
 
+    @_failing
     async def events(self, game_id: str) -> list[Json] | None:
         rows = await self.pool.fetch(numbered(EVENTS), game_id)
         if not rows:
             return None
         return [{"k": r[1], "d": json.loads(r[3]), "t": r[2]} for r in rows]
 
+    @_failing
     async def versions(self, game_ids: Sequence[str]) -> dict[str, int]:
         if not game_ids:
             return {}
@@ -103,11 +124,13 @@ class PostgresArchive(Archive):
         )
         return {r[0]: r[1] for r in rows}
 
+    @_failing
     async def count(self, q: Query, *, newer: tuple[float, str] | None = None) -> int:
         where, args = filtered(q, newer=newer)
         sql = f"SELECT COUNT(DISTINCT s.game_id) {where}"
         return int(await self.pool.fetchval(numbered(sql), *args))
 
+    @_failing
     async def games(self, q: Query, offset: int, limit: int) -> list[Json]:
         sql, args = page_sql(q)
         async with self.pool.acquire() as conn:
@@ -122,6 +145,7 @@ class PostgresArchive(Archive):
             )
         return assemble(ids, [tuple(r) for r in games], [tuple(r) for r in seats])
 
+    @_failing
     async def ratings(self, account: str) -> list[Json]:
         rows = await self.pool.fetch(numbered(RATINGS), account.lower())
         return [self.rating_entry(tuple(r)) for r in rows]

@@ -3,13 +3,15 @@ a free loopback port, for the whole run), a fresh database per test, and the two
 (PostgreSQL and the embedded SQLite) as one parametrised fixture.
 
 PostgreSQL refuses to run as root: as root (CI), the cluster belongs to the ``postgres``
-user Debian's package creates, and its commands run as that user (``runuser``)."""
+user Debian's package creates, and its commands run as that user (``setpriv``)."""
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -35,47 +37,81 @@ def pg_bin(name: str) -> str:
 
 
 def _as_owner(cmd: list[str]) -> list[str]:
-    return ["runuser", "-u", "postgres", "--", *cmd] if os.geteuid() == 0 else cmd
+    if os.geteuid() != 0:
+        return cmd
+    # setpriv execs the command (runuser would fork): the child's pid is the postmaster's
+    return ["setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups", "--", *cmd]
+
+
+class PrivatePostgres:
+    """A PostgreSQL cluster of its own in a temp dir, on a free loopback port: started,
+    killed (SIGKILL: a crash, recovered from its WAL at the next start) and started again."""
+
+    def __init__(self) -> None:
+        self.top = Path(tempfile.mkdtemp(prefix="kibitz-pg-"))
+        self.data = self.top / "data"
+        if os.geteuid() == 0:
+            shutil.chown(self.top, "postgres", "postgres")
+        subprocess.run(
+            _as_owner([pg_bin("initdb"), "-D", str(self.data), "-U", "kibitz", "--auth=trust",
+                       "-E", "UTF8", "--no-sync"]),
+            check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        )  # fmt: skip
+        self.port = free_port()
+        self.url = f"postgresql://kibitz@127.0.0.1:{self.port}/postgres"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            _as_owner([pg_bin("postgres"), "-D", str(self.data), "-p", str(self.port),
+                       "-k", str(self.top), "-c", "listen_addresses=127.0.0.1",
+                       "-c", "max_connections=200"]),
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        deadline = time.monotonic() + 30
+        while True:
+            ready = subprocess.run(
+                [pg_bin("pg_isready"), "-h", "127.0.0.1", "-p", str(self.port)],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            )  # fmt: skip
+            if ready.returncode == 0:
+                return
+            if time.monotonic() > deadline or self.proc.poll() is not None:
+                self.proc.kill()
+                raise RuntimeError("the private PostgreSQL did not start")
+            time.sleep(0.1)
+
+    def kill9(self) -> None:
+        """SIGKILL the postmaster and each of its processes, by pid (as a crash would)."""
+        assert self.proc is not None
+        pid = self.proc.pid
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        self.proc.send_signal(signal.SIGKILL)
+        for child in children:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(int(child), signal.SIGKILL)
+        self.proc.wait(10)
+        for child in children:  # gone before the next start (it checks its shared memory)
+            while Path(f"/proc/{child}").exists():
+                time.sleep(0.02)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()  # SIGTERM: a smart shutdown, sessions end first
+            try:
+                self.proc.wait(20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        shutil.rmtree(self.top, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
 def pg_server() -> Iterator[str]:
     """The URL of a private PostgreSQL server (its ``postgres`` database), for the run."""
-    top = Path(tempfile.mkdtemp(prefix="kibitz-pg-"))
-    data = top / "data"
-    if os.geteuid() == 0:
-        shutil.chown(top, "postgres", "postgres")
-    subprocess.run(
-        _as_owner([pg_bin("initdb"), "-D", str(data), "-U", "kibitz", "--auth=trust",
-                   "-E", "UTF8", "--no-sync"]),
-        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )  # fmt: skip
-    port = free_port()
-    proc = subprocess.Popen(
-        _as_owner([pg_bin("postgres"), "-D", str(data), "-p", str(port), "-k", str(top),
-                   "-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"]),
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    url = f"postgresql://kibitz@127.0.0.1:{port}/postgres"
-    deadline = time.monotonic() + 30
-    while True:
-        ready = subprocess.run(
-            [pg_bin("pg_isready"), "-h", "127.0.0.1", "-p", str(port)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
-        if ready.returncode == 0:
-            break
-        if time.monotonic() > deadline or proc.poll() is not None:
-            proc.kill()
-            raise RuntimeError("the private PostgreSQL did not start")
-        time.sleep(0.1)
-    yield url
-    proc.terminate()  # SIGTERM: a smart shutdown, sessions end first
-    try:
-        proc.wait(20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    shutil.rmtree(top, ignore_errors=True)
+    pg = PrivatePostgres()
+    pg.start()
+    yield pg.url
+    pg.stop()
 
 
 def psql(url: str, sql: str) -> None:

@@ -10,6 +10,7 @@ Routes (JSON in and out):
     GET  /api/users/{name}      {"name", "bot", "ratings": {"chess:blitz": {...}}}
     GET  /api/users/{name}/games?page=1&per=20   finished games, newest first (from Redis and
          the archive; filters game=, result=win|loss|draw, rated=true|false, opponent=)
+    GET  /api/users/{name}/ratings      {"name", "history": {category: [change, ...]}}
 
 A request body on the WebSocket port: websockets parses only handshakes (GET, no body), so
 :class:`ApiConnection` (the server's ``create_connection``) gives each connection a protocol
@@ -45,7 +46,7 @@ from websockets.protocol import CONNECTING
 from websockets.server import ServerProtocol
 
 from ..store.accounts import AccountStore
-from .archived import archive_of, games_query, player_games
+from .archived import archive_of, games_query, player_games, rating_history
 from .hub import Hub
 
 #: user names: 2-20 of these, beginning with a letter or digit; unique case-insensitively
@@ -241,6 +242,10 @@ class Accounts:
             page = _int_arg(query, "page", 1, 1, 10_000)
             per = _int_arg(query, "per", 20, 1, 100)
             return 200, await self.games(parts[2], page, per, query), None
+        if len(parts) == 4 and parts[3] == "ratings":  # every change, for the chart
+            name = (await self.profile(parts[2]))["name"]
+            history = await rating_history(self.store, archive_of(self.hub), name)
+            return 200, {"name": name, "history": history}, None
         raise ApiError(404, "not_found", "no such resource")
 
 

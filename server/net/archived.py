@@ -30,6 +30,8 @@ CACHED = 64
 #: games of a player's Redis history looked at per request (with an archive, only those
 #: finished within the grace period are there)
 REDIS_SCAN = 1000
+#: rating changes of a category a profile's chart is given (the latest)
+KEEP_RATINGS = 500
 #: games of an export read per round (each is replayed for its record)
 EXPORT_PAGE = 50
 
@@ -134,6 +136,37 @@ async def player_games(
     return total, [page[p] for p in sorted(page)]
 
 
+async def rating_history(
+    accounts: AccountStore, archive: Archive | None, account: str, *, keep: int = KEEP_RATINGS
+) -> dict[str, list[dict[str, Any]]]:
+    """Every rating change of the account by category, oldest first (the last ``keep`` of
+    each): the archive's, then those of games still in Redis."""
+    changes: dict[str, dict[str, Any]] = {}
+    for entry in await archive.ratings(account) if archive is not None else []:
+        changes[entry["room"]] = entry
+    _total, recent = await accounts.history(account, 0, REDIS_SCAN)
+    for game in recent:
+        me = next(
+            (
+                p
+                for p in game.get("players", [])
+                if (p.get("user") or "").lower() == account.lower()
+            ),
+            None,
+        )
+        if me is None or not game.get("rated") or "new_rating" not in me:
+            continue
+        changes.setdefault(game["room"], {
+            "room": game["room"], "category": game.get("category"),
+            "finished": game["finished"], "rating": me["rating"],
+            "new_rating": me["new_rating"], "change": me["change"],
+        })  # fmt: skip
+    out: dict[str, list[dict[str, Any]]] = {}
+    for entry in sorted(changes.values(), key=_key):
+        out.setdefault(str(entry["category"]), []).append(entry)
+    return {cat: entries[-keep:] for cat, entries in out.items()}
+
+
 def export_source(hub: Hub, accounts: AccountStore, q: Query) -> Any:
     """The export's ndjson lines: per game, newest first, ``{"room", "game", "pgn"}`` for
     a game with a PGN (chess) else ``{"room", "game", "record"}`` — the public record, from
@@ -169,4 +202,5 @@ __all__ = [
     "export_source",
     "games_query",
     "player_games",
+    "rating_history",
 ]

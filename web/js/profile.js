@@ -2,6 +2,7 @@
 
 import { botApiPanels } from "./botapi.js";
 import { h } from "./dom.js";
+import { ratingChart } from "./ratingchart.js";
 
 export function profileName() {
   const m = /^#\/@\/([A-Za-z0-9_-]{2,20})$/.exec(location.hash);
@@ -26,6 +27,7 @@ export class ProfileView {
     }
     const user = await res.json();
     const games = await (await fetch(`api/users/${encodeURIComponent(name)}/games?per=20`)).json();
+    const changes = (await (await fetch(`api/users/${encodeURIComponent(name)}/ratings`)).json()).history;
     const ratings = Object.entries(user.ratings).sort((a, b) => b[1].games - a[1].games);
     this.el.replaceChildren(
       h("h1", {}, user.name, user.bot ? h("span", { class: "badge" }, "BOT") : null),
@@ -39,7 +41,9 @@ export class ProfileView {
               h("td", { class: "rating" }, `${Math.round(r.rating)}${r.provisional ? "?" : ""}`),
               h("td", {}, Math.round(r.rd)),
               h("td", {}, r.games)))))
-          : h("p", { class: "muted" }, "No rated games yet.")),
+          : h("p", { class: "muted" }, "No rated games yet."),
+        ratings.filter(([cat]) => changes[cat] && changes[cat].length)
+          .map(([cat]) => ratingChart(cat, changes[cat]))),
       h("section", { class: "panel", "aria-labelledby": "games-h" },
         h("h2", { id: "games-h" }, `Recent games (${games.total})`),
         h("ul", { class: "history" }, games.games.map((g) => this.gameRow(user.name, g)))),

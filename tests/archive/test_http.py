@@ -135,5 +135,15 @@ async def test_records_games_and_export_from_redis_and_the_archive(
         assert status == 400
         status, _ = await asyncio.to_thread(get_lines, srv, "/api/users/Nobody/export")
         assert status == 404
+        # once all are archived, Redis holds nothing of them: no key names a game, and the
+        # players' histories there are empty (Redis is bounded by the live games)
+        assert await srv.archiver.archive_one(rooms[2])
+        keys = [k.decode() async for k in srv.store.redis.scan_iter(match=f"{prefix}*")]
+        assert [k for k in keys if any(r in k for r in rooms)] == []
+        for name in ("ada", "bob"):
+            assert await srv.store.redis.zcard(f"{prefix}games:{name}") == 0
+        assert await srv.store.redis.zcard(f"{prefix}archive:pending") == 0
+        _, games, _ = await api(srv, "GET", "/api/users/Ada/games?per=2&page=2")
+        assert games["total"] == 3 and [g["room"] for g in games["games"]] == [rooms[0]]
         await ada.close()
         await bob.close()

@@ -172,6 +172,7 @@ class KibitzServer:
         )
         self.cluster = Cluster(self.hub, self.store)
         await self.cluster.start()
+        self.hub.audience.alone = lambda: self.cluster.peers == 0  # presence is per node
         self.handlers = server_handlers(self.hub, bots=cfg.bot_workers > 0)
         seeks = await start_seeks(self.hub, self.handlers)  # seeks, pools, ratings on_over
         seeks.seeks_per_ip = cfg.seeks_per_ip

@@ -65,6 +65,7 @@ COMMANDS = {
     "offer_draw",
     "answer_draw",
     "abort",
+    "claim_victory",
     "offer_rematch",
     "decline_rematch",
     "record_ratings",  # the rating service's, never a client's

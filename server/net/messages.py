@@ -37,6 +37,7 @@ MESSAGES: dict[str, Handler] = {
     "draw": social.draw,
     "draw_answer": social.draw_answer,
     "abort": social.abort,
+    "claim_victory": social.claim_victory,
     "rematch": social.rematch,
     "rematch_decline": social.rematch_decline,
     # -- chat
@@ -53,7 +54,7 @@ MESSAGES: dict[str, Handler] = {
 }
 
 #: what a client joining (or resyncing) a room is sent besides the room's state
-ON_JOIN: tuple[JoinHook, ...] = (social.chat_history,)
+ON_JOIN: tuple[JoinHook, ...] = (social.chat_history, social.presence)
 
 
 def server_handlers(hub: Hub, *, bots: bool = True) -> Handlers:

@@ -1,4 +1,4 @@
-"""At the board, besides moves: draw offers, aborts, rematches, and chat.
+"""At the board, besides moves: draw offers, aborts, claims, rematches, and chat.
 
 The offers are room commands (``server/rooms/offers.py``) sent by a seat, like ``resign``.
 Chat is not part of a room's log: the last :data:`CHAT_KEEP` messages of a room are kept in
@@ -47,6 +47,26 @@ async def draw_answer(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[
 async def abort(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     """End the game with no result, before every seat has made its first move."""
     return await seat_command(h, client, msg, "abort")
+
+
+async def claim_victory(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
+    """Win (or with ``draw: true`` draw) a game whose opponent has been gone past the
+    countdown (``opponent_gone``); refused before, and nothing changes."""
+    draw = msg.get("draw", False)
+    if not isinstance(draw, bool):
+        raise ProtocolError("bad_request", "'draw' must be true or false")
+    absent = h.hub.audience.absent(_room(msg))
+    return await seat_command(h, client, msg, "claim_victory", absent=absent, draw=draw)
+
+
+async def presence(h: Handlers, client: Client, room_id: str, status: str) -> None:
+    """On joining a running game as a seat: ``opponent_gone`` for each other seat gone now."""
+    mine = client.seats.get(room_id)
+    if status != "playing" or not mine:
+        return
+    for seat in list(h.hub.audience.left.get(room_id, {})):
+        if seat not in mine and h.hub.audience.gone_for(room_id, seat) is not None:
+            client.send(h.hub.audience.gone_message(room_id, seat))
 
 
 async def rematch(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:

@@ -36,6 +36,8 @@ from .table import Table
 from .values import BOT, MAX_CIDS, Actor, Event, PackedLog, Seat, hash_token
 
 Json = dict[str, Any]
+#: the outcome's reason when a player's leaving is claimed (:meth:`Room.claim_victory`)
+ABANDONED = "abandoned"
 
 
 class Room(Table):
@@ -125,6 +127,26 @@ class Room(Table):
         for event in it:
             room.fold(event)
         return room
+
+    # -- a player who left ------------------------------------------------------------------
+
+    def claim_victory(
+        self, seat: int, actor: Actor, absent: Sequence[int], now: float, draw: bool = False
+    ) -> list[Event]:
+        """End a two-player game whose other player left: a win for ``seat`` (their
+        resignation, reason ``abandoned``), or with ``draw`` a draw. ``absent`` are the seats
+        the shell found gone past the countdown (nobody connected to them): the claim is
+        refused unless the other seat is one of them."""
+        self._check_actor(seat, actor)
+        self._playing()
+        if self.n_seats != 2:
+            raise BadRequest("victory is claimed in two-player games only")
+        other = 1 - seat
+        if other not in absent or self.seats[other].kind != "person":
+            raise BadRequest("your opponent has not left the game: nothing to claim yet")
+        if draw:
+            return [Event("draw", {"reason": ABANDONED}, now)]
+        return [Event("resign", {"seat": other, "reason": ABANDONED}, now)]
 
     # -- after the game: the rematch, the ratings -----------------------------------------
 

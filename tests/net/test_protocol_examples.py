@@ -232,7 +232,18 @@ async def play_scene(server: KibitzServer) -> tuple[Scene, list[Message]]:
     await scene.ask(la, "pairing", room=paired["room"])
     await scene.ask(la, "pool_join")
     await scene.ask(la, "pool_leave")
-    peers = (a, b, spec, old, back, la, lb, bad)
+    # a player who leaves: the other is told, and claims the game after the countdown
+    server.hub.audience.claim_after = 0.2
+    stays, gone = [await Peer.open(url) for _ in range(2)]
+    for p in (stays, gone):
+        await p.send({"type": "hello", "protocol": 2})
+    left = (await stays.send({"type": "create_room", "game": "chess"}))["room"]
+    await stays.send({"type": "take_seat", "room": left, "seat": 0, "name": "Sue"})
+    await gone.send({"type": "take_seat", "room": left, "seat": 1, "name": "Gus"})
+    await gone.ws.close()
+    await asyncio.sleep(0.3)
+    await scene.ask(stays, "claim_victory", room=left)
+    peers = (a, b, spec, old, back, la, lb, bad, stays)
     for p in peers:
         await p.settle()
     seen = [f for p in peers for f in p.frames]

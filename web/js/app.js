@@ -6,6 +6,7 @@
 //   "held"    the seats we hold changed
 //   "chat"    the chat of a room changed (detail: the room id)
 //   "rematch" a rematch of a room began (detail: {room, new_room, seat?, token?})
+//   "gone"    a seated player left or came back, or the countdown to claim passed (detail: {room})
 
 import { describeMove } from "./boards/index.js";
 import { toast } from "./dom.js";
@@ -27,6 +28,7 @@ export class App extends EventTarget {
     this.chats = new Map(); // room id -> chat messages we may read, oldest first
     this.rematches = new Map(); // old room id -> new room id (a rematch began)
     this.rematched = new Set(); // "new_room/seat" handled already
+    this.gone = new Map(); // room id -> Map(seat -> when the game may be claimed, ms): players gone
     this.ready = false;
     // The server's clock, as seen from ours (seconds; see serverNow)
     this.wallOffset = Date.now() / 1000 - performance.now() / 1000;
@@ -78,6 +80,7 @@ export class App extends EventTarget {
         this.setGames([]);
       }
     }
+    this.gone.clear(); // told again on joining (opponent_gone)
     if (!w.resumed && !this.spectatorOnly) await this.rejoinWithTokens();
     this.ready = true;
     this.dispatchEvent(new CustomEvent("held"));
@@ -220,7 +223,29 @@ export class App extends EventTarget {
       this.dispatchEvent(new CustomEvent("chat", { detail: msg.room }));
     } else if (msg.type === "rematch" && msg.new_room) {
       this.onRematch(msg);
+    } else if (msg.type === "opponent_gone" && typeof msg.room === "string" && Number.isInteger(msg.seat)) {
+      this.onGone(msg);
     }
+  }
+
+  /** A seated player left (`gone`, claimable in `claim_in` s) or came back. */
+  onGone(msg) {
+    const seats = this.gone.get(msg.room) || new Map();
+    this.gone.set(msg.room, seats);
+    const tell = () => this.dispatchEvent(new CustomEvent("gone", { detail: { room: msg.room } }));
+    if (!msg.gone) {
+      seats.delete(msg.seat);
+    } else {
+      const at = Date.now() + Math.max(0, Number(msg.claim_in) || 0) * 1000;
+      seats.set(msg.seat, at);
+      const tick = () => { // the countdown, told every second while it runs
+        if (seats.get(msg.seat) !== at) return;
+        tell();
+        if (Date.now() < at) setTimeout(tick, Math.min(1000, at - Date.now() + 50));
+      };
+      if (Date.now() < at) setTimeout(tick, Math.min(1000, at - Date.now() + 50));
+    }
+    tell();
   }
 
   /**

@@ -1,6 +1,7 @@
 // What the seats agree on rather than play (docs/PROTOCOL.md, "Draws and aborts",
 // "Rematch"): the draw offer and its answer, the abort before every seat has moved, the
-// rematch once the game is over — and, for spectators, the link to follow a rematch.
+// rematch once the game is over, claiming the game when the opponent left ("opponent_gone")
+// — and, for spectators, the link to follow a rematch.
 //
 // offerControls() gives the buttons for the room's action bar and the boxes that ask a
 // question (an open draw offer, a rematch offer); each button sends its message and the
@@ -16,9 +17,10 @@ import { playerLabel } from "./text.js";
  * @param {object} ctx.info       the game's registry entry
  * @param {Set<number>|null} ctx.moved  seats that have made a move (null: unknown)
  * @param {string|null} ctx.followRoom  a rematch room to offer spectators
+ * @param {Map<number, number>|null} ctx.gone  seats gone -> when the game may be claimed (ms)
  * @returns {{controls: Node[], box: Node[]}}
  */
-export function offerControls({ request, u, info, moved, followRoom }) {
+export function offerControls({ request, u, info, moved, followRoom, gone = null }) {
   const you = u.you;
   const controls = [];
   const box = [];
@@ -27,6 +29,17 @@ export function offerControls({ request, u, info, moved, followRoom }) {
   const two = u.seats.length === 2;
   const other = two && you !== null ? 1 - you : null;
 
+  if (u.status === "playing" && seated && gone && gone.has(other)) {
+    const wait = Math.ceil((gone.get(other) - Date.now()) / 1000);
+    if (wait > 0) {
+      box.push(h("p", { id: "opponent-gone" }, `${playerLabel(info, u, other)} left the game. If they do not come back, you may claim the game in ${wait} s.`));
+    } else {
+      box.push(h("p", { id: "opponent-gone" }, `${playerLabel(info, u, other)} left the game.`),
+        h("div", { class: "row" },
+          h("button", { type: "button", id: "claim-victory", onclick: () => send("claim_victory") }, "Claim victory"),
+          h("button", { type: "button", class: "secondary", id: "claim-draw", onclick: () => send("claim_victory", { draw: true }) }, "Call it a draw")));
+    }
+  }
   if (u.status === "playing" && seated) {
     if (mayAbort(u, info, moved)) {
       controls.push(h("button", { type: "button", class: "secondary", id: "abort", onclick: () => send("abort") }, "Abort"));

@@ -36,6 +36,7 @@ export class RoomView {
     this.onReady = () => this.app.listen(this.id);
     this.onHeld = () => this.render();
     this.onRematch = (e) => { if (e.detail.room === this.id) this.render(); };
+    this.onGone = this.onRematch;
     this.onSound = () => this.renderSoundToggle();
     this.onMissing = (e) => {
       if (e.detail === this.id) this.status.textContent = "There is no such room (it may have ended long ago).";
@@ -45,6 +46,7 @@ export class RoomView {
     app.addEventListener("held", this.onHeld);
     app.addEventListener("missing", this.onMissing);
     app.addEventListener("rematch", this.onRematch);
+    app.addEventListener("gone", this.onGone);
     sounds.addEventListener("change", this.onSound);
     if (app.ready) app.listen(id);
     this.render();
@@ -59,6 +61,7 @@ export class RoomView {
     this.app.removeEventListener("held", this.onHeld);
     this.app.removeEventListener("missing", this.onMissing);
     this.app.removeEventListener("rematch", this.onRematch);
+    this.app.removeEventListener("gone", this.onGone);
     sounds.removeEventListener("change", this.onSound);
     this.replay.destroy();
     this.chat.destroy();
@@ -349,6 +352,7 @@ export class RoomView {
     const offers = offerControls({
       request: (msg) => this.app.request(msg).catch((err) => this.app.fail(err)),
       u, info, moved: this.replay.movedSeats(u), followRoom: this.app.rematches.get(this.id) || null,
+      gone: this.app.gone.get(this.id) || null,
     });
     controls.push(...offers.controls);
     if (u.status === "over") controls.push(h("a", { class: "button", href: "#", id: "new-game" }, "New game"));

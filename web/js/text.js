@@ -17,6 +17,7 @@ const REASONS = {
   turn_cap: "the turn limit",
   agreement: "by agreement",
   aborted: "aborted before both sides moved",
+  abandoned: "a player left the game",
 };
 
 /** A rating change as lichess shows it: "+8", "−162" (a real minus sign), "0". */
@@ -110,6 +111,7 @@ export function eventText(info, update, ev) {
     case "move":
       return null; // the board module describes moves from the view
     case "resign":
+      if (ev.reason === "abandoned") return `${who(ev.seat)} left the game: the win was claimed`;
       return `${who(ev.seat)} resigned`;
     case "timeout":
       return `${who(ev.seat)} ran out of time`;

@@ -43,6 +43,7 @@ STATUS = {
     "repetition": "draw",
     "aborted": "aborted",
     "no_first_move": "aborted",
+    "abandoned": "timeout",  # lichess's status when the win is claimed: the opponent left
 }
 COLORS = ("white", "black")
 _JSON = Codec()
@@ -82,6 +83,8 @@ def status_of(update: dict[str, Any]) -> tuple[str, str | None]:
     reason = str(outcome.get("reason", ""))
     winner = outcome.get("winner")
     status = STATUS.get(reason, "draw" if winner is None else "resign")
+    if winner is None and status == "timeout":  # claim-draw: a draw
+        return "draw", None
     if status == "aborted":
         return status, None
     return status, COLORS[winner] if winner in (0, 1) else None
@@ -124,6 +127,16 @@ def chat_line(entry: dict[str, Any]) -> dict[str, Any]:
         "username": entry.get("from"),
         "text": entry.get("text"),
     }
+
+
+def opponent_gone(msg: dict[str, Any], wake: asyncio.Event) -> dict[str, Any]:
+    """lichess's ``opponentGone`` of an ``opponent_gone`` message; the stream is woken when
+    the countdown is over (to say ``claimWinInSeconds: 0``)."""
+    if not msg["gone"]:
+        return {"type": "opponentGone", "gone": False}
+    claim_in = int(msg.get("claim_in", 0))
+    asyncio.get_running_loop().call_later(claim_in + 0.05, wake.set)
+    return {"type": "opponentGone", "gone": True, "claimWinInSeconds": claim_in}
 
 
 class GameStreams:
@@ -171,9 +184,21 @@ class GameStreams:
             yield full
             last = full["state"]
             ply = update["view"].get("ply", len(moves)) if update.get("view") else len(moves)
+            audience = self.hub.audience
+            other = 1 - seat
+            due = False  # the opponent is gone, the countdown not yet told as over
+
+            def claimable() -> bool:
+                return due and (audience.gone_for(room_id, other) or 0.0) >= audience.claim_after
+
+            if audience.gone_for(room_id, other) is not None:  # gone before we came
+                listener.queue.append(audience.gone_message(room_id, other))
             while last["status"] in ("created", "started"):
-                async for _ in ticks(listener.wake, lambda: not listener.queue):
+                async for _ in ticks(listener.wake, lambda: not listener.queue and not claimable()):
                     yield None
+                if claimable():
+                    due = False
+                    yield {"type": "opponentGone", "gone": True, "claimWinInSeconds": 0}
                 if listener.overflowed:  # fell behind: read afresh
                     listener.overflowed = False
                     listener.queue.clear()
@@ -186,6 +211,11 @@ class GameStreams:
                 for msg in pending:
                     if msg.get("type") == "chat":
                         yield chat_line(msg)
+                        continue
+                    if msg.get("type") == "opponent_gone" and msg.get("room") == room_id:
+                        if last["status"] == "started":
+                            due = bool(msg["gone"]) and int(msg.get("claim_in", 0)) > 0
+                            yield opponent_gone(msg, listener.wake)
                         continue
                     if msg.get("type") != "update" or msg.get("room") != room_id:
                         continue
@@ -205,6 +235,11 @@ class GameStreams:
             self.hub.audience.forget(room_id, listener)
 
         return stream(source, close)
+
+    async def claim(self, room_id: str, seat: int, token: str, draw: bool) -> None:
+        """claim-victory / claim-draw: the room decides, from the seats gone here."""
+        absent = self.hub.audience.absent(room_id)
+        await self.command(room_id, "claim_victory", seat, token, absent=absent, draw=draw)
 
     # -- commands -----------------------------------------------------------------------------
 

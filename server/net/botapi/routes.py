@@ -13,6 +13,7 @@
     POST /api/{bot,board}/game/{id}/move/{uci}[?offeringDraw=true]
     POST /api/{bot,board}/game/{id}/chat       room=player|spectator, text
     POST /api/{bot,board}/game/{id}/abort | /resign | /draw/{yes,no}
+    POST /api/{bot,board}/game/{id}/claim-victory | /claim-draw
     GET  /api/tokens, POST /api/tokens, POST /api/tokens/{id}/revoke   (the account page)
 
 Every refusal is lichess's ``{"error": "..."}`` with 400, 401, 403, 404 or 429, and changes
@@ -337,6 +338,8 @@ class BotApi:
             await self.games.command(room_id, "resign", seat, token)
         elif action == ["abort"]:
             await self.games.command(room_id, "abort", seat, token)
+        elif action in (["claim-victory"], ["claim-draw"]):  # the opponent left the game
+            await self.games.claim(room_id, seat, token, draw=action == ["claim-draw"])
         elif len(action) == 2 and action[0] == "draw" and action[1] in ("yes", "no"):
             if action[1] == "yes":
                 await self.games.command(room_id, "offer_draw", seat, token)

@@ -144,10 +144,39 @@ class Archiver:
         raw = await self.store.redis.zrange(self.pending_key, 0, -1)
         return [r.decode() for r in raw]
 
+    async def backfill(self, count: int = 1000) -> int | None:
+        """Mark the finished games that ended before the archive was on (a log in Redis, not
+        live, not marked): one SCAN step over ``count`` keys a call, resumed where the last
+        one stopped (``archive:backfill``, the cursor); the number marked, or None once the
+        whole keyspace was walked (``archive:backfilled``). One Redis only: on a Redis
+        Cluster nothing is backfilled."""
+        redis, prefix = self.store.redis, self.store.prefix
+        if self.store.cluster or await redis.exists(prefix + "archive:backfilled"):
+            return None
+        raw = await redis.get(prefix + "archive:backfill")
+        before, after = self.store.rk("room", "\0").split("\0")
+        cursor, keys = await redis.scan(
+            int(raw or 0), match=f"{before}*{after}", count=count, _type="stream"
+        )
+        found = [k.decode()[len(before) : len(k) - len(after)] for k in keys]
+        live = set(await self.store.live_rooms()) if found else set()
+        marks = {room_id: 0.0 for room_id in found if room_id not in live}
+        if marks:
+            await redis.zadd(self.pending_key, marks, nx=True)
+        if int(cursor) == 0:
+            await redis.set(prefix + "archive:backfilled", 1)
+            await redis.delete(prefix + "archive:backfill")
+        else:
+            await redis.set(prefix + "archive:backfill", int(cursor))
+        return len(marks)
+
     async def run(self) -> None:
-        """Sweep every ``interval`` seconds until cancelled."""
+        """Sweep every ``interval`` seconds until cancelled (and backfill meanwhile)."""
+        backfilling = True
         while True:
             try:
+                if backfilling:
+                    backfilling = await self.backfill() is not None
                 await self.sweep()
             except (StoreError, RedisError, OSError, ArchiveError) as exc:
                 log.warning("archive sweep failed: %s", exc)
@@ -190,7 +219,9 @@ class Archiver:
         self.fault("read")
         if not records:  # removed already (a sweep was stopped after step 4)
             if room_id not in await self.archive.versions([room_id]):
-                log.error("finished game %s is in neither Redis nor the archive", room_id)
+                # nothing to keep (a waiting room deleted as it was backfilled): unmarked
+                log.error("pending game %s is in neither Redis nor the archive", room_id)
+                await self.store.redis.zrem(self.pending_key, room_id)
                 return False
             await self._forget(room_id, result)
             return True

@@ -6,6 +6,7 @@ that holds this catches an archiver that removes keys before the write."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ import pytest
 from server.engine import Registry
 from server.net.app import KibitzServer
 from server.net.archiving import Archiver, Crash
+from server.sdk import KibitzClient
 
 from .helpers import archived_server, assert_somewhere, finished_game, other_archive, where
 
@@ -153,3 +155,54 @@ async def test_the_check_catches_an_archiver_that_removes_keys_before_the_write(
             await assert_somewhere(srv.store, srv.archiver.archive, room)
         for c in clients.values():
             await c.close()
+
+
+async def test_games_finished_before_the_archive_was_on_are_backfilled(
+    redis_url: str, prefix: str, registry: Registry, archive_url: str
+) -> None:
+    from ..conftest import serving
+
+    async with serving(redis_url, prefix, registry, bot_workers=0) as old:  # no archive
+        assert old.archiver is None
+        finished = []
+        for i in range(3):
+            room, clients = await finished_game_unmarked(old, i)
+            finished.append(room)
+            for c in clients.values():
+                await c.close()
+        waiting = await KibitzClient.connect(old.ws_url)
+        open_room = (await waiting.request("create_room", game="chess", seats=2))["room"]
+        live = await reads(old, finished[0])
+    async with archived_server(redis_url, prefix, registry, archive_url) as srv:
+        assert srv.archiver is not None and srv.store is not None
+        # the node backfills as it starts (a SCAN step a sweep), marked as long ago: past
+        # the grace period, its first sweeps archive them
+        for _ in range(200):
+            places = [await where(srv.store, srv.archiver.archive, r) for r in finished]
+            if places == [(False, True)] * 3:
+                break
+            await asyncio.sleep(0.05)
+        else:
+            raise AssertionError(f"not backfilled: {places}")
+        assert await srv.archiver.backfill() is None  # walked once: done
+        assert await srv.archiver.pending() == []
+        assert await where(srv.store, srv.archiver.archive, open_room) == (True, False)
+        assert await reads(srv, finished[0]) == live
+    await waiting.close()
+
+
+async def finished_game_unmarked(srv: KibitzServer, i: int) -> tuple[str, dict[int, Any]]:
+    """A chess game to its end (Fool's Mate) on a server without an archive."""
+    players = {s: await KibitzClient.connect(srv.ws_url) for s in (0, 1)}
+    room = (await players[0].request("create_room", game="chess", seats=2))["room"]
+    for s, c in players.items():
+        await c.request("take_seat", room=room, seat=s, name=f"P{s}{i}")
+    for n, mv in enumerate(["f2f3", "e7e5", "g2g4", "d8h4"]):
+        await players[n % 2].request("move", room=room, move=mv)
+    await players[0].wait_update(lambda m: m["status"] == "over", room=room)
+    assert srv.store is not None
+    for _ in range(100):  # the game-end hooks ran: it left the live set
+        if room not in await srv.store.live_rooms():
+            break
+        await asyncio.sleep(0.02)
+    return room, players

@@ -199,6 +199,13 @@ class Tab:
     async def status(self) -> str:
         return (await self.page.inner_text("#status")).strip()
 
+    async def wait_status(self, text: str) -> None:
+        """Until the status line holds ``text``: right after a reload the first update may be
+        drawn before the game's seat names are known ("Bob", then "Bob (Black)")."""
+        await self.page.wait_for_function(
+            "t => document.querySelector('#status').innerText.includes(t)", arg=text
+        )
+
     # -- acting ---------------------------------------------------------------------------
 
     async def click_square(self, square: str) -> None:

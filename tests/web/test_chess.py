@@ -76,7 +76,7 @@ async def test_fools_mate_with_spectator_takeback_and_reload(
     await ada.wait_room()
     await ada.wait_version(version)
     assert (await ada.latest())["you"] == 0
-    assert "Waiting for Bob (Black)" in await ada.status()
+    await ada.wait_status("Waiting for Bob (Black)")
 
     # ... 2... Qh4#
     await bob.wait_to_act()

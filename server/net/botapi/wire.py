@@ -27,7 +27,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
-from ..accounts import ApiConnection
+from ..accounts import ApiConnection, respond
 
 log = logging.getLogger("kibitz.botapi")
 
@@ -67,19 +67,8 @@ def stream(source: Source, on_close: Callable[[], Awaitable[None]] | None = None
 
 
 def json_response(conn: ServerConnection, status: int, data: Any) -> Response:
-    body = json.dumps(data).encode()
-    base = conn.respond(status, "")
-    headers = Headers(
-        [
-            ("Date", base.headers["Date"]),
-            ("Connection", "close"),
-            ("Content-Type", "application/json"),
-            ("Content-Length", str(len(body))),
-            ("Cache-Control", "no-store"),
-            ("X-Content-Type-Options", "nosniff"),
-        ]
-    )
-    return dataclasses.replace(base, headers=headers, body=body)
+    """A JSON answer with the headers of every JSON answer of ours (:func:`..accounts.respond`)."""
+    return respond(conn, status, data)
 
 
 def error_response(conn: ServerConnection, exc: BotApiError) -> Response:

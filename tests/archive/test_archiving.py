@@ -110,14 +110,14 @@ async def test_a_node_stopped_at_any_step_loses_nothing_and_duplicates_nothing(
         archive = await other_archive(archive_url)
         try:
             nxt = Archiver(srv.store, archive, registry, node="next-node", grace=0)
-            await srv.store.release("~archiver", srv.hub.node)
-            assert await nxt.sweep(everything=True) == 1
+            assert await nxt.pending() == [room]  # still marked: the job is not done
+            assert await nxt.archive_one(room)
             assert await nxt.pending() == []
             assert await where(srv.store, archive, room) == (False, True)
             events = await archive.events(room)
             assert events is not None and len(events) == before["record"]["version"]
             assert events[0]["k"] == "created" and len({e["t"] for e in events}) > 1
-            assert await nxt.sweep(everything=True) == 0  # nothing twice
+            assert await archive.put(_game_again(events, room, registry)) is False  # once
         finally:
             await archive.close()
         srv.hub.hosting.drop(room)
@@ -206,3 +206,65 @@ async def finished_game_unmarked(srv: KibitzServer, i: int) -> tuple[str, dict[i
             break
         await asyncio.sleep(0.02)
     return room, players
+
+
+class DropsWithoutLooking(Archiver):
+    """A broken archiver: it deletes the room's keys without checking that the log is still
+    at the version it archived."""
+
+    async def archive_one(self, room_id: str) -> bool:
+        self._drop = self._plain_drop  # type: ignore[method-assign]
+        return await super().archive_one(room_id)
+
+    async def _plain_drop(self, *, keys: list[str], args: list[Any]) -> int:
+        await self.store.redis.delete(*keys)
+        return 1
+
+
+@pytest.mark.parametrize("broken", [False, True])
+async def test_an_event_that_lands_during_archiving_is_archived_too(
+    redis_url: str, prefix: str, registry: Registry, archive_url: str, broken: bool,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    """A rematch offer lands between the write and the deletion (as the write is read back):
+    the keys stay and the next sweep writes the game again, with it. Deleting without
+    looking loses it (the guard's broken twin, caught here)."""
+    async with archived_server(redis_url, prefix, registry, archive_url) as srv:
+        assert srv.archiver is not None and srv.store is not None and srv.hub is not None
+        room, clients = await finished_game(srv, "chess", 2, "late event")
+        kind = DropsWithoutLooking if broken else Archiver
+        archiver = kind(srv.store, srv.archiver.archive, registry, node=srv.hub.node, grace=0)
+        landed: list[int] = []
+        archive = srv.archiver.archive
+        read_back = archive.versions
+
+        async def offer_as_it_reads_back(ids: list[str]) -> dict[str, int]:
+            found = await read_back(ids)  # step 3, then a rematch offer lands in the log
+            if not landed:
+                await clients[0].request("rematch", room=room)
+                landed.append(await srv.store.version(room))
+            return found
+
+        monkeypatch.setattr(archive, "versions", offer_as_it_reads_back)
+        moved = await archiver.archive_one(room)
+        assert moved is broken  # the guard keeps the keys: the log moved since the write
+        if not broken:  # the next sweep's turn: written again, with the offer
+            assert await archiver.archive_one(room)
+        events = await srv.archiver.archive.events(room)
+        assert events is not None
+        if broken:
+            assert len(events) < landed[0]  # the offer is lost: what the guard prevents
+        else:
+            assert len(events) == landed[0] and events[-1]["k"] != "created"
+            assert await where(srv.store, srv.archiver.archive, room) == (False, True)
+        for c in clients.values():
+            await c.close()
+
+
+def _game_again(events: list[dict[str, Any]], room: str, registry: Registry) -> Any:
+    """The archived game as a node would write it again (from the same log)."""
+    from server.net.archiving import game_of
+
+    game = game_of(room, events, registry, None)
+    assert game is not None
+    return game

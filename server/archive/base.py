@@ -79,8 +79,10 @@ def filtered(q: Query, *, newer: tuple[float, str] | None = None) -> tuple[str, 
         sql += " AND s.rated = ?"
         args.append(q.rated)
     if q.opponent is not None:
-        sql += (" AND EXISTS (SELECT 1 FROM seats o WHERE o.game_id = s.game_id"
-                " AND o.account = ? AND o.seat <> s.seat)")  # fmt: skip
+        sql += (
+            " AND EXISTS (SELECT 1 FROM seats o WHERE o.game_id = s.game_id"
+            " AND o.account = ? AND o.seat <> s.seat)"
+        )
         args.append(q.opponent)
     if newer is not None:
         sql += " AND (s.ended_at > ? OR (s.ended_at = ? AND s.game_id > ?))"
@@ -90,19 +92,42 @@ def filtered(q: Query, *, newer: tuple[float, str] | None = None) -> tuple[str, 
 
 def game_row(g: Game, json_dumps: Any) -> list[Any]:
     return [
-        g.id, g.game, json_dumps(g.options), g.n_seats, float(g.created_at),
-        float(g.ended_at), g.reason, json_dumps(g.outcome), g.rated, g.category, g.clock,
-        g.version, time.time(),
-    ]  # fmt: skip
+        g.id,
+        g.game,
+        json_dumps(g.options),
+        g.n_seats,
+        float(g.created_at),
+        float(g.ended_at),
+        g.reason,
+        json_dumps(g.outcome),
+        g.rated,
+        g.category,
+        g.clock,
+        g.version,
+        time.time(),
+    ]
 
 
 def seat_rows(g: Game) -> list[list[Any]]:
     return [
-        [g.id, s.seat, s.name, s.account, s.account.lower() if s.account else None,
-         float(s.score), s.rank, s.result, _f(s.rating), _f(s.new_rating), _f(s.change),
-         float(g.ended_at), g.game, g.rated]
+        [
+            g.id,
+            s.seat,
+            s.name,
+            s.account,
+            s.account.lower() if s.account else None,
+            float(s.score),
+            s.rank,
+            s.result,
+            _f(s.rating),
+            _f(s.new_rating),
+            _f(s.change),
+            float(g.ended_at),
+            g.game,
+            g.rated,
+        ]
         for s in g.seats
-    ]  # fmt: skip
+    ]
 
 
 def _f(x: float | None) -> float | None:
@@ -157,15 +182,23 @@ class Archive(abc.ABC):
 
     @staticmethod
     def rating_entry(row: Sequence[Any]) -> Json:
-        return {"room": row[0], "category": row[1], "finished": row[2], "rating": row[3],
-                "new_rating": row[4], "change": row[5]}  # fmt: skip
+        return {
+            "room": row[0],
+            "category": row[1],
+            "finished": row[2],
+            "rating": row[3],
+            "new_rating": row[4],
+            "change": row[5],
+        }
 
 
 def page_sql(q: Query) -> tuple[str, list[Any]]:
     """The ids of a page of the player's games (LIMIT and OFFSET are the last two ``?``)."""
     where, args = filtered(q)
-    sql = (f"SELECT DISTINCT s.game_id, s.ended_at {where}"
-           " ORDER BY s.ended_at DESC, s.game_id DESC LIMIT ? OFFSET ?")  # fmt: skip
+    sql = (
+        f"SELECT DISTINCT s.game_id, s.ended_at {where}"
+        " ORDER BY s.ended_at DESC, s.game_id DESC LIMIT ? OFFSET ?"
+    )
     return sql, args
 
 

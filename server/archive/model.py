@@ -139,8 +139,11 @@ def history_entry(game: Mapping[str, Any], seats: Sequence[Mapping[str, Any]]) -
             "rank": s["seat_rank"],
         }
         if s["new_rating"] is not None:
-            p |= {"rating": s["rating"], "new_rating": s["new_rating"],
-                  "change": s["rating_change"]}  # fmt: skip
+            p |= {
+                "rating": s["rating"],
+                "new_rating": s["new_rating"],
+                "change": s["rating_change"],
+            }
         players.append(p)
     return {
         "room": game["id"],

@@ -88,9 +88,13 @@ class ISMCTSBot(TreeSearchBot):
 
         search = UCT(ask.game, self.evaluator_for(ask.game), **self.options)
         root = search.run(
-            ask.seat, ask.legal, next_world, ask.deadline, ask.rng,
+            ask.seat,
+            ask.legal,
+            next_world,
+            ask.deadline,
+            ask.rng,
             max_iterations=self.max_iterations,
-        )  # fmt: skip
+        )
         self.iterations = search.iterations
         move = best_child(root)
         return move if move in ask.legal else ask.pick(())

@@ -78,10 +78,13 @@ def chain(steps: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         total += d
         var += se * se
         half = Z95 * math.sqrt(var)
-        out.append({
-            "elo": round(total), "elo_95": [round(total - half), round(total + half)],
-            "score_vs_below": round(float(s["points"]) / int(s["games"]), 3),
-        })  # fmt: skip
+        out.append(
+            {
+                "elo": round(total),
+                "elo_95": [round(total - half), round(total + half)],
+                "score_vs_below": round(float(s["points"]) / int(s["games"]), 3),
+            }
+        )
     return out
 
 
@@ -116,13 +119,17 @@ def rated_levels(game: str, measured: Mapping[str, Any] | None = None) -> list[d
             and r.get("algorithm") == lv.algorithm
             and r.get("think_time") == lv.think_time
         )
-        out.append({
-            "level": lv.number, "strength": lv.strength, "algorithm": lv.algorithm,
-            "think_time": lv.think_time,
-            "elo": r["elo"] if same and r is not None else None,
-            "elo_95": r["elo_95"] if same and r is not None else None,
-            "games": data.get("games_per_match") if same else None,
-        })  # fmt: skip
+        out.append(
+            {
+                "level": lv.number,
+                "strength": lv.strength,
+                "algorithm": lv.algorithm,
+                "think_time": lv.think_time,
+                "elo": r["elo"] if same and r is not None else None,
+                "elo_95": r["elo_95"] if same and r is not None else None,
+                "games": data.get("games_per_match") if same else None,
+            }
+        )
     return out
 
 

@@ -294,9 +294,15 @@ class UCT(TreeSearch):
 
     def _rollout(self, state: Any, rng: random.Random) -> list[float]:
         return rollout(
-            self.game, self.evaluator, state, rng, self.rollout_depth,
-            prior=self.prior_rollouts, deadline=self.deadline, decisive=self.decisive,
-        )  # fmt: skip
+            self.game,
+            self.evaluator,
+            state,
+            rng,
+            self.rollout_depth,
+            prior=self.prior_rollouts,
+            deadline=self.deadline,
+            decisive=self.decisive,
+        )
 
 
 def rollout(
@@ -364,8 +370,12 @@ class MCTSBot(TreeSearchBot):
         state = self.rebuilt(ask)
         search = UCT(ask.game, self.evaluator_for(ask.game), **self.options)
         root = search.run(
-            ask.seat, ask.legal, lambda: state, ask.deadline, ask.rng,
+            ask.seat,
+            ask.legal,
+            lambda: state,
+            ask.deadline,
+            ask.rng,
             max_iterations=self.max_iterations,
-        )  # fmt: skip
+        )
         self.iterations = search.iterations
         return best_child(root)

@@ -49,10 +49,12 @@ WINDOW = tuple(
 )
 #: FROM[seat][kind][sq]: the squares from which ``seat``'s ``kind`` steps onto ``sq``
 FROM = tuple(
-    {k: tuple(frozenset(s for s in range(81) if sq in STEP_TO[seat][k][s]) for sq in range(81))
-     for k in STEP_TO[seat]}
+    {
+        k: tuple(frozenset(s for s in range(81) if sq in STEP_TO[seat][k][s]) for sq in range(81))
+        for k in STEP_TO[seat]
+    }
     for seat in range(4)
-)  # fmt: skip
+)
 
 
 def attacks(board: tuple[str, ...], sq: int) -> dict[int, int]:
@@ -267,6 +269,15 @@ class YoninEvaluator(HookEvaluator):
 
 
 __all__ = [
-    "YoninEvaluator", "attackers", "attacks", "checks", "exposure", "going", "king_squares",
-    "pressure", "reached_by", "resolve", "safe_squares",
-]  # fmt: skip
+    "YoninEvaluator",
+    "attackers",
+    "attacks",
+    "checks",
+    "exposure",
+    "going",
+    "king_squares",
+    "pressure",
+    "reached_by",
+    "resolve",
+    "safe_squares",
+]

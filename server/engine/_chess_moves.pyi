@@ -5,7 +5,6 @@ knights, bishops, rooks, queens, kings, White's squares, Black's squares, promot
 passant square (-1: none), castling rights — what ``chess_moves.standard_fields`` gives.
 """
 
-
 Board = tuple[bool, int, int, int, int, int, int, int, int, int, int, int]
 
 def gen(mode: int, *board_and_mask: *tuple[*Board, int]) -> list[int] | None: ...
@@ -13,7 +12,22 @@ def fen(*board_and_clocks: *tuple[*Board, int, int]) -> str: ...
 def play(
     *board_clocks_code: *tuple[*Board, int, int, int],
 ) -> tuple[
-    int, int, int, int, int, int, int, int, int, bool, int, int | None, int, int, bool, int,
+    int,
+    int,
+    int,
+    int,
+    int,
+    int,
+    int,
+    int,
+    int,
+    bool,
+    int,
+    int | None,
+    int,
+    int,
+    bool,
+    int,
     int | None,
 ]: ...
 def status(*board: *Board) -> int: ...

@@ -156,11 +156,17 @@ async def rating_history(
         )
         if me is None or not game.get("rated") or "new_rating" not in me:
             continue
-        changes.setdefault(game["room"], {
-            "room": game["room"], "category": game.get("category"),
-            "finished": game["finished"], "rating": me["rating"],
-            "new_rating": me["new_rating"], "change": me["change"],
-        })  # fmt: skip
+        changes.setdefault(
+            game["room"],
+            {
+                "room": game["room"],
+                "category": game.get("category"),
+                "finished": game["finished"],
+                "rating": me["rating"],
+                "new_rating": me["new_rating"],
+                "change": me["change"],
+            },
+        )
     out: dict[str, list[dict[str, Any]]] = {}
     for entry in sorted(changes.values(), key=_key):
         out.setdefault(str(entry["category"]), []).append(entry)

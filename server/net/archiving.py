@@ -65,8 +65,9 @@ class Crash(BaseException):
     """Raised by a test's :attr:`Archiver.fault` to stop a step where a kill would."""
 
 
-def game_of(room_id: str, records: list[dict[str, Any]], registry: Registry,
-            result: dict[str, Any] | None) -> Game | None:  # fmt: skip
+def game_of(
+    room_id: str, records: list[dict[str, Any]], registry: Registry, result: dict[str, Any] | None
+) -> Game | None:
     """The game as the archive keeps it, from the room rebuilt from its log (None: the game
     is not over)."""
     events = [Event.from_record(r) for r in records]
@@ -86,21 +87,34 @@ def game_of(room_id: str, records: list[dict[str, Any]], registry: Registry,
     for i, s in enumerate(room.seats):
         change = changes[i] if i < len(changes) else None
         account = paired.get(i, {}).get("user") or s.user or None
-        seats.append(Seat(
-            seat=i, name=s.name or None, account=account, score=outcome.scores[i],
-            rank=outcome.ranks[i], result=result_of(outcome.ranks[i], ranks),
-            rating=change["rating"] if change else None,
-            new_rating=change["new_rating"] if change else None,
-            change=change["change"] if change else None,
-        ))  # fmt: skip
+        seats.append(
+            Seat(
+                seat=i,
+                name=s.name or None,
+                account=account,
+                score=outcome.scores[i],
+                rank=outcome.ranks[i],
+                result=result_of(outcome.ranks[i], ranks),
+                rating=change["rating"] if change else None,
+                new_rating=change["new_rating"] if change else None,
+                change=change["change"] if change else None,
+            )
+        )
     game = Game(
-        id=room_id, game=room.game.name, options=dict(room.options or {}),
-        n_seats=room.n_seats, created_at=room.created_at, ended_at=ended_at,
-        reason=outcome.reason, outcome=outcome.to_json(),
+        id=room_id,
+        game=room.game.name,
+        options=dict(room.options or {}),
+        n_seats=room.n_seats,
+        created_at=room.created_at,
+        ended_at=ended_at,
+        reason=outcome.reason,
+        outcome=outcome.to_json(),
         rated=bool(result.get("rated")) if result else room.rated is not None,
         category=(result or {}).get("category") or (room.rated.category if room.rated else None),
-        clock=(result or {}).get("clock"), seats=tuple(seats), events=tuple(records),
-    )  # fmt: skip
+        clock=(result or {}).get("clock"),
+        seats=tuple(seats),
+        events=tuple(records),
+    )
     return game
 
 

@@ -193,9 +193,7 @@ class BotRunner:
             except Exception:  # no evaluator for this game: decline
                 accept = False
         try:
-            await self.hub.run(
-                hosted, lambda r: r.answer_draw(seat, BOT, accept, self.hub.clock())
-            )
+            await self.hub.run(hosted, lambda r: r.answer_draw(seat, BOT, accept, self.hub.clock()))
         except (RoomError, ProtocolError) as exc:  # answered meanwhile, or the room moved
             log.info("bot %s/%d: draw answer not taken: %s", room.id, seat, exc)
 
@@ -304,8 +302,13 @@ class BotRunner:
             best = await pool.best_move(room.id, position, level, budget, timeout)
             move = uci.read_move(room.game.name, best, legal)
         except (EngineFailed, ValueError) as exc:
-            log.error("engine seat %s/%d (%s): %s; it plays no more in this game",
-                      room.id, seat, room.seats[seat].bot, exc)  # fmt: skip
+            log.error(
+                "engine seat %s/%d (%s): %s; it plays no more in this game",
+                room.id,
+                seat,
+                room.seats[seat].bot,
+                exc,
+            )
             self.failed.add((room.id, seat))
             if not timing and hosted.room.status == "playing":
                 with contextlib.suppress(RoomError, ProtocolError):

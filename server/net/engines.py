@@ -203,8 +203,9 @@ class EnginePool:
             while self.idle and proc is None:
                 proc = self.idle.pop()
                 if not proc.alive:  # died while idle: replaced, no game pays for it
-                    log.warning("engine %s: process %d had died; starting another",
-                                self.spec.name, proc.pid)  # fmt: skip
+                    log.warning(
+                        "engine %s: process %d had died; starting another", self.spec.name, proc.pid
+                    )
                     self.lost += 1
                     proc.kill()
                     proc = None
@@ -356,12 +357,20 @@ class Engines:
                 continue
             for lv in spec.levels:
                 r = rated.get((pool.engine_id, lv.skill, lv.movetime))
-                out.append({
-                    "level": lv.number, "strength": spec.strength(lv), "engine": spec.name,
-                    "title": spec.title(lv), "skill": lv.skill, "think_time": lv.movetime,
-                    "algorithm": "uci", "elo": r["elo"] if r else None,
-                    "elo_95": r["elo_95"] if r else None, "games": r["games"] if r else None,
-                })  # fmt: skip
+                out.append(
+                    {
+                        "level": lv.number,
+                        "strength": spec.strength(lv),
+                        "engine": spec.name,
+                        "title": spec.title(lv),
+                        "skill": lv.skill,
+                        "think_time": lv.movetime,
+                        "algorithm": "uci",
+                        "elo": r["elo"] if r else None,
+                        "elo_95": r["elo_95"] if r else None,
+                        "games": r["games"] if r else None,
+                    }
+                )
         return out
 
 

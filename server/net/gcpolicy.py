@@ -95,8 +95,10 @@ class GcPolicy:
             self.full += 1
             log.debug(
                 "full collection: %d unreachable, %.0f ms, %.0f MB resident",
-                found, 1000 * (time.perf_counter() - t0), self.baseline / 2**20,
-            )  # fmt: skip
+                found,
+                1000 * (time.perf_counter() - t0),
+                self.baseline / 2**20,
+            )
             return "full"
         gc.freeze()
         return "young"

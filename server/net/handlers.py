@@ -270,9 +270,13 @@ async def take_seat(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[st
     else:  # a guest under a name no account has
         who = {"name": await guest_name(accounts_of(h.hub).store, msg.get("name"))}
     result = await h.command(
-        room_id, "take_seat", seat=_opt_int(msg, "seat"), token=token, **who,
+        room_id,
+        "take_seat",
+        seat=_opt_int(msg, "seat"),
+        token=token,
+        **who,
         **({"cid": cid} if cid else {}),
-    )  # fmt: skip
+    )
     taken = result["events"][0]["seat"]
     await h.attach_seat(client, room_id, taken, token)
     update = await h.hub.read(room_id, "resync", {"recipient": taken, "since": None})

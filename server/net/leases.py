@@ -32,7 +32,6 @@ from ..store.log import _RENEW
 log = logging.getLogger("kibitz.leases")
 
 
-
 #: keys renewed per script call (a long script call would block Redis for everyone)
 BATCH = 500
 
@@ -86,9 +85,7 @@ class LeaseKeeper:
     def _run(self) -> None:
         period = self.ttl_ms / 3000
         kind: Any = redis.cluster.RedisCluster if self.cluster else redis.Redis
-        self._client = kind.from_url(
-            self.url, socket_timeout=period, socket_connect_timeout=period
-        )
+        self._client = kind.from_url(self.url, socket_timeout=period, socket_connect_timeout=period)
         script = self._client.register_script(_RENEW)
         try:
             while not self._stop.is_set():
@@ -110,8 +107,9 @@ class LeaseKeeper:
         gone: list[str] = []
         for chunk in self._batches(ids):
             keys = [self.lease_key(r) for r in chunk]
-            for room_id, ok in zip(chunk, script(keys=keys, args=[self.node, self.ttl_ms]),
-                                   strict=True):  # fmt: skip
+            for room_id, ok in zip(
+                chunk, script(keys=keys, args=[self.node, self.ttl_ms]), strict=True
+            ):
                 if ok:
                     self.held(room_id, until)
                 else:

@@ -126,9 +126,13 @@ class Pools:
                 random.shuffle(got)  # the seats, at random
                 clock = {"type": "fischer", "base": base, "increment": inc}
                 seek = {
-                    "id": None, "game": game, "options": {}, "settings": {"clock": clock},
-                    "rated": True, "category": got[0]["category"],
-                }  # fmt: skip
+                    "id": None,
+                    "game": game,
+                    "options": {},
+                    "settings": {"clock": clock},
+                    "rated": True,
+                    "category": got[0]["category"],
+                }
                 try:
                     await self.seeks.start_game(seek, got)
                     made += 1

@@ -145,8 +145,10 @@ class Seeks:
         if not isinstance(seats, int) or isinstance(seats, bool):
             raise ProtocolError("bad_request", "'seats' must be a whole number")
         if not info.get("min_seats", 2) <= seats <= info.get("max_seats", 2):
-            raise ProtocolError("bad_options", f"{game} takes {info.get('min_seats')} to "
-                                f"{info.get('max_seats')} seats")  # fmt: skip
+            raise ProtocolError(
+                "bad_options",
+                f"{game} takes {info.get('min_seats')} to {info.get('max_seats')} seats",
+            )
         rated = msg.get("rated", False)
         if not isinstance(rated, bool):
             raise ProtocolError("bad_request", "'rated' must be true or false")
@@ -248,9 +250,12 @@ class Seeks:
         """Create the room with everyone seated; publish ``paired`` to every player."""
         rated = bool(seek["rated"]) and all(p["user"] for p in order)
         summary = await self.hub.create(
-            seek["game"], seek["options"], len(order), seek["settings"],
+            seek["game"],
+            seek["options"],
+            len(order),
+            seek["settings"],
             rated=seek["category"] if rated else None,
-        )  # fmt: skip
+        )
         room_id = summary["room"]
         messages: dict[str, dict[str, Any]] = {}
         for seat, p in enumerate(order):
@@ -261,9 +266,14 @@ class Seeks:
                 who["rating"] = {"rating": p["rating"], "provisional": p["provisional"]}
             await self.hub.command(room_id, "take_seat", {"seat": seat, "token": token, **who})
             messages[p["key"]] = {
-                "type": "paired", "room": room_id, "seat": seat, "token": token,
-                "game": seek["game"], "rated": rated, "seek": seek.get("id"),
-            }  # fmt: skip
+                "type": "paired",
+                "room": room_id,
+                "seat": seat,
+                "token": token,
+                "game": seek["game"],
+                "rated": rated,
+                "seek": seek.get("id"),
+            }
         pairing = {
             "room": room_id,
             "game": seek["game"],
@@ -297,9 +307,19 @@ class Seeks:
     async def seek_list(self) -> list[tuple[str, dict[str, Any]]]:
         """(poster's key, the public entry) of every open seek, oldest first."""
         seeks = sorted((await self.store.seeks()).values(), key=lambda s: s["created"])
-        return [(s["poster"]["key"], {k: v for k, v in s.items() if k != "options"} | {
-            "options": s["options"], "poster": {k: s["poster"][k] for k in (
-                "name", "user", "rating", "provisional")}}) for s in seeks]  # fmt: skip
+        return [
+            (
+                s["poster"]["key"],
+                {k: v for k, v in s.items() if k != "options"}
+                | {
+                    "options": s["options"],
+                    "poster": {
+                        k: s["poster"][k] for k in ("name", "user", "rating", "provisional")
+                    },
+                },
+            )
+            for s in seeks
+        ]
 
     @staticmethod
     def seeks_for(client: Client, seeks: list[tuple[str, dict[str, Any]]]) -> list[Any]:

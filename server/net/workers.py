@@ -73,10 +73,20 @@ class Supervisor:
 
     def command(self, i: int) -> list[str]:
         return [
-            sys.executable, "-m", "server", "serve", "--host", self.host,
-            "--port", str(self.port), *self.redis,
-            "--node-id", f"{self.node}/w{i}", "--reuse-port", *self.extra,
-        ]  # fmt: skip
+            sys.executable,
+            "-m",
+            "server",
+            "serve",
+            "--host",
+            self.host,
+            "--port",
+            str(self.port),
+            *self.redis,
+            "--node-id",
+            f"{self.node}/w{i}",
+            "--reuse-port",
+            *self.extra,
+        ]
 
     def start_worker(self, i: int, timeout: float = 60.0) -> dict[str, Any]:
         proc = subprocess.Popen(self.command(i), stdout=subprocess.PIPE, stderr=None)
@@ -101,8 +111,12 @@ class Supervisor:
         while not self.stopping.wait(period):
             for i, proc in enumerate(self.procs):
                 if proc is not None and proc.poll() is not None and not self.stopping.is_set():
-                    log.warning("worker %d (pid %d) exited with %s; starting it again",
-                                i, proc.pid, proc.returncode)  # fmt: skip
+                    log.warning(
+                        "worker %d (pid %d) exited with %s; starting it again",
+                        i,
+                        proc.pid,
+                        proc.returncode,
+                    )
                     self.restarts += 1
                     try:
                         self.start_worker(i)
@@ -143,9 +157,7 @@ def serve_workers(args: Any, n: int, passthrough: Sequence[str]) -> int:
         redis = ["--redis", redis_url]
     port = args.port or free_port(args.host)
     node = args.node_id or f"{socket.gethostname()}:{port}"
-    sup = Supervisor(
-        n, host=args.host, port=port, node=node, redis=redis, extra=passthrough
-    )
+    sup = Supervisor(n, host=args.host, port=port, node=node, redis=redis, extra=passthrough)
     done = threading.Event()
 
     def on_signal(signum: int, frame: Any) -> None:

@@ -47,6 +47,7 @@ from .scripts import RENEW as _RENEW
 Record = dict[str, Any]
 T = TypeVar("T")
 
+
 class StoreError(Exception):
     """Base of store failures."""
 
@@ -187,9 +188,7 @@ class Store:
             url, max_connections=max_connections, timeout=10, health_check_interval=30
         )
         client = aioredis.Redis(connection_pool=pool, decode_responses=False)
-        store = cls(
-            client, prefix=prefix, pipe=Pipe(url), durability=durability, wait_ms=wait_ms
-        )
+        store = cls(client, prefix=prefix, pipe=Pipe(url), durability=durability, wait_ms=wait_ms)
         store.url = url
         return store
 

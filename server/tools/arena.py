@@ -395,10 +395,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             records.append(record)
             if out_file is not None:
-                out_file.write(json.dumps({
-                    "game": i, "seats": [labels[b] for b in record.seats],
-                    "outcome": record.outcome.to_json(), "moves": record.moves,
-                }) + "\n")  # fmt: skip
+                out_file.write(
+                    json.dumps(
+                        {
+                            "game": i,
+                            "seats": [labels[b] for b in record.seats],
+                            "outcome": record.outcome.to_json(),
+                            "moves": record.moves,
+                        }
+                    )
+                    + "\n"
+                )
                 out_file.flush()
             _progress(records, args.games, labels)
     finally:

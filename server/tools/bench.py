@@ -91,9 +91,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         # --workers, whose workers share one port)
         if args.workers > 1:  # one `kibitz serve --workers N` (its workers share the port)
             proc, port = _start_node(
-                redis_url, "bench", procs, "--workers", str(args.workers), stdout=True,
+                redis_url,
+                "bench",
+                procs,
+                "--workers",
+                str(args.workers),
+                stdout=True,
                 log=tmp / "node-bench.log",
-            )  # fmt: skip
+            )
             assert proc.stdout is not None
             info = json.loads(proc.stdout.readline())
             node_pids.extend(info["workers"])
@@ -130,8 +135,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         ceiling_port = free_port()
         ceiling = subprocess.Popen(
             [sys.executable, "-c", CEILING_SERVER, str(ceiling_port)],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
         procs.append(ceiling)
         _wait_port(ceiling_port)
         ceiling_params = {
@@ -172,14 +178,20 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "server_rss_mb": [round(x, 1) for x in peak_rss],
             "every_acked_move_persisted": persisted,
             "server_cpu_us_per_delivered": round(us_kibitz, 1) if us_kibitz else None,
-            "echo": {**baseline, "server_rss_mb": round(ceiling_rss, 1),
-                     "server_cpu_us_per_delivered": round(us_ceiling, 1) if us_ceiling else None},
+            "echo": {
+                **baseline,
+                "server_rss_mb": round(ceiling_rss, 1),
+                "server_cpu_us_per_delivered": round(us_ceiling, 1) if us_ceiling else None,
+            },
             "cpu_ratio_to_ceiling": round(us_kibitz / us_ceiling, 2)
-            if us_kibitz and us_ceiling else None,
+            if us_kibitz and us_ceiling
+            else None,
             "ratio_delivered_to_echo": round(
                 result["delivered_per_s"] / baseline["messages_per_s"], 3
-            ) if baseline["messages_per_s"] else None,
-        }  # fmt: skip
+            )
+            if baseline["messages_per_s"]
+            else None,
+        }
         return report
     finally:
         stop_all(procs, tmp)
@@ -205,49 +217,61 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--nodes", type=int, default=1, help="Kibitz nodes sharing one Redis (default 1)"
     )
     p.add_argument(
-        "--workers", type=int, default=1,
+        "--workers",
+        type=int,
+        default=1,
         help="one node started with `kibitz serve --workers N` instead of --nodes (default 1)",
-    )  # fmt: skip
+    )
     p.add_argument(
         "--connections", type=int, default=1000, help="WebSocket connections (default 1000)"
     )
     p.add_argument("--rooms", type=int, default=200, help="live chess rooms (default 200)")
     p.add_argument("--duration", type=float, default=20, help="seconds measured (default 20)")
     p.add_argument(
-        "--think", type=float, default=1000,
+        "--think",
+        type=float,
+        default=1000,
         help="mean think time of a player before each move, ms (default 1000)",
-    )  # fmt: skip
+    )
     p.add_argument(
-        "--saturate", action="store_true",
+        "--saturate",
+        action="store_true",
         help="players move at once (--think 0): the saturating mode",
-    )  # fmt: skip
+    )
     p.add_argument(
-        "--warmup", type=float, default=5,
+        "--warmup",
+        type=float,
+        default=5,
         help="seconds of load before the measured window (rooms being set up; default 5;"
         " at 10,000 connections take 20 to measure the steady state: the set-up's end"
         " otherwise still falls in the window)",
-    )  # fmt: skip
+    )
     mode = p.add_mutually_exclusive_group()
     mode.add_argument(
-        "--restart", action="store_true",
+        "--restart",
+        action="store_true",
         help="restart mode: --rooms rooms of --moves moves in Redis, a node starts: seconds "
         "to an open port and to a first move in every room",
-    )  # fmt: skip
+    )
     mode.add_argument(
-        "--memory", action="store_true",
+        "--memory",
+        action="store_true",
         help="memory mode: RSS per idle connection (--connections) and per live room (--rooms)",
-    )  # fmt: skip
+    )
     mode.add_argument(
-        "--engine", action="store_true",
+        "--engine",
+        action="store_true",
         help="engine mode: plies/s per game next to python-chess (and OpenSpiel), the cost "
         "of a move through the rooms API at ply 10 and 150, and the chess search's nodes/s "
         "next to the same search on python-chess's moves",
-    )  # fmt: skip
+    )
     p.add_argument(
-        "--repeat", type=int, default=1,
+        "--repeat",
+        type=int,
+        default=1,
         help="load mode: run Kibitz and the ceiling N times, in turn, and report every run's "
         "ratios and their median (this machine is shared: one pair can be off by 30 %%)",
-    )  # fmt: skip
+    )
     p.add_argument("--moves", type=int, default=40, help="moves per room (--restart, --memory)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
 

@@ -58,12 +58,29 @@ def _wait_port(port: int, timeout: float = 30) -> None:
 
 def _start_redis(tmp: Path, procs: list[subprocess.Popen[bytes]]) -> str:
     redis_port = free_port()
-    procs.append(subprocess.Popen(
-        [redis_binary(), "--port", str(redis_port), "--bind", HOST, "--dir", str(tmp),
-         "--appendonly", "yes", "--appendfsync", "everysec", "--save", "",
-         "--maxclients", "20000"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    ))  # fmt: skip
+    procs.append(
+        subprocess.Popen(
+            [
+                redis_binary(),
+                "--port",
+                str(redis_port),
+                "--bind",
+                HOST,
+                "--dir",
+                str(tmp),
+                "--appendonly",
+                "yes",
+                "--appendfsync",
+                "everysec",
+                "--save",
+                "",
+                "--maxclients",
+                "20000",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+    )
     _wait_port(redis_port)
     return f"redis://{HOST}:{redis_port}/0"
 
@@ -80,12 +97,32 @@ def _start_node(
     port = free_port()
     err = open(log, "ab") if log is not None else subprocess.DEVNULL  # noqa: SIM115
     proc = subprocess.Popen(
-        [sys.executable, "-m", "server", "serve", "--port", str(port), "--redis", redis_url,
-         "--node-id", node, "--bot-workers", "0", "--max-per-ip", "20000",
-         "--rooms-per-minute", "100000", "--msg-rate", "100000", "--msg-burst", "100000",
-         *extra],
-        stdout=subprocess.PIPE if stdout else subprocess.DEVNULL, stderr=err,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "server",
+            "serve",
+            "--port",
+            str(port),
+            "--redis",
+            redis_url,
+            "--node-id",
+            node,
+            "--bot-workers",
+            "0",
+            "--max-per-ip",
+            "20000",
+            "--rooms-per-minute",
+            "100000",
+            "--msg-rate",
+            "100000",
+            "--msg-burst",
+            "100000",
+            *extra,
+        ],
+        stdout=subprocess.PIPE if stdout else subprocess.DEVNULL,
+        stderr=err,
+    )
     if log is not None:
         err.close()  # type: ignore[union-attr]  # the child has its own copy
     procs.append(proc)

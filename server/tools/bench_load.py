@@ -232,8 +232,10 @@ class Room:
             return  # that game is over
         self.waiting[version + 1] = (asyncio.get_running_loop().time(), len(self.members))
         with contextlib.suppress(ConnectionClosed):  # the run ended while it thought
-            await self.ask(ws, {"type": "move", "room": room, "move": self.rng.choice(legal),
-                                "version": version})  # fmt: skip
+            await self.ask(
+                ws,
+                {"type": "move", "room": room, "move": self.rng.choice(legal), "version": version},
+            )
 
     async def create(self, until: float) -> bool:
         """Create the group's next room; a room the node sheds (``busy``: it is overloaded)
@@ -245,8 +247,7 @@ class Room:
             await self.ask(self.members[0], {"type": "create_room", "game": "chess"})
             refused = loop.create_task(self.create_refused.wait())
             created = loop.create_task(self.created.wait())
-            await asyncio.wait((refused, created), timeout=30,
-                               return_when=asyncio.FIRST_COMPLETED)  # fmt: skip
+            await asyncio.wait((refused, created), timeout=30, return_when=asyncio.FIRST_COMPLETED)
             refused.cancel()
             created.cancel()
             self.creating = None

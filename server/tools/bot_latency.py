@@ -91,10 +91,22 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     server = subprocess.Popen(
-        [sys.executable, "-m", "server", "serve", "--port", str(port), "--data", str(data),
-         "--bot-workers", str(args.workers)],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=ROOT,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "server",
+            "serve",
+            "--port",
+            str(port),
+            "--data",
+            str(data),
+            "--bot-workers",
+            str(args.workers),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        cwd=ROOT,
+    )
     try:
         assert server.stdout is not None
         url = json.loads(server.stdout.readline())["ws"]

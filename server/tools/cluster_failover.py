@@ -119,9 +119,13 @@ class Player:
         move = self.rng.choice(seen["legal"])
         try:
             ok = await self.clients[seat].request(
-                "move", room=self.room, move=move, version=seen["version"],
-                cid=uuid.uuid4().hex, timeout=15,
-            )  # fmt: skip
+                "move",
+                room=self.room,
+                move=move,
+                version=seen["version"],
+                cid=uuid.uuid4().hex,
+                timeout=15,
+            )
         except TimeoutError:
             self.unsure += 1
             return
@@ -166,14 +170,21 @@ async def trial(rooms: int, moves: int, seed: int) -> dict[str, Any]:
 
     def config(node: str) -> Config:
         return Config(
-            port=0, redis_cluster=cluster.url, prefix=prefix, node_id=node, bot_workers=0,
-            durability="replica", wait_ms=2000, limits=Limits(rate=10_000, burst=10_000),
-        )  # fmt: skip
+            port=0,
+            redis_cluster=cluster.url,
+            prefix=prefix,
+            node_id=node,
+            bot_workers=0,
+            durability="replica",
+            wait_ms=2000,
+            limits=Limits(rate=10_000, burst=10_000),
+        )
 
     try:
         async with KibitzServer(config("f1")) as n1, KibitzServer(config("f2")) as n2:
-            players = [await Player.seat(n1.ws_url, n2.ws_url, seed=seed * 100 + i)
-                       for i in range(rooms)]  # fmt: skip
+            players = [
+                await Player.seat(n1.ws_url, n2.ws_url, seed=seed * 100 + i) for i in range(rooms)
+            ]
             stop = asyncio.Event()
             tasks = [asyncio.create_task(p.play(stop, moves=moves)) for p in players]
             await asyncio.sleep(rng.uniform(0.5, 3.0))
@@ -193,10 +204,15 @@ async def trial(rooms: int, moves: int, seed: int) -> dict[str, Any]:
                 await asyncio.wait_for(asyncio.gather(*tasks), 120)
             except TimeoutError:  # a game that cannot go on: say which, and how it was told
                 stuck = [
-                    {"room": p.room, "acked": len(p.acked), "retried": p.retried,
-                     "errors": p.errors}
-                    for p in players if len(p.acked) < moves
-                ]  # fmt: skip
+                    {
+                        "room": p.room,
+                        "acked": len(p.acked),
+                        "retried": p.retried,
+                        "errors": p.errors,
+                    }
+                    for p in players
+                    if len(p.acked) < moves
+                ]
                 raise RuntimeError(f"games did not go on after the kill: {stuck}") from None
             store = n1.store
             assert isinstance(store, ClusterStore)
@@ -235,10 +251,13 @@ def main(argv: list[str] | None = None) -> int:
     for i in range(args.trials):
         results.append(asyncio.run(trial(args.rooms, args.moves, seed=i + 1)))
         r = results[-1]
-        print(f"trial {i + 1}/{args.trials}: {r['acked']} acknowledged "
-              f"({r['acked_after_kill']} after the kill), {r['lost']} lost, "
-              f"{r['errors']} errors, failover {r['failover_s']} s, "
-              f"playable after {r['playable_s']} s", file=sys.stderr)  # fmt: skip
+        print(
+            f"trial {i + 1}/{args.trials}: {r['acked']} acknowledged "
+            f"({r['acked_after_kill']} after the kill), {r['lost']} lost, "
+            f"{r['errors']} errors, failover {r['failover_s']} s, "
+            f"playable after {r['playable_s']} s",
+            file=sys.stderr,
+        )
     summary = {
         "trials": len(results),
         "acked": sum(r["acked"] for r in results),

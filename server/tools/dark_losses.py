@@ -202,15 +202,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--time", type=float, default=1.0, help="seconds a move, both (default 1)")
     p.add_argument("--seed", default="dark-losses", help="the games' seed (as kibitz arena's)")
     p.add_argument(
-        "--option", action="append", default=[], metavar="K=V",
+        "--option",
+        action="append",
+        default=[],
+        metavar="K=V",
         help="a search option for both bots (the twin runs the same search), e.g. pool=16",
-    )  # fmt: skip
+    )
     p.add_argument("--json", action="store_true", help="one JSON line a game, then a summary")
     p.add_argument(
-        "--material", nargs="+", metavar="GAMES", default=None,
+        "--material",
+        nargs="+",
+        metavar="GAMES",
+        default=None,
         help="instead of playing: the honest side's material every 10 plies of these "
         "kibitz arena --games-out files",
-    )  # fmt: skip
+    )
     return p
 
 

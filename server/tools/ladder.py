@@ -70,9 +70,14 @@ def match(
     s = summary(records, list(specs))
     points = sum(r.outcome.scores[r.seats.index(0)] for r in records)
     return {
-        "a": specs[0], "b": specs[1], "games": n, "points": points,
-        "score": s["score"], "score_95": s["score_95"], "mean_plies": s["mean_plies"],
-    }  # fmt: skip
+        "a": specs[0],
+        "b": specs[1],
+        "games": n,
+        "points": points,
+        "score": s["score"],
+        "score_95": s["score_95"],
+        "mean_plies": s["mean_plies"],
+    }
 
 
 def rate(game_name: str, n: int, seed: str, scale: float) -> dict[str, Any]:
@@ -87,8 +92,11 @@ def rate(game_name: str, n: int, seed: str, scale: float) -> dict[str, Any]:
     out: dict[str, Any] = {
         "levels": [
             {
-                "level": lv.number, "strength": lv.strength, "algorithm": lv.algorithm,
-                "think_time": lv.think_time * scale, **r,
+                "level": lv.number,
+                "strength": lv.strength,
+                "algorithm": lv.algorithm,
+                "think_time": lv.think_time * scale,
+                **r,
             }
             for lv, r in zip(levels, ratings, strict=True)
         ],
@@ -98,7 +106,7 @@ def rate(game_name: str, n: int, seed: str, scale: float) -> dict[str, Any]:
         "seed": seed,
         "measured": datetime.date.today().isoformat(),
         "not_monotone": ladder.not_monotone(ratings),
-    }  # fmt: skip
+    }
     return out
 
 
@@ -140,12 +148,19 @@ def engine_matches(
         m = match(game_name, [bot, strongest.strength], budgets, n, seed, label)
         diff, se = ladder.step_rating(m["points"], m["games"], *m["score_95"])
         elo, half = top["elo"] + diff, ladder.Z95 * math.hypot(se, top_se)
-        out.append({
-            "engine": engine_id, "name": spec.name, "level": lv.number, "skill": lv.skill,
-            "think_time": lv.movetime * scale, "elo": round(elo),
-            "elo_95": [round(elo - half), round(elo + half)],
-            "score_vs_top": round(m["points"] / m["games"], 3), "games": n,
-        })  # fmt: skip
+        out.append(
+            {
+                "engine": engine_id,
+                "name": spec.name,
+                "level": lv.number,
+                "skill": lv.skill,
+                "think_time": lv.movetime * scale,
+                "elo": round(elo),
+                "elo_95": [round(elo - half), round(elo + half)],
+                "score_vs_top": round(m["points"] / m["games"], 3),
+                "games": n,
+            }
+        )
     return out
 
 
@@ -227,23 +242,31 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-n", "--games-per-match", type=int, default=20, help="default 20")
     p.add_argument("--seed", default="ladder", help="seed of all chance (default 'ladder')")
     p.add_argument(
-        "--time-scale", type=float, default=1.0,
+        "--time-scale",
+        type=float,
+        default=1.0,
         help="run every level at this fraction of its think time (default 1)",
-    )  # fmt: skip
+    )
     p.add_argument("--anchor", default=None, help="also play the top level against this bot")
     p.add_argument(
-        "--engine", action="append", default=[], type=_engine_arg, metavar="NAME=PATH[?OPTIONS]",
+        "--engine",
+        action="append",
+        default=[],
+        type=_engine_arg,
+        metavar="NAME=PATH[?OPTIONS]",
         help="also rate each level of this engine seat (as kibitz serve --engine takes it) "
         "against the top level, for the games it plays",
-    )  # fmt: skip
+    )
     p.add_argument(
-        "--engines-only", action="store_true",
+        "--engines-only",
+        action="store_true",
         help="keep the stored levels' ratings and measure only the --engine levels",
-    )  # fmt: skip
+    )
     p.add_argument(
-        "--write", action="store_true",
+        "--write",
+        action="store_true",
         help="store the ratings (server/bots/ladder.json) and the table (docs/BOTS.md)",
-    )  # fmt: skip
+    )
     p.add_argument("--ratings", type=Path, default=ladder.RATINGS_FILE, help=argparse.SUPPRESS)
     p.add_argument("--docs", type=Path, default=DOCS_FILE, help=argparse.SUPPRESS)
     p.add_argument("--json", action="store_true", help="print the results as JSON")
@@ -285,9 +308,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 new = engine_matches(game, n, seed, scale, spec, top)
                 same = {(e["engine"], e["skill"], e["think_time"]) for e in new}
                 kept = [
-                    e for e in results[game].get("engines", [])
+                    e
+                    for e in results[game].get("engines", [])
                     if (e["engine"], e["skill"], e["think_time"]) not in same
-                ]  # fmt: skip
+                ]
                 results[game]["engines"] = kept + new
                 if args.write:
                     save(results, args.ratings, args.docs)

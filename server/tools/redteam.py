@@ -182,17 +182,45 @@ def run(seconds: float = 20.0, scale: float = 1.0) -> dict[str, Any]:
     redis_port, port = free_port(), free_port()
     procs: list[subprocess.Popen[bytes]] = []
     try:
-        procs.append(subprocess.Popen(
-            [redis_binary(), "--port", str(redis_port), "--bind", HOST, "--dir", str(tmp),
-             "--save", "", "--appendonly", "no"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        ))  # fmt: skip
+        procs.append(
+            subprocess.Popen(
+                [
+                    redis_binary(),
+                    "--port",
+                    str(redis_port),
+                    "--bind",
+                    HOST,
+                    "--dir",
+                    str(tmp),
+                    "--save",
+                    "",
+                    "--appendonly",
+                    "no",
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        )
         server = subprocess.Popen(
-            [sys.executable, "-m", "server", "serve", "--port", str(port), "--redis",
-             f"redis://{HOST}:{redis_port}/0", "--bot-workers", "0", "--max-per-ip", "300",
-             "--rooms-per-minute", "200"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
+            [
+                sys.executable,
+                "-m",
+                "server",
+                "serve",
+                "--port",
+                str(port),
+                "--redis",
+                f"redis://{HOST}:{redis_port}/0",
+                "--bot-workers",
+                "0",
+                "--max-per-ip",
+                "300",
+                "--rooms-per-minute",
+                "200",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         procs.append(server)
         from .bench_common import _wait_port
 

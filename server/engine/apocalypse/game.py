@@ -162,8 +162,10 @@ class Apocalypse(Game[ApocalypseState, ApocalypseMove]):
         resolved; a sealed move of the turn in progress is never part of any view."""
         view = views[-1]
         last = view["last_moves"]
-        moves = [None if last.get(str(s)) is None else ApocalypseMove.from_text(last[str(s)])
-                 for s in (WHITE, BLACK)]  # fmt: skip
+        moves = [
+            None if last.get(str(s)) is None else ApocalypseMove.from_text(last[str(s)])
+            for s in (WHITE, BLACK)
+        ]
         return ApocalypseState(
             board_from_text(str(view["board"])),
             int(view["ply"]),

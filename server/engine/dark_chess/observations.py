@@ -86,8 +86,15 @@ class Observation:
         same), then what the board sees, then the FEN."""
         if captured != self.captured:
             return False
-        kinds = (0, board.pawns, board.knights, board.bishops, board.rooks, board.queens,
-                 board.kings)  # fmt: skip
+        kinds = (
+            0,
+            board.pawns,
+            board.knights,
+            board.bishops,
+            board.rooks,
+            board.queens,
+            board.kings,
+        )
         if not self.shows(kinds, board.occupied_co):
             return False
         if visible_squares(board, color, visibility) != self.seen:
@@ -231,9 +238,14 @@ class Sightings:
         enemy = self.enemy
         occupied = board.occupied_co[enemy]
         masks = (
-            0, board.pawns & occupied, board.knights & occupied, board.bishops & occupied,
-            board.rooks & occupied, board.queens & occupied, board.kings & occupied,
-        )  # fmt: skip
+            0,
+            board.pawns & occupied,
+            board.knights & occupied,
+            board.bishops & occupied,
+            board.rooks & occupied,
+            board.queens & occupied,
+            board.kings & occupied,
+        )
         castle = board.has_castling_rights(enemy)
         if len(self._kind_need) > 200_000 or len(self._pawn_need) > 200_000:
             self._kind_need.clear()

@@ -15,8 +15,14 @@ from .rules import DarkBoard, DarkChessState, start
 from .views import seat_view
 
 #: a side's pieces at the standard start
-_START_COUNT = {chess.PAWN: 8, chess.KNIGHT: 2, chess.BISHOP: 2, chess.ROOK: 2, chess.QUEEN: 1,
-                chess.KING: 1}  # fmt: skip
+_START_COUNT = {
+    chess.PAWN: 8,
+    chess.KNIGHT: 2,
+    chess.BISHOP: 2,
+    chess.ROOK: 2,
+    chess.QUEEN: 1,
+    chess.KING: 1,
+}
 
 
 def sample_placement(

@@ -11,14 +11,23 @@ from ..base import InvalidOptions
 
 BOARD_1978 = "SHKH3KHLI42I3KHIF24I3KL2IHK432IHFKH23IKHK2LI34H2FKIH324KILHK2HLHZ"
 DECK_1978 = (
-    "refund", "refund", "take_give", "take_give", "fall_back", "fall_back",
-    "miss_turn", "eat_salad", "next_carrot", "prev_carrot", "move_again", "move_up",
-)  # fmt: skip
+    "refund",
+    "refund",
+    "take_give",
+    "take_give",
+    "fall_back",
+    "fall_back",
+    "miss_turn",
+    "eat_salad",
+    "next_carrot",
+    "prev_carrot",
+    "move_again",
+    "move_up",
+)
 CARDS_1978 = frozenset(DECK_1978)
 CARDS_2008 = frozenset(
-    {"give_behind", "behind_ahead", "set_65", "salad_carrots", "halve", "refund", "show",
-     "shuffle"}
-)  # fmt: skip
+    {"give_behind", "behind_ahead", "set_65", "salad_carrots", "halve", "refund", "show", "shuffle"}
+)
 CARDS = CARDS_1978 | CARDS_2008
 SALADS = 3
 TURN_CAP = 300

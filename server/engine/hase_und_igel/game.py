@@ -87,9 +87,12 @@ class HaseUndIgel(Game[HaseState, Move]):
         rng.shuffle(deck)
         carrots = opts["carrots"] or default_carrots(n_seats)
         state = position(
-            [Runner(0, carrots)] * n_seats, deck=deck, board=opts["board"],
-            start_carrots=carrots, until=opts["until"],
-        )  # fmt: skip
+            [Runner(0, carrots)] * n_seats,
+            deck=deck,
+            board=opts["board"],
+            start_carrots=carrots,
+            until=opts["until"],
+        )
         w = Turn(state, rng)
         next_turn(w, first=0)
         return w.freeze(state, 0, None, None)

@@ -98,11 +98,18 @@ def turns_table(
             eat = [1.0 + x for x in vt]
         same = (k_fall + k_miss + k_none) / n_cards
         return [
-            same * b + constant
-            + (k_take * min(b, u, d) + k_eat * e + k_next * xn + k_prev * xp
-               + k_again * (b - 1.0 if b > 1.0 else 0.0)) / n_cards
+            same * b
+            + constant
+            + (
+                k_take * min(b, u, d)
+                + k_eat * e
+                + k_next * xn
+                + k_prev * xp
+                + k_again * (b - 1.0 if b > 1.0 else 0.0)
+            )
+            / n_cards
             for b, u, d, e, xn, xp in zip(vt, up, down, eat, vn, vp, strict=True)
-        ]  # fmt: skip
+        ]
 
     def eating(after: list[float]) -> list[float]:
         """The expected turns before a salad is eaten (that turn, then ``after`` with the
@@ -186,9 +193,17 @@ def turns_table(
 
 
 _MODELLED = frozenset(
-    {"refund", "take_give", "fall_back", "miss_turn", "eat_salad", "next_carrot", "prev_carrot",
-     "move_again"}
-)  # fmt: skip
+    {
+        "refund",
+        "take_give",
+        "fall_back",
+        "miss_turn",
+        "eat_salad",
+        "next_carrot",
+        "prev_carrot",
+        "move_again",
+    }
+)
 
 
 def _shift(row: list[float], g: int) -> list[float]:

@@ -130,11 +130,16 @@ def position(
     n = len(runners)
     rs = [replace(r, field=lay.goal) if s in finished else r for s, r in enumerate(runners)]
     state = HaseState(
-        board=board, runners=tuple(rs), deck=tuple(deck),
-        start_carrots=start_carrots or default_carrots(n), until=until,
-        finished=tuple(finished), current=current, decision=decision,
+        board=board,
+        runners=tuple(rs),
+        deck=tuple(deck),
+        start_carrots=start_carrots or default_carrots(n),
+        until=until,
+        finished=tuple(finished),
+        current=current,
+        decision=decision,
         turns=tuple(turns) if turns is not None else (0,) * n,
-    )  # fmt: skip
+    )
     if not begin:
         return state
     w = Turn(state, random.Random(0))

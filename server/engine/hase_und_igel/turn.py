@@ -16,9 +16,21 @@ class Turn:
     """A mutable scratch copy of a state while one ``play`` (or ``new``) is worked out."""
 
     __slots__ = (
-        "again", "current", "decision", "deck", "end", "events", "finished", "lay", "out",
-        "rng", "runners", "start_carrots", "turns", "until",
-    )  # fmt: skip
+        "again",
+        "current",
+        "decision",
+        "deck",
+        "end",
+        "events",
+        "finished",
+        "lay",
+        "out",
+        "rng",
+        "runners",
+        "start_carrots",
+        "turns",
+        "until",
+    )
 
     def __init__(self, state: HaseState, rng: random.Random) -> None:
         self.lay = layout(state.board)
@@ -38,12 +50,22 @@ class Turn:
 
     def freeze(self, state: HaseState, ply: int, move: str | None, seat: int | None) -> HaseState:
         return HaseState(
-            board=state.board, runners=tuple(self.runners), deck=tuple(self.deck),
-            start_carrots=self.start_carrots, until=self.until, finished=tuple(self.finished),
-            out=tuple(self.out), current=self.current, decision=self.decision,
-            turns=tuple(self.turns), ply=ply, end=self.end, last_move=move, last_seat=seat,
+            board=state.board,
+            runners=tuple(self.runners),
+            deck=tuple(self.deck),
+            start_carrots=self.start_carrots,
+            until=self.until,
+            finished=tuple(self.finished),
+            out=tuple(self.out),
+            current=self.current,
+            decision=self.decision,
+            turns=tuple(self.turns),
+            ply=ply,
+            end=self.end,
+            last_move=move,
+            last_seat=seat,
             events=tuple(self.events),
-        )  # fmt: skip
+        )
 
     def log(self, seat: int, kind: str, **details: Any) -> None:
         self.events.append(Event(seat, kind, **details))

@@ -57,9 +57,13 @@ class Event:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Event:
         return cls(
-            int(data["seat"]), str(data["kind"]), data.get("field"), int(data.get("carrots", 0)),
-            data.get("card"), data.get("place"),
-        )  # fmt: skip
+            int(data["seat"]),
+            str(data["kind"]),
+            data.get("field"),
+            int(data.get("carrots", 0)),
+            data.get("card"),
+            data.get("place"),
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -190,8 +190,11 @@ class Challenges:
             raise BotApiError(400, "days: correspondence games are not offered; give a clock")
         variant = fields.get("variant", "standard") or "standard"
         if variant not in VARIANTS:
-            raise BotApiError(400, f"variant: {variant!r} is not offered over the API "
-                              "(standard only; hidden-information games are refused)")  # fmt: skip
+            raise BotApiError(
+                400,
+                f"variant: {variant!r} is not offered over the API "
+                "(standard only; hidden-information games are refused)",
+            )
         if fields.get("fen"):
             raise BotApiError(400, "fen: games from a position are not offered")
         color = fields.get("color", "random") or "random"
@@ -364,18 +367,29 @@ class Challenges:
         summary = await self.hub.create("chess", {}, 2, settings, rated=None)
         room_id = summary["room"]
         token = self.hub.make_secret(24)
-        await self.hub.command(room_id, "take_seat", {"seat": seat, "token": token,
-                               "name": caller.name, "user": caller.name})  # fmt: skip
-        await self.hub.command(room_id, "add_bot", {"seat": 1 - seat, "bot": strength,
-                               "name": name})  # fmt: skip
+        await self.hub.command(
+            room_id,
+            "take_seat",
+            {"seat": seat, "token": token, "name": caller.name, "user": caller.name},
+        )
+        await self.hub.command(
+            room_id, "add_bot", {"seat": 1 - seat, "bot": strength, "name": name}
+        )
         seats = {caller.id: {"seat": seat, "token": token}}
         await self.store.add_game(room_id, seats)
         event = await self.game_event("gameStart", room_id, caller.id, seats)
         if event is not None:
             await self.publish(caller.id, event)
-        return {"id": room_id, "variant": {"key": "standard"}, "speed": speed(clock),
-                "rated": False, "source": "ai", "status": {"name": "started"},
-                "player": ("white", "black")[seat], "level": level}  # fmt: skip
+        return {
+            "id": room_id,
+            "variant": {"key": "standard"},
+            "speed": speed(clock),
+            "rated": False,
+            "source": "ai",
+            "status": {"name": "started"},
+            "player": ("white", "black")[seat],
+            "level": level,
+        }
 
     # -- games --------------------------------------------------------------------------------
 

@@ -46,8 +46,15 @@ from .games import GameStreams, SeatListener
 from .tokens import TOKEN, Caller, Tokens
 from .wire import BotApiError, Stream, error_response, form, json_response, stream
 
-PREFIXES = ("/api/account", "/api/bot/", "/api/board/", "/api/stream/event", "/api/challenge",
-            "/api/tokens", "/api/token/test")  # fmt: skip
+PREFIXES = (
+    "/api/account",
+    "/api/bot/",
+    "/api/board/",
+    "/api/stream/event",
+    "/api/challenge",
+    "/api/tokens",
+    "/api/token/test",
+)
 #: tokens one ``/api/token/test`` may ask about
 MAX_TESTED = 10
 UCI = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?")
@@ -103,9 +110,12 @@ class BotApi:
         if parts == ["token", "test"]:
             return json_response(conn, 200, await self.token_test(conn, method))
         caller = await self.tokens.caller(request)
-        want = "GET" if parts in (["account"], ["account", "playing"], ["stream", "event"],
-                                  ["challenge"]) or (
-            len(parts) == 4 and parts[1:3] == ["game", "stream"]) else "POST"  # fmt: skip
+        want = (
+            "GET"
+            if parts in (["account"], ["account", "playing"], ["stream", "event"], ["challenge"])
+            or (len(parts) == 4 and parts[1:3] == ["game", "stream"])
+            else "POST"
+        )
         if method != want:
             raise BotApiError(405, f"{path} takes a {want}")
         if parts == ["account"]:
@@ -119,11 +129,18 @@ class BotApi:
         assert self.challenges is not None
         if parts == ["challenge"]:
             caller.need("challenge:read" if not caller.bot else "bot:play")
-            mine = [self.challenges.directed(c, caller.id)
-                    for c in await self.challenges.open_challenges(caller.id)]  # fmt: skip
-            return json_response(conn, 200, {
-                "in": [c for c in mine if c["direction"] == "in"],
-                "out": [c for c in mine if c["direction"] == "out"]})  # fmt: skip
+            mine = [
+                self.challenges.directed(c, caller.id)
+                for c in await self.challenges.open_challenges(caller.id)
+            ]
+            return json_response(
+                conn,
+                200,
+                {
+                    "in": [c for c in mine if c["direction"] == "in"],
+                    "out": [c for c in mine if c["direction"] == "out"],
+                },
+            )
         if parts[0] == "challenge" and len(parts) in (2, 3):
             if not ID.fullmatch(parts[1]):
                 raise BotApiError(404, "Not found")
@@ -224,8 +241,11 @@ class BotApi:
         found: dict[str, Any] = {}
         for token in tokens:
             owner = await self.store.owner(token) if TOKEN.fullmatch(token) else None
-            found[token] = owner and {"userId": owner["user"], "scopes": ",".join(owner["scopes"]),
-                                      "expires": None}  # fmt: skip
+            found[token] = owner and {
+                "userId": owner["user"],
+                "scopes": ",".join(owner["scopes"]),
+                "expires": None,
+            }
         return found
 
     async def upgrade(self, caller: Caller) -> dict[str, Any]:
@@ -279,8 +299,13 @@ class BotApi:
 
         def player(s: dict[str, Any]) -> dict[str, Any]:
             name = str(s.get("name", ""))
-            out = {"id": name.lower(), "name": name, "title": None, "rating": s.get("rating"),
-                   "provisional": bool(s.get("provisional"))}  # fmt: skip
+            out = {
+                "id": name.lower(),
+                "name": name,
+                "title": None,
+                "rating": s.get("rating"),
+                "provisional": bool(s.get("provisional")),
+            }
             return out
 
         return {
@@ -352,9 +377,14 @@ class BotApi:
         return json_response(conn, 200, {"ok": True})
 
     async def chat(
-        self, conn: ServerConnection, caller: Caller, room_id: str, seat: int, token: str,
+        self,
+        conn: ServerConnection,
+        caller: Caller,
+        room_id: str,
+        seat: int,
+        token: str,
         fields: dict[str, str],
-    ) -> None:  # fmt: skip
+    ) -> None:
         room = fields.get("room", "player")
         if room not in ("player", "spectator"):
             raise BotApiError(400, "room: player or spectator")

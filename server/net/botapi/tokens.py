@@ -61,8 +61,9 @@ class Tokens:
             user = await self.accounts.store.user(owner["user"]) if owner else None
             if owner is None or user is None:
                 raise BotApiError(401, "No such token")
-            return Caller(user["name"], frozenset(owner["scopes"]), user.get("bot") == "1",
-                          owner["id"])  # fmt: skip
+            return Caller(
+                user["name"], frozenset(owner["scopes"]), user.get("bot") == "1", owner["id"]
+            )
         if "Authorization" not in request.headers:  # the login cookie: this site's pages only
             origin = request.headers.get("Origin")
             if origin is not None and urlsplit(origin).netloc != request.headers.get("Host"):

@@ -56,7 +56,9 @@ def _wait_port(port: int, timeout: float = 30) -> None:
     raise RuntimeError(f"nothing listens on {HOST}:{port}")
 
 
-def _start_redis(tmp: Path, procs: list[subprocess.Popen[bytes]]) -> str:
+def _start_redis(tmp: Path, procs: list[subprocess.Popen[bytes]], *, persist: bool = True) -> str:
+    """A private redis-server in ``tmp`` (appended to ``procs``), once it listens: its URL.
+    ``persist``: an append-only file synced every second, as a deployment keeps one."""
     redis_port = free_port()
     procs.append(
         subprocess.Popen(
@@ -69,7 +71,7 @@ def _start_redis(tmp: Path, procs: list[subprocess.Popen[bytes]]) -> str:
                 "--dir",
                 str(tmp),
                 "--appendonly",
-                "yes",
+                "yes" if persist else "no",
                 "--appendfsync",
                 "everysec",
                 "--save",

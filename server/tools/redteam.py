@@ -33,8 +33,16 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..store.redis_process import redis_binary
-from .bench_common import HOST, free_port, pct, raise_nofile, rss_mb, stop_all
+from .bench_common import (
+    HOST,
+    _start_redis,
+    _wait_port,
+    free_port,
+    pct,
+    raise_nofile,
+    rss_mb,
+    stop_all,
+)
 
 HELLO = json.dumps({"type": "hello", "protocol": 2})
 
@@ -179,28 +187,10 @@ async def probe(url: str, until: float, out: dict[str, Any]) -> None:
 def run(seconds: float = 20.0, scale: float = 1.0) -> dict[str, Any]:
     raise_nofile()
     tmp = Path(tempfile.mkdtemp(prefix="kibitz-redteam-"))
-    redis_port, port = free_port(), free_port()
+    port = free_port()
     procs: list[subprocess.Popen[bytes]] = []
     try:
-        procs.append(
-            subprocess.Popen(
-                [
-                    redis_binary(),
-                    "--port",
-                    str(redis_port),
-                    "--bind",
-                    HOST,
-                    "--dir",
-                    str(tmp),
-                    "--save",
-                    "",
-                    "--appendonly",
-                    "no",
-                ],
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-            )
-        )
+        redis_url = _start_redis(tmp, procs, persist=False)
         server = subprocess.Popen(
             [
                 sys.executable,
@@ -210,7 +200,7 @@ def run(seconds: float = 20.0, scale: float = 1.0) -> dict[str, Any]:
                 "--port",
                 str(port),
                 "--redis",
-                f"redis://{HOST}:{redis_port}/0",
+                redis_url,
                 "--bot-workers",
                 "0",
                 "--max-per-ip",
@@ -222,9 +212,6 @@ def run(seconds: float = 20.0, scale: float = 1.0) -> dict[str, Any]:
             stderr=subprocess.DEVNULL,
         )
         procs.append(server)
-        from .bench_common import _wait_port
-
-        _wait_port(redis_port)
         _wait_port(port)
         url = f"ws://{HOST}:{port}/ws"
         report: dict[str, Any] = {"seconds": seconds, "rss_mb_before": round(rss_mb(server.pid), 1)}
@@ -255,7 +242,7 @@ def run(seconds: float = 20.0, scale: float = 1.0) -> dict[str, Any]:
         report["server_alive"] = server.poll() is None
         import redis
 
-        r = redis.Redis.from_url(f"redis://{HOST}:{redis_port}/0")
+        r = redis.Redis.from_url(redis_url)
         report["redis_keys"] = {
             "sessions": len(r.keys("kibitz:session:*")),
             "rooms": len(r.keys("kibitz:room:*")),

@@ -21,14 +21,15 @@ async def test_the_external_bot_example_plays_a_whole_game(server: KibitzServer)
         stdout=asyncio.subprocess.PIPE, env=env_with_path(),
     )  # fmt: skip
     rng = random.Random(1)
-    played = 0
+    played = 0  # moves accepted; each names the version it saw, so none re-seals a throw
     while True:
         update = await me.next_update(room, timeout=30)
         if update["status"] == "over":
             break
         if update.get("legal"):
             try:
-                await me.request("move", room=room, move=rng.choice(update["legal"]))
+                move = rng.choice(update["legal"])
+                await me.request("move", room=room, move=move, version=update["version"])
             except KibitzError as exc:  # an update the game has left behind meanwhile
                 if exc.code not in ("game_over", "stale_version", "already_sealed"):
                     raise

@@ -63,14 +63,23 @@ def test_bench_saturating_mode_reports_cpu_against_the_ceiling() -> None:
         assert generator["cpu_share"] > 0 and generator["loop_lag_max_ms"] >= 0
 
 
-@pytest.mark.timeout(360)  # 90 s alone; beside the other worker's tests, more
-def test_bench_restart_memory_and_engine_modes() -> None:
+# The three short forms below were one test (90 s alone): apart, the workers share them.
+@pytest.mark.timeout(240)
+def test_bench_restart_mode() -> None:
     restart = run_json("--restart", "--rooms", "20", "--moves", "10")
     assert restart["rooms"] == 20 and restart["refused_first_moves"] == {}
     assert 0 < restart["port_open_s"] <= restart["all_played_a_first_move_s"]  # type: ignore[operator]
+
+
+@pytest.mark.timeout(240)
+def test_bench_memory_mode() -> None:
     memory = run_json("--memory", "--connections", "50", "--rooms", "20", "--moves", "10")
     assert memory["kb_per_idle_connection"] > 0 and memory["kb_per_live_room"] > 0  # type: ignore[operator]
-    engine = run_json("--engine")
+
+
+@pytest.mark.timeout(240)
+def test_bench_engine_mode() -> None:
+    engine = run_json("--engine", "--quick")
     plies = engine["plies_per_s"]
     assert set(plies) >= {"chess", "dark_chess", "apocalypse", "banqi", "hase_und_igel",  # type: ignore[arg-type]
                           "python-chess", "chess_over_python_chess"}  # fmt: skip

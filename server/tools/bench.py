@@ -273,6 +273,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "ratios and their median (this machine is shared: one pair can be off by 30 %%)",
     )
     p.add_argument("--moves", type=int, default=40, help="moves per room (--restart, --memory)")
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="engine mode: smaller samples (the test suite's short form; figures are rough)",
+    )
     p.add_argument("--json", action="store_true", help="print the report as JSON")
 
 
@@ -280,7 +285,7 @@ def main(args: argparse.Namespace) -> int:
     if args.engine:
         from .bench_modes import engine_mode
 
-        return _print(engine_mode(), args.json)
+        return _print(engine_mode(args.quick), args.json)
     if args.restart or args.memory:
         from .bench_modes import memory_mode, restart_mode
 

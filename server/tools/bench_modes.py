@@ -222,15 +222,18 @@ def compiled_parts() -> dict[str, bool]:
     return {"chess_core": COMPILED, "delta": DELTA}
 
 
-def engine_mode() -> dict[str, Any]:
+def engine_mode(quick: bool = False) -> dict[str, Any]:
+    """The engine figures; ``quick`` (the suite's short form) measures every part on smaller
+    samples (0.3 s of playouts a game, 20 moves, a depth-4 search): the shape, not figures."""
     from .bench_rooms import compiled_vs_python
     from .bench_rooms import run as rooms_cost
 
-    out: dict[str, Any] = {"mode": "engine", "compiled": compiled_parts()}
-    out["plies_per_s"] = _engine_plies(2.0)
-    out["rooms_api_move_cost"] = rooms_cost(samples=100)
-    out["rooms_api_compiled_vs_python"] = compiled_vs_python()
-    out["chess_search"] = _search_speed()
+    samples = 20 if quick else 100
+    out: dict[str, Any] = {"mode": "engine", "compiled": compiled_parts(), "quick": quick}
+    out["plies_per_s"] = _engine_plies(0.3 if quick else 2.0)
+    out["rooms_api_move_cost"] = rooms_cost(samples=samples)
+    out["rooms_api_compiled_vs_python"] = compiled_vs_python(samples=2 * samples)
+    out["chess_search"] = _search_speed(4 if quick else 5)
     return out
 
 

@@ -46,4 +46,5 @@ fi
 .venv/bin/python -m pip install --quiet -e '.[test]'
 
 # two workers (pytest-xdist), one a core: each has its own redis-server, ports and browser
-exec .venv/bin/python -m pytest -n "${KIBITZ_TEST_WORKERS:-2}" "$@"
+# --durations: the slowest tests are printed at the end, to keep the suite short
+exec .venv/bin/python -m pytest -n "${KIBITZ_TEST_WORKERS:-2}" --durations=15 "$@"

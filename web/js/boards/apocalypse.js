@@ -5,7 +5,8 @@
 import { h } from "../dom.js";
 import { chessPiece } from "../pieces.js";
 import { playerLabel, seatName } from "../text.js";
-import { GridBoard, arrow, burst, star, xmark } from "./grid.js";
+import { GridBoard } from "./grid.js";
+import { arrow, burst, star, xmark } from "./marks.js";
 
 const FILES = "abcde";
 const SIDES = ["white", "black"];

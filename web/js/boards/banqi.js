@@ -4,7 +4,8 @@
 import { fill, h, s } from "../dom.js";
 import { banqiBack, banqiPiece } from "../pieces.js";
 import { playerLabel } from "../text.js";
-import { GridBoard, arrow, star, xmark } from "./grid.js";
+import { GridBoard } from "./grid.js";
+import { arrow, star, xmark } from "./marks.js";
 
 const FILES = "abcdefgh";
 const TYPES = ["general", "advisor", "elephant", "chariot", "horse", "cannon", "soldier"];

@@ -6,7 +6,8 @@
 import { h, s } from "../dom.js";
 import { playerLabel, seatName } from "../text.js";
 import { createGenericBoard } from "./generic.js";
-import { GridBoard, arrow } from "./grid.js";
+import { GridBoard } from "./grid.js";
+import { arrow } from "./marks.js";
 
 const FILES = "abcdefghijklmnopqrstuvwxyz";
 const SQUARE = "[a-z](?:[1-9]|1[0-9]|2[0-6])";

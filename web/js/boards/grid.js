@@ -17,9 +17,10 @@
 // Right-clicks draw arrows and rings (drawing.js).
 
 import { s, reducedMotion } from "../dom.js";
-import { Drawing, brushOf } from "./drawing.js";
+import { Drawing } from "./drawing.js";
+import { Pointer } from "./pointer.js";
 
-const CELL = 100;
+export const CELL = 100; // a square, in SVG units
 const MARGIN = 34; // around a board of points: room for the coordinates
 
 export class GridBoard {
@@ -61,8 +62,6 @@ export class GridBoard {
     this.fogged = new Set();
     this.labels = new Map();
     this.classes = new Map(); // square -> Set of css classes from the game
-    this.drag = null;
-    this.suppressClick = false;
     this.premover = null; // while waiting: {dests(square) -> squares|null, hints}
     this.premove = null; // the queued premove: {from, to}
     this.onEscape = (e) => {
@@ -95,10 +94,11 @@ export class GridBoard {
     this.build();
     this.svg.addEventListener("click", (e) => this.onClick(e));
     this.svg.addEventListener("keydown", (e) => this.onKey(e));
-    this.svg.addEventListener("pointerdown", (e) => this.onPointerDown(e));
-    this.svg.addEventListener("pointermove", (e) => this.onPointerMove(e));
-    this.svg.addEventListener("pointerup", (e) => this.onPointerUp(e));
-    this.svg.addEventListener("pointercancel", () => { this.cancelDrag(); this.drawing.cancel(); });
+    this.pointer = new Pointer(this);
+    this.svg.addEventListener("pointerdown", (e) => this.pointer.down(e));
+    this.svg.addEventListener("pointermove", (e) => this.pointer.move(e));
+    this.svg.addEventListener("pointerup", (e) => this.pointer.up(e));
+    this.svg.addEventListener("pointercancel", () => { this.pointer.cancel(); this.drawing.cancel(); });
     this.svg.addEventListener("contextmenu", (e) => e.preventDefault()); // the right button draws
   }
 
@@ -413,8 +413,8 @@ export class GridBoard {
   }
 
   onClick(e) {
-    if (this.suppressClick) {
-      this.suppressClick = false;
+    if (this.pointer.suppressClick) {
+      this.pointer.suppressClick = false;
       return;
     }
     const square = this.squareFromEvent(e);
@@ -454,80 +454,6 @@ export class GridBoard {
     sq.g.focus();
   }
 
-  onPointerDown(e) {
-    if (e.button === 2) {
-      // the right button draws (and drops a selection; a right-click drops a premove too)
-      this.cancelDrag();
-      if (this.selected) this.select(null);
-      const from = this.squareAtPoint(e.clientX, e.clientY);
-      if (!from) return;
-      try { this.svg.setPointerCapture(e.pointerId); } catch { /* not a live pointer */ }
-      this.drawing.start(from, brushOf(e), e.pointerId);
-      return;
-    }
-    if (e.button !== 0) return;
-    this.drawing.clear(); // a left press wipes the drawings
-    if (this.busy) return;
-    const square = this.squareFromEvent(e);
-    if (!square || !this.pieces.has(square)) return;
-    const movable = this.premover ? this.premoveDests(square).length > 0 : this.moves.some((m) => m.from === square && m.to);
-    if (!movable) return;
-    this.drag = { square, x: e.clientX, y: e.clientY, id: e.pointerId, active: false };
-  }
-
-  onPointerMove(e) {
-    if (this.drawing.pending) this.drawing.move(e.pointerId, this.squareAtPoint(e.clientX, e.clientY));
-    const d = this.drag;
-    if (!d || e.pointerId !== d.id) return;
-    if (!d.active) {
-      if (Math.hypot(e.clientX - d.x, e.clientY - d.y) < 8) return;
-      d.active = true;
-      try { this.svg.setPointerCapture(e.pointerId); } catch { /* already released */ }
-      this.select(d.square);
-      const piece = this.pieces.get(d.square);
-      d.el = piece && piece.el;
-      if (d.el) {
-        d.el.classList.add("dragging");
-        this.layerPieces.append(d.el); // on top
-      }
-    }
-    if (d.el) {
-      const ctm = this.svg.getScreenCTM();
-      const pt = new DOMPoint(e.clientX, e.clientY).matrixTransform(ctm.inverse());
-      d.el.setAttribute("transform", `translate(${pt.x - CELL / 2} ${pt.y - CELL / 2})`);
-    }
-  }
-
-  onPointerUp(e) {
-    if (e.button === 2 && this.drawing.pending) {
-      const square = this.squareAtPoint(e.clientX, e.clientY);
-      // a click, not a drag to another square (an arrow): the premove is cancelled
-      if (!square || square === this.drawing.pending.from) this.cancelPremove();
-      this.drawing.end(e.pointerId, square);
-      return;
-    }
-    const d = this.drag;
-    this.drag = null;
-    if (!d || !d.active) return;
-    this.suppressClick = true;
-    setTimeout(() => { this.suppressClick = false; }, 0);
-    const target = this.squareAtPoint(e.clientX, e.clientY);
-    this.restoreDragged(d);
-    if (target && target !== d.square) this.activate(target);
-  }
-
-  cancelDrag() {
-    if (this.drag && this.drag.active) this.restoreDragged(this.drag);
-    this.drag = null;
-  }
-
-  restoreDragged(d) {
-    if (!d.el) return;
-    const sq = this.squares.get(d.square);
-    d.el.classList.remove("dragging");
-    d.el.setAttribute("transform", `translate(${sq.x} ${sq.y})`);
-  }
-
   // -- animation ------------------------------------------------------------------------
 
   /**
@@ -558,65 +484,4 @@ export class GridBoard {
       anim.oncancel = done;
     }
   }
-}
-
-/** An arrow from one square's centre to another's, for the marks layer. */
-export function arrow(board, from, to, cls) {
-  const [x1, y1] = board.center(from);
-  const [x2, y2] = board.center(to);
-  const len = Math.hypot(x2 - x1, y2 - y1) || 1;
-  const ux = (x2 - x1) / len;
-  const uy = (y2 - y1) / len;
-  const tipX = x2 - ux * 18;
-  const tipY = y2 - uy * 18;
-  const baseX = tipX - ux * 26;
-  const baseY = tipY - uy * 26;
-  const g = s("g", { class: "event-mark" });
-  g.append(
-    s("line", { class: `arrow ${cls}`, x1, y1, x2: baseX, y2: baseY }),
-    s("polygon", {
-      class: `arrow-head ${cls}`,
-      points: `${tipX},${tipY} ${baseX - uy * 16},${baseY + ux * 16} ${baseX + uy * 16},${baseY - ux * 16}`,
-    }),
-  );
-  return g;
-}
-
-/** A star-burst on a square (collisions). */
-export function burst(board, square) {
-  const [cx, cy] = board.center(square);
-  const pts = [];
-  for (let i = 0; i < 16; i++) {
-    const rad = i % 2 ? 20 : 44;
-    const a = (Math.PI * i) / 8;
-    pts.push(`${cx + rad * Math.cos(a)},${cy + rad * Math.sin(a)}`);
-  }
-  return s("polygon", { class: "burst event-mark", points: pts.join(" ") });
-}
-
-/** An X over a square (a capture). */
-export function xmark(board, square) {
-  const [cx, cy] = board.center(square);
-  const g = s("g", { class: "event-mark" });
-  g.append(
-    s("line", { class: "xmark", x1: cx - 38, y1: cy - 38, x2: cx - 24, y2: cy - 24 }),
-    s("line", { class: "xmark", x1: cx + 38, y1: cy - 38, x2: cx + 24, y2: cy - 24 }),
-    s("line", { class: "xmark", x1: cx - 38, y1: cy + 38, x2: cx - 24, y2: cy + 24 }),
-    s("line", { class: "xmark", x1: cx + 38, y1: cy + 38, x2: cx + 24, y2: cy + 24 }),
-  );
-  return g;
-}
-
-/** A small star in a square's corner (promotion). */
-export function star(board, square) {
-  const [cx, cy] = board.center(square);
-  const x = cx + 32;
-  const y = cy - 32;
-  const pts = [];
-  for (let i = 0; i < 10; i++) {
-    const rad = i % 2 ? 6 : 14;
-    const a = -Math.PI / 2 + (Math.PI * i) / 5;
-    pts.push(`${x + rad * Math.cos(a)},${y + rad * Math.sin(a)}`);
-  }
-  return s("polygon", { class: "star event-mark", points: pts.join(" ") });
 }

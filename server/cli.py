@@ -399,8 +399,10 @@ def _serve(args: argparse.Namespace) -> int:
         for sig in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError):
                 loop.add_signal_handler(sig, stop.set)
+        started = False
         try:
             await server.start()
+            started = True
             # a server keeps many long-lived objects: keep them out of the collector's
             # sight as they appear (server/net/gcpolicy.py), and collect the young
             # generation less often, so that no collection stalls every game
@@ -414,7 +416,8 @@ def _serve(args: argparse.Namespace) -> int:
             if collector is not None:
                 collector.cancel()
             await server.stop()
-            logging.getLogger("kibitz").info("stopped")
+            if started:  # a start that failed is said by the error below, not as a stop
+                logging.getLogger("kibitz").info("stopped")
 
     from redis.exceptions import RedisError
 

@@ -13,6 +13,7 @@ FORBIDDEN = {
     "engine": IO | {"server.rooms", "server.net", "server.store", "server.bots"},
     "rooms": IO | {"server.net", "server.store", "server.bots"},
     "bots": IO | {"server.rooms", "server.net", "server.store"},
+    "tournaments": IO | {"server.net", "server.store", "server.bots"},
 }
 
 

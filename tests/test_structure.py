@@ -35,6 +35,9 @@ ALLOWED = {
     # the archive of finished games (a database): plain values in and out, beside the store
     "archive": {"archive"},
     "sdk": {"sdk"},
+    # tournaments: pure like the rooms (decide/fold, no I/O); they use the games' registry
+    # and the rooms' values (ratings); the net drives them
+    "tournaments": {"tournaments", "engine", "rooms"},
 }
 
 
@@ -157,6 +160,11 @@ def test_the_checks_can_fail(tmp_path: Path) -> None:
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == {("a", "b", "c")}
     assert layer_violations({"server.engine.x": {"server.net.hub"}}) == [
         "server.engine.x -> server.net.hub"
+    ]
+    tournament = {"server.tournaments.x": {"server.rooms.ratings", "server.store.log"}}
+    assert layer_violations(tournament) == ["server.tournaments.x -> server.store.log"]
+    assert layer_violations({"server.rooms.x": {"server.tournaments.view"}}) == [
+        "server.rooms.x -> server.tournaments.view"
     ]
     for folder in ("server/engine", "tests/engine"):
         (tmp_path / folder).mkdir(parents=True)

@@ -32,6 +32,20 @@ setup(
             extra_compile_args=["-O2"],
         ),
         Extension(
+            "server.bots._dark_search",
+            ["server/bots/_dark_search.c"],  # with dark_tree.h and the chess search's parts
+            include_dirs=["server/engine"],
+            depends=[
+                "server/engine/chess_core.h",
+                "server/bots/search_eval.h",
+                "server/bots/search_make.h",
+                "server/bots/dark_tree.h",
+            ],
+            libraries=["m"],
+            optional=True,
+            extra_compile_args=["-O2"],
+        ),
+        Extension(
             "server.rooms._delta",
             ["server/rooms/_delta.c"],
             optional=True,

@@ -88,6 +88,12 @@ def _ismcts(t: float = 1.0, **kw: Any) -> Bot:
     return ISMCTSBot(think_time=t, **kw)
 
 
+def _worldsearch(t: float = 1.0, **kw: Any) -> Bot:
+    from .worldsearch import WorldSearchBot
+
+    return WorldSearchBot(think_time=t, **kw)
+
+
 def _smmcts(t: float = 1.0, **kw: Any) -> Bot:
     from .smmcts import SimultaneousBot
 
@@ -117,6 +123,7 @@ ALGORITHMS: dict[str, dict[str, tuple[Factory, dict[str, Any]]]] = {
         "greedy": (_greedy, {"worlds": 4}),
         "mcts": (_mcts, {"rollout_depth": 2}),
         "ismcts": (_ismcts, {"rollout_depth": 2}),
+        "worldsearch": (_worldsearch, {}),
     },
     "apocalypse": {
         "random": (_random, {}),

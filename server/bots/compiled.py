@@ -45,7 +45,9 @@ Game = tuple[tuple[Any, ...], list[int]]
 TABLE_BYTES = 16 << 19
 
 
-def _setup(module: ModuleType) -> None:
+def setup_tables(module: ModuleType) -> None:
+    """Hand the evaluation's tables to a compiled search (this one, and Dark Chess's
+    ``_dark_search``): PeSTO's by colour and piece, phase and value by piece type."""
     mg, eg = [0] * (14 * 64), [0] * (14 * 64)
     for color in chess.COLORS:  # row color * 7 + piece type, as the C side reads it
         for piece, table in PESTO[color].items():
@@ -57,7 +59,7 @@ def _setup(module: ModuleType) -> None:
 
 
 if SEARCH is not None:
-    _setup(SEARCH)
+    setup_tables(SEARCH)
 
 
 def new_table() -> bytearray:

@@ -29,7 +29,8 @@ from .play import Played, random_game, start
 
 #: deterministic settings: iteration counts instead of the clock
 DETERMINISTIC = {"mcts": {"max_iterations": 60}, "ismcts": {"max_iterations": 60, "pool": 4},
-                 "smmcts": {"max_iterations": 100}, "maxn": {"max_depth": 2}}  # fmt: skip
+                 "smmcts": {"max_iterations": 100}, "maxn": {"max_depth": 2},
+                 "worldsearch": {"max_iterations": 1, "pool": 4, "max_depth": 2}}  # fmt: skip
 BUDGET = 30.0  # generous: the deterministic settings end the searches long before
 
 

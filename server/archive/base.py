@@ -160,6 +160,11 @@ class Archive(abc.ABC):
         holds it already with as many events or more (nothing changed)."""
 
     @abc.abstractmethod
+    async def put_many(self, games: Sequence[Game]) -> int:
+        """Write ``games`` in one transaction, each as :meth:`put` would (a bulk load: an
+        import, a benchmark's archive); how many were written now."""
+
+    @abc.abstractmethod
     async def events(self, game_id: str) -> list[Json] | None:
         """Every event of an archived game's log (``{"k", "d", "t"}``), None if absent."""
 

@@ -95,18 +95,24 @@ class PostgresArchive(Archive):
     async def migrated(self) -> list[int]:
         return [r[0] for r in await self.pool.fetch(MIGRATED)]
 
-    @_failing
     async def put(self, game: Game) -> bool:
-        events = game.event_rows()
+        return await self.put_many([game]) == 1
+
+    @_failing
+    async def put_many(self, games: Sequence[Game]) -> int:
+        rows = [(game, game.event_rows()) for game in games]
+        written = 0
         async with self.pool.acquire() as conn, conn.transaction():
-            got = await conn.fetchval(numbered(UPSERT_GAME), *game_row(game, json.dumps))
-            if got is None:
-                return False
-            await conn.execute(numbered(CLEAR_SEATS), game.id)
-            await conn.execute(numbered(CLEAR_EVENTS), game.id)
-            await conn.executemany(numbered(INSERT_SEAT), seat_rows(game))
-            await conn.executemany(numbered(INSERT_EVENT), [(game.id, *row) for row in events])
-        return True
+            for game, events in rows:
+                got = await conn.fetchval(numbered(UPSERT_GAME), *game_row(game, json.dumps))
+                if got is None:
+                    continue
+                await conn.execute(numbered(CLEAR_SEATS), game.id)
+                await conn.execute(numbered(CLEAR_EVENTS), game.id)
+                await conn.executemany(numbered(INSERT_SEAT), seat_rows(game))
+                await conn.executemany(numbered(INSERT_EVENT), [(game.id, *row) for row in events])
+                written += 1
+        return written
 
     @_failing
     async def events(self, game_id: str) -> list[Json] | None:

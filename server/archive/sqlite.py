@@ -98,18 +98,24 @@ class SqliteArchive(Archive):
         return await self._run(lambda c: [r[0] for r in c.execute(MIGRATED)])
 
     async def put(self, game: Game) -> bool:
-        events = game.event_rows()
+        return await self.put_many([game]) == 1
 
-        def write(c: sqlite3.Connection) -> bool:
+    async def put_many(self, games: Sequence[Game]) -> int:
+        rows = [(game, game.event_rows()) for game in games]
+
+        def write(c: sqlite3.Connection) -> int:
+            written = 0
             with _transaction(c):
-                got = c.execute(UPSERT_GAME, game_row(game, json.dumps)).fetchone()
-                if got is None:
-                    return False
-                c.execute(CLEAR_SEATS, (game.id,))
-                c.execute(CLEAR_EVENTS, (game.id,))
-                c.executemany(INSERT_SEAT, seat_rows(game))
-                c.executemany(INSERT_EVENT, [(game.id, *row) for row in events])
-            return True
+                for game, events in rows:
+                    got = c.execute(UPSERT_GAME, game_row(game, json.dumps)).fetchone()
+                    if got is None:
+                        continue
+                    c.execute(CLEAR_SEATS, (game.id,))
+                    c.execute(CLEAR_EVENTS, (game.id,))
+                    c.executemany(INSERT_SEAT, seat_rows(game))
+                    c.executemany(INSERT_EVENT, [(game.id, *row) for row in events])
+                    written += 1
+            return written
 
         return await self._run(write)
 

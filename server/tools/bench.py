@@ -18,8 +18,13 @@ Modes (one per run):
 * ``--restart`` — ``--rooms`` rooms with ``--moves`` moves each are written to Redis as a node
   would, then a node starts with that node id: seconds until its port opens and until every
   room has played a first move; refused first moves.
+  With ``--archived N``, the node's archive holds N finished games first, and reads of
+  them are timed once it is up (:mod:`server.tools.bench_restart_archive`).
 * ``--memory`` — RSS per idle connection and per live room (a chess room with ``--moves``
   moves and two seats), from ``/proc``.
+* ``--soak MINUTES`` — a node with an archive under games that finish and start
+  continuously: Redis memory and the node's RSS per 1,000 games, p99 latency at the start
+  and the end, every acknowledged move stored (:mod:`server.tools.bench_soak`).
 * ``--engine`` — plies (joint turns) per second of every game through the engine contract,
   next to python-chess's own loop (and OpenSpiel's dark chess, when installed), the cost
   of one move through the rooms API at ply 10 and ply 150, and the chess bot's search
@@ -38,12 +43,12 @@ import multiprocessing
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
 from .bench_common import (
     HOST,
+    _progress,
     _start_node,
     _start_redis,
     _wait_port,
@@ -54,24 +59,6 @@ from .bench_common import (
     stop_all,
 )
 from .bench_modes import compiled_parts
-
-
-def _progress(label: str, seconds: float, future: concurrent.futures.Future[Any]) -> None:
-    start = time.monotonic()
-    tty = sys.stderr.isatty()
-    while not future.done():
-        done = min(1.0, (time.monotonic() - start) / max(seconds, 0.1))
-        if tty:
-            bar = "#" * int(30 * done)
-            print(
-                f"\r{label:<10} [{bar:<30}] {time.monotonic() - start:5.0f} s",
-                end="",
-                file=sys.stderr,
-            )
-        time.sleep(0.5)
-    if tty:
-        print("\r" + " " * 60 + "\r", end="", file=sys.stderr)
-    print(f"{label}: done in {time.monotonic() - start:.0f} s", file=sys.stderr)
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -223,7 +210,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="one node started with `kibitz serve --workers N` instead of --nodes (default 1)",
     )
     p.add_argument(
-        "--connections", type=int, default=1000, help="WebSocket connections (default 1000)"
+        "--connections",
+        type=int,
+        help="WebSocket connections (default 1000; --soak: 2000)",
     )
     p.add_argument("--rooms", type=int, default=200, help="live chess rooms (default 200)")
     p.add_argument("--duration", type=float, default=20, help="seconds measured (default 20)")
@@ -265,6 +254,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "of a move through the rooms API at ply 10 and 150, and the chess search's nodes/s "
         "next to the same search on python-chess's moves",
     )
+    mode.add_argument(
+        "--soak",
+        type=float,
+        metavar="MINUTES",
+        help="soak mode: --connections players (two a table) play chess games that finish "
+        "and start for MINUTES minutes on a node with an archive; Redis memory and RSS per "
+        "1,000 games, p99 latency first and last, every acknowledged move stored",
+    )
     p.add_argument(
         "--repeat",
         type=int,
@@ -274,18 +271,40 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--moves", type=int, default=40, help="moves per room (--restart, --memory)")
     p.add_argument(
+        "--archived",
+        type=int,
+        default=0,
+        metavar="N",
+        help="--restart: N finished games in the node's archive first (filled through the "
+        "archive's own API), and reads of them once the node is up",
+    )
+    p.add_argument(
         "--quick",
         action="store_true",
         help="engine mode: smaller samples (the test suite's short form; figures are rough)",
     )
     p.add_argument("--json", action="store_true", help="print the report as JSON")
+    from .bench_soak import add_soak_arguments
+
+    add_soak_arguments(p)
 
 
 def main(args: argparse.Namespace) -> int:
+    if args.connections is None:
+        args.connections = 2000 if args.soak is not None else 1000
+    if args.soak is not None:
+        return _soak(args)
     if args.engine:
         from .bench_modes import engine_mode
 
         return _print(engine_mode(args.quick), args.json)
+    if (args.archived and not args.restart) or args.archived < 0:
+        print("kibitz: --archived N (N >= 0) goes with --restart", file=sys.stderr)
+        return 2
+    if args.restart and args.archived:
+        from .bench_restart_archive import restart_archived_mode
+
+        return _print(restart_archived_mode(args), args.json)
     if args.restart or args.memory:
         from .bench_modes import memory_mode, restart_mode
 
@@ -362,6 +381,24 @@ def main(args: argparse.Namespace) -> int:
         ]
     print("\n".join(lines))
     return 0 if persisted else 1
+
+
+def _soak(args: argparse.Namespace) -> int:
+    from .bench_soak import print_soak, run_soak
+
+    if args.soak <= 0 or args.connections < 2 or args.connections > 19_000:
+        print("kibitz: --soak needs MINUTES > 0 and 2..19000 --connections", file=sys.stderr)
+        return 2
+    if args.grace < 0 or args.plies < 2 or args.sample <= 0:
+        print("kibitz: --grace >= 0, --plies >= 2 and --sample > 0 for --soak", file=sys.stderr)
+        return 2
+    report = run_soak(args)
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print_soak(report)
+    ok = report["every_acked_move_stored"] and report["of_them_still_in_redis"] == 0
+    return 0 if ok else 1
 
 
 def _median_run(runs: list[dict[str, Any]]) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import re
 import resource
@@ -11,6 +12,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from ..store.redis_process import redis_binary
 
@@ -129,6 +131,25 @@ def _start_node(
         err.close()  # type: ignore[union-attr]  # the child has its own copy
     procs.append(proc)
     return proc, port
+
+
+def _progress(label: str, seconds: float, future: concurrent.futures.Future[Any]) -> None:
+    """A progress bar on stderr (a terminal's) until ``future`` is done, then the time."""
+    start = time.monotonic()
+    tty = sys.stderr.isatty()
+    while not future.done():
+        done = min(1.0, (time.monotonic() - start) / max(seconds, 0.1))
+        if tty:
+            bar = "#" * int(30 * done)
+            print(
+                f"\r{label:<10} [{bar:<30}] {time.monotonic() - start:5.0f} s",
+                end="",
+                file=sys.stderr,
+            )
+        time.sleep(0.5)
+    if tty:
+        print("\r" + " " * 60 + "\r", end="", file=sys.stderr)
+    print(f"{label}: done in {time.monotonic() - start:.0f} s", file=sys.stderr)
 
 
 def log_warnings(tmp: Path, limit: int = 8) -> list[str]:

@@ -43,6 +43,7 @@ from .http import HttpRoutes
 from .hub import Hub
 from .messages import server_handlers
 from .seeks import start_seeks
+from .tournament_service import start_tournaments
 
 log = logging.getLogger("kibitz")
 
@@ -176,6 +177,7 @@ class KibitzServer:
         self.handlers = server_handlers(self.hub, bots=cfg.bot_workers > 0)
         seeks = await start_seeks(self.hub, self.handlers)  # seeks, pools, ratings on_over
         seeks.seeks_per_ip = cfg.seeks_per_ip
+        await start_tournaments(self.hub)  # directs tournaments, routes their requests
         self.handlers.engines = self.engines
         self.botapi = BotApi(self.hub, self.handlers)  # the lichess-compatible Bot API
         await self.botapi.start()

@@ -8,6 +8,7 @@ Routes (GET only):
     /api/games                  the game registry
     /api/rooms/{id}/record      a room's full record (JSON) once it may be shown
     /api/rooms/{id}/pgn         a chess record as PGN (a live or an archived game)
+    /api/tournaments[/{id}]     the tournament list, one tournament's view
     /api/users/{name}/export    every game of a player, streamed (ndjson: PGN or record)
     /api/account, /api/bot/..., /api/board/..., /api/challenge..., /api/stream/event,
     /api/tokens                 the lichess-compatible Bot API (server/net/botapi/)
@@ -37,6 +38,7 @@ from .botapi.routes import BotApi, is_api_path
 from .errors import ProtocolError
 from .exports import export, is_export_path
 from .hub import Hub
+from .tournament_http import is_tournament_path, tournament_api
 
 log = logging.getLogger("kibitz.http")
 
@@ -155,6 +157,8 @@ class HttpRoutes:
             return await self.botapi.route(conn, request)  # connection (botapi/wire.py)
         if path.startswith("/api/rooms/"):
             return await self.room_api(conn, path)
+        if is_tournament_path(path):  # the list and one view (server/net/tournament_http.py)
+            return await tournament_api(self.hub, self.json, conn, path)
         return self.static(conn, path)
 
     async def health(self, conn: ServerConnection) -> Response:

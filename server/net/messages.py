@@ -8,6 +8,7 @@ import: what the server answers is what this table lists.
 from __future__ import annotations
 
 from . import handlers, lobby_handlers, seek_handlers, social
+from . import tournament_handlers as tournaments
 from .handlers import Handler, Handlers, JoinHook
 from .hub import Hub
 
@@ -51,6 +52,16 @@ MESSAGES: dict[str, Handler] = {
     "pool_join": seek_handlers.pool_join,
     "pool_leave": seek_handlers.pool_leave,
     "pairing": seek_handlers.pairing,
+    # -- tournaments (docs/PROTOCOL.md, Tournaments)
+    "tournament_create": tournaments.tournament_create,
+    "tournament_join": tournaments.tournament_join,
+    "tournament_add_bot": tournaments.tournament_add_bot,
+    "tournament_withdraw": tournaments.tournament_withdraw,
+    "tournament_cancel": tournaments.tournament_cancel,
+    "tournament_berserk": tournaments.tournament_berserk,
+    "tournament_list": tournaments.tournament_list,
+    "tournament_watch": tournaments.tournament_watch,
+    "tournament_unwatch": tournaments.tournament_unwatch,
 }
 
 #: what a client joining (or resyncing) a room is sent besides the room's state

@@ -139,6 +139,9 @@ class TournamentStore:
         entries = await self.redis.xrange(self.k("tour", tid), min="-", max="+")
         return [unpack(fields[b"e"]) for _entry, fields in entries]
 
+    async def is_live(self, tid: str) -> bool:
+        return bool(await self.redis.sismember(self.k("tours", "live"), tid))
+
     async def live(self) -> list[str]:
         return sorted(i.decode() for i in await self.redis.smembers(self.k("tours", "live")))
 

@@ -243,6 +243,24 @@ async def play_scene(server: KibitzServer) -> tuple[Scene, list[Message]]:
     await gone.ws.close()
     await asyncio.sleep(0.3)
     await scene.ask(stays, "claim_victory", room=left)
+    # tournaments: an arena of Ada and a bot, watched by Bob; another one, cancelled
+    tid = (await scene.ask(la, "tournament_create"))["tournament"]
+    await scene.ask(lb, "tournament_list")
+    await scene.ask(lb, "tournament_watch", tournament=tid)
+    await scene.ask(la, "tournament_add_bot", tournament=tid)
+    await scene.ask(la, "tournament_join", tournament=tid)
+    for _ in range(50):  # full: it starts and pairs Ada with the bot
+        if any(f["type"] == "paired" and f.get("tournament") == tid for f in la.frames):
+            break
+        await asyncio.sleep(0.1)
+        await la.settle()
+    game = next(f for f in la.frames if f["type"] == "paired" and f.get("tournament") == tid)
+    await scene.ask(la, "tournament_berserk", tournament=tid, room=game["room"])
+    await scene.ask(la, "tournament_withdraw", tournament=tid)
+    await scene.ask(lb, "tournament_unwatch", tournament=tid)
+    swiss = {"name": "Sat", "game": "chess", "system": "swiss", "clock": {"base": 60}, "rounds": 3}
+    other = await la.send({"type": "tournament_create", **swiss})
+    await scene.ask(la, "tournament_cancel", tournament=other["tournament"])
     peers = (a, b, spec, old, back, la, lb, bad, stays)
     for p in peers:
         await p.settle()

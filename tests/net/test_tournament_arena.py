@@ -1,0 +1,102 @@
+"""An arena of bots over two nodes, played to its end: the standings are a recount of the
+games' records; every door shows the one view; a guest's key never leaves the server."""
+
+from __future__ import annotations
+
+import asyncio
+
+from server.engine import Registry
+from server.net.names import player_key
+from server.sdk import KibitzClient
+
+from .test_protocol_examples import register
+from .tournament_helpers import (
+    assert_nobody_paired_twice,
+    finished,
+    http_json,
+    log_of,
+    nodes,
+    pairings,
+    records,
+    recount_arena,
+    results,
+    standings_table,
+    wait_view,
+    with_bots,
+)
+
+ARENA = {
+    "name": "Quick kamisado",
+    "game": "kamisado",
+    "system": "arena",
+    "clock": {"base": 15, "increment": 0},
+    "seconds": 10,
+    "max_players": 8,
+}
+
+
+async def test_an_arena_of_eight_bots_over_two_nodes_matches_a_recount(
+    redis_url: str, prefix: str, registry: Registry
+) -> None:
+    async with nodes(redis_url, prefix, registry) as (n1, n2):
+        token = await asyncio.to_thread(register, n1.url, "Ada")
+        creator = await KibitzClient.connect(n1.ws_url)
+        await creator.request("hello", protocol=2, auth=token)
+        # the creator on the other node too: its requests go to the director (n1)
+        there = await KibitzClient.connect(n2.ws_url)
+        await there.request("hello", protocol=2, auth=token)
+        watcher = await KibitzClient.connect(n2.ws_url)
+        tid = await with_bots(creator, ARENA, 8, adders=[creator, there])
+        assert n1.hub is not None and n2.hub is not None
+        first = await watcher.request("tournament_watch", tournament=tid)
+        assert first["me"] == {"joined": False, "paused": False, "game": None}
+        listing = await watcher.request("tournament_list")
+        assert [t["id"] for t in listing["upcoming"] + listing["running"]] == [tid]
+        view = await wait_view(watcher, tid, finished, 40)
+        log = await log_of(n2, tid)
+        rooms = [p["room"] for p in pairings(log)]
+        assert len(rooms) >= 8 and set(results(log)) == set(rooms)  # no result lost
+        assert_nobody_paired_twice(log)
+        recs = await records(watcher, rooms)
+        assert standings_table(view) == recount_arena(log, recs)
+        assert sum(r["games"] for r in view["standings"]) == 2 * view["games_total"]
+        # every door: HTTP shows the same view and lists it as finished
+        got = await asyncio.to_thread(http_json, f"{n2.url}api/tournaments/{tid}")
+        assert got == {"tournament": tid, "view": view}
+        listed = await asyncio.to_thread(http_json, f"{n1.url}api/tournaments")
+        assert [t["id"] for t in listed["finished"]] == [tid] and not listed["running"]
+        assert listed["finished"][0]["status"] == "finished"
+        assert view["creator"] == "Ada" and listed["finished"][0]["creator"] == "Ada"
+        for c in (creator, there, watcher):
+            await c.close()
+
+
+async def test_a_guests_key_never_leaves_the_server(
+    redis_url: str, prefix: str, registry: Registry
+) -> None:
+    async with nodes(redis_url, prefix, registry, 1) as (n1,):
+        guest = await KibitzClient.connect(n1.ws_url)
+        other = await KibitzClient.connect(n1.ws_url)
+        spec = ARENA | {"name": "Guests", "max_players": 4}
+        tid = (await guest.request("tournament_create", **spec))["tournament"]
+        await guest.request("tournament_join", tournament=tid, name="Gus")
+        await other.request("tournament_join", tournament=tid)
+        mine = await guest.request("tournament_watch", tournament=tid)
+        assert mine["me"] == {"joined": True, "paused": False, "game": None}
+        theirs = await other.request("tournament_watch", tournament=tid)
+        assert theirs["view"] == mine["view"] and theirs["me"]["joined"]
+        listed = await guest.request("tournament_list")
+        got = await asyncio.to_thread(http_json, f"{n1.url}api/tournaments/{tid}")
+        names = [r["name"] for r in got["view"]["standings"]]
+        assert len(names) == 2 and "Gus" in names
+        assert n1.hub is not None
+        keys = {player_key(c) for c in n1.hub.clients}
+        assert len(keys) == 2
+        for shown in (str(mine), str(theirs), str(listed), str(got)):
+            assert not any(k in shown for k in keys) and "guest:" not in shown
+        # the creator cancels; the others are told
+        await guest.request("tournament_cancel", tournament=tid)
+        view = await wait_view(other, tid, lambda v: v["status"] == "cancelled", 5)
+        assert view["end_reason"] == "creator"
+        for c in (guest, other):
+            await c.close()

@@ -29,12 +29,18 @@ from typing import Any
 from .arena import REPEAT_WAIT
 from .errors import TournamentError
 from .progress import step
+from .records import GameRecord
 from .spec import Spec
 from .state import CANCELLED, FINISHED, RUNNING, UPCOMING, State
 from .values import Entrant, Json, TournamentEvent
 from .view import view
 
 REASON = re.compile(r"[a-z_]{1,40}")
+
+
+def counted(game: GameRecord) -> bool:
+    """The game's result is in: a second one decides nothing (a result is folded once)."""
+    return game.over
 
 
 class Tournament(State):
@@ -167,7 +173,7 @@ class Tournament(State):
         game = self.games.get(room)
         if game is None:
             raise TournamentError("not_found", "no such game in this tournament")
-        if game.over:
+        if counted(game):
             return []
         if ranks is not None:
             if not isinstance(ranks, list | tuple) or len(ranks) != len(game.players):

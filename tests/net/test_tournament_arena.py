@@ -100,3 +100,22 @@ async def test_a_guests_key_never_leaves_the_server(
         assert view["end_reason"] == "creator"
         for c in (guest, other):
             await c.close()
+
+
+async def test_an_arena_of_three_seat_tables_is_scored_by_rank(
+    redis_url: str, prefix: str, registry: Registry
+) -> None:
+    async with nodes(redis_url, prefix, registry, 1) as (n1,):
+        c = await KibitzClient.connect(n1.ws_url)
+        spec = ARENA | {"name": "Race", "game": "hase_und_igel", "seats": 3, "max_players": 6}
+        tid = await with_bots(c, spec | {"seconds": 10}, 6)
+        await c.request("tournament_watch", tournament=tid)
+        view = await wait_view(c, tid, finished, 40)
+        log = await log_of(n1, tid)
+        tables = pairings(log)
+        assert tables and all(len(p["players"]) == 3 for p in tables)
+        assert_nobody_paired_twice(log)
+        recs = await records(c, [p["room"] for p in tables])
+        assert all(r["n_seats"] == 3 for r in recs.values())
+        assert standings_table(view) == recount_arena(log, recs)
+        await c.close()

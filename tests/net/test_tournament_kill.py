@@ -1,0 +1,73 @@
+"""A node that directs a tournament and hosts its games is killed (SIGKILL, a real process)
+in the middle: another node takes the tournament and the games over; no result is lost or
+folded twice, and nobody is paired twice."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+
+from server.engine import Registry
+from server.sdk import KibitzClient
+
+from ..conftest import ROOT, env_with_path
+from .tournament_helpers import (
+    assert_nobody_paired_twice,
+    finished,
+    log_of,
+    nodes,
+    pairings,
+    records,
+    recount_arena,
+    results,
+    standings_table,
+    wait_view,
+    with_bots,
+)
+
+
+async def start_node(redis_url: str, prefix: str) -> tuple[subprocess.Popen[bytes], str]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tests.net.tournament_node", redis_url, prefix],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env_with_path(),
+    )  # fmt: skip
+    assert proc.stdout is not None
+    line = await asyncio.wait_for(asyncio.to_thread(proc.stdout.readline), 30)
+    return proc, json.loads(line)["ws"]
+
+
+async def test_a_directing_node_killed_mid_arena_loses_no_result(
+    redis_url: str, prefix: str, registry: Registry
+) -> None:
+    proc, ws = await start_node(redis_url, prefix)
+    try:
+        async with nodes(redis_url, prefix, registry, 1) as (survivor,):
+            doomed = await KibitzClient.connect(ws)
+            spec = {
+                "name": "Doomed", "game": "kamisado", "system": "arena",
+                "clock": {"base": 15, "increment": 0}, "seconds": 12, "max_players": 8,
+            }  # fmt: skip
+            tid = await with_bots(doomed, spec, 8)  # created on, and directed by, the doomed
+            watcher = await KibitzClient.connect(survivor.ws_url)
+            await watcher.request("tournament_watch", tournament=tid)
+            mid = await wait_view(watcher, tid, lambda v: v["games_total"] >= 8, 20)
+            assert mid["status"] == "running"
+            proc.kill()  # SIGKILL: no goodbye, its leases simply run out
+            assert await asyncio.to_thread(proc.wait, 10) == -9
+            view = await wait_view(watcher, tid, finished, 40)
+            log = await log_of(survivor, tid)
+            assert_nobody_paired_twice(log)
+            rooms = [p["room"] for p in pairings(log)]
+            assert set(results(log)) == set(rooms)  # every game's result, once each
+            recs = await records(watcher, rooms)
+            assert all(r["outcome"] is not None for r in recs.values())
+            assert standings_table(view) == recount_arena(log, recs)
+            assert survivor.hub is not None
+            assert any(r in survivor.hub.rooms for r in rooms)  # games went on there
+            await watcher.close()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)

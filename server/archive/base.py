@@ -3,8 +3,9 @@ same statements; PostgreSQL's placeholders are numbered from SQLite's ``?`` by
 :func:`numbered`).
 
 Writing a game is one transaction keyed by its id: the game's row is inserted, or replaced
-when the one archived has fewer events (a late event landed in Redis after an earlier write),
-else nothing changes — a second write of the same game duplicates nothing.
+when the one archived has fewer events (a late event landed in Redis after an earlier write)
+or as many and older chat (a late message), else nothing changes — a second write of the
+same game duplicates nothing.
 """
 
 from __future__ import annotations
@@ -19,19 +20,23 @@ from .model import Game, Json, Query, history_entry
 
 UPSERT_GAME = """
 INSERT INTO games (id, game, options, n_seats, created_at, ended_at, reason, outcome, rated,
-                   category, clock, version, archived_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                   category, clock, version, archived_at, chat_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (id) DO UPDATE SET
     game = excluded.game, options = excluded.options, n_seats = excluded.n_seats,
     created_at = excluded.created_at, ended_at = excluded.ended_at,
     reason = excluded.reason, outcome = excluded.outcome, rated = excluded.rated,
     category = excluded.category, clock = excluded.clock, version = excluded.version,
-    archived_at = excluded.archived_at
+    archived_at = excluded.archived_at, chat_at = excluded.chat_at
 WHERE games.version < excluded.version
+   OR (games.version = excluded.version AND games.chat_at < excluded.chat_at)
 RETURNING id
 """
 CLEAR_SEATS = "DELETE FROM seats WHERE game_id = ?"
 CLEAR_EVENTS = "DELETE FROM events WHERE game_id = ?"
+CLEAR_CHAT = "DELETE FROM chat WHERE game_id = ?"
+INSERT_CHAT = "INSERT INTO chat (game_id, seq, data) VALUES (?, ?, ?)"
+CHAT = "SELECT data FROM chat WHERE game_id = ? ORDER BY seq"
 INSERT_SEAT = """
 INSERT INTO seats (game_id, seat, name, user_name, account, score, seat_rank, result, rating,
                    new_rating, rating_change, ended_at, game, rated)
@@ -105,6 +110,7 @@ def game_row(g: Game, json_dumps: Any) -> list[Any]:
         g.clock,
         g.version,
         time.time(),
+        g.chat_at,
     ]
 
 
@@ -167,6 +173,11 @@ class Archive(abc.ABC):
     @abc.abstractmethod
     async def events(self, game_id: str) -> list[Json] | None:
         """Every event of an archived game's log (``{"k", "d", "t"}``), None if absent."""
+
+    @abc.abstractmethod
+    async def chat(self, game_id: str) -> list[Json]:
+        """An archived game's chat, oldest first, as it was kept (empty: none, or no such
+        game)."""
 
     @abc.abstractmethod
     async def versions(self, game_ids: Sequence[str]) -> dict[str, int]:

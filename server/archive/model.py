@@ -67,10 +67,28 @@ class Game:
     clock: str | None
     seats: tuple[Seat, ...]
     events: tuple[Json, ...] = field(repr=False)
+    #: the room's chat as Redis kept it (its last messages), oldest first
+    chat: tuple[Json, ...] = field(default=(), repr=False)
 
     @property
     def version(self) -> int:
         return len(self.events)
+
+    @property
+    def chat_at(self) -> float:
+        """The time of the newest chat message (0: none): a later write with newer chat
+        replaces an archived game of the same version."""
+        return max((float(m.get("at") or 0) for m in self.chat), default=0.0)
+
+    def chat_rows(self) -> list[tuple[int, str]]:
+        """(seq, data JSON) per chat message; refuses data JSON would change."""
+        rows = []
+        for i, m in enumerate(self.chat, 1):
+            text = json.dumps(m, separators=(",", ":"), allow_nan=False)
+            if json.loads(text) != m:
+                raise ArchiveError(f"game {self.id}: chat message {i} does not round-trip as JSON")
+            rows.append((i, text))
+        return rows
 
     def event_rows(self) -> list[tuple[int, str, float, str]]:
         """(version, kind, time, data JSON) per event; refuses data JSON would change."""

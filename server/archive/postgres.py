@@ -12,11 +12,14 @@ from typing import Any, ParamSpec, TypeVar
 import asyncpg
 
 from .base import (
+    CHAT,
+    CLEAR_CHAT,
     CLEAR_EVENTS,
     CLEAR_SEATS,
     CREATE_MIGRATIONS,
     EVENTS,
     GAME_COLUMNS,
+    INSERT_CHAT,
     INSERT_EVENT,
     INSERT_SEAT,
     MIGRATED,
@@ -100,17 +103,20 @@ class PostgresArchive(Archive):
 
     @_failing
     async def put_many(self, games: Sequence[Game]) -> int:
-        rows = [(game, game.event_rows()) for game in games]
+        rows = [(game, game.event_rows(), game.chat_rows()) for game in games]
         written = 0
         async with self.pool.acquire() as conn, conn.transaction():
-            for game, events in rows:
+            for game, events, chat in rows:
                 got = await conn.fetchval(numbered(UPSERT_GAME), *game_row(game, json.dumps))
                 if got is None:
                     continue
                 await conn.execute(numbered(CLEAR_SEATS), game.id)
                 await conn.execute(numbered(CLEAR_EVENTS), game.id)
+                await conn.execute(numbered(CLEAR_CHAT), game.id)
                 await conn.executemany(numbered(INSERT_SEAT), seat_rows(game))
                 await conn.executemany(numbered(INSERT_EVENT), [(game.id, *row) for row in events])
+                if chat:
+                    await conn.executemany(numbered(INSERT_CHAT), [(game.id, *row) for row in chat])
                 written += 1
         return written
 
@@ -120,6 +126,11 @@ class PostgresArchive(Archive):
         if not rows:
             return None
         return [{"k": r[1], "d": json.loads(r[3]), "t": r[2]} for r in rows]
+
+    @_failing
+    async def chat(self, game_id: str) -> list[Json]:
+        rows = await self.pool.fetch(numbered(CHAT), game_id)
+        return [json.loads(r[0]) for r in rows]
 
     @_failing
     async def versions(self, game_ids: Sequence[str]) -> dict[str, int]:

@@ -20,11 +20,14 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from .base import (
+    CHAT,
+    CLEAR_CHAT,
     CLEAR_EVENTS,
     CLEAR_SEATS,
     CREATE_MIGRATIONS,
     EVENTS,
     GAME_COLUMNS,
+    INSERT_CHAT,
     INSERT_EVENT,
     INSERT_SEAT,
     MIGRATED,
@@ -101,19 +104,21 @@ class SqliteArchive(Archive):
         return await self.put_many([game]) == 1
 
     async def put_many(self, games: Sequence[Game]) -> int:
-        rows = [(game, game.event_rows()) for game in games]
+        rows = [(game, game.event_rows(), game.chat_rows()) for game in games]
 
         def write(c: sqlite3.Connection) -> int:
             written = 0
             with _transaction(c):
-                for game, events in rows:
+                for game, events, chat in rows:
                     got = c.execute(UPSERT_GAME, game_row(game, json.dumps)).fetchone()
                     if got is None:
                         continue
                     c.execute(CLEAR_SEATS, (game.id,))
                     c.execute(CLEAR_EVENTS, (game.id,))
+                    c.execute(CLEAR_CHAT, (game.id,))
                     c.executemany(INSERT_SEAT, seat_rows(game))
                     c.executemany(INSERT_EVENT, [(game.id, *row) for row in events])
+                    c.executemany(INSERT_CHAT, [(game.id, *row) for row in chat])
                     written += 1
             return written
 
@@ -124,6 +129,10 @@ class SqliteArchive(Archive):
         if not rows:
             return None
         return [{"k": r[1], "d": json.loads(r[3]), "t": r[2]} for r in rows]
+
+    async def chat(self, game_id: str) -> list[Json]:
+        rows = await self._run(lambda c: c.execute(CHAT, (game_id,)).fetchall())
+        return [json.loads(r[0]) for r in rows]
 
     async def versions(self, game_ids: Sequence[str]) -> dict[str, int]:
         ids = list(game_ids)

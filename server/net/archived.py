@@ -43,6 +43,13 @@ def archive_of(hub: Hub) -> Archive | None:
     return _ARCHIVES.get(hub)
 
 
+async def archived_chat(hub: Hub, room_id: str) -> list[dict[str, Any]]:
+    """The chat archived with a game that left Redis, oldest first (empty: none, or no
+    archive)."""
+    archive = archive_of(hub)
+    return [] if archive is None else await archive.chat(room_id)
+
+
 class ArchivedReads:
     """Room reads on archived games (the hub's ``archived`` fallback)."""
 
@@ -205,6 +212,7 @@ def export_source(hub: Hub, accounts: AccountStore, q: Query) -> Any:
 __all__ = [
     "ArchivedReads",
     "archive_of",
+    "archived_chat",
     "export_source",
     "games_query",
     "player_games",

@@ -7,12 +7,13 @@ than the grace period (rematch offers, late spectators), the :class:`Archiver` o
 a time (the holder of the lease ``lease:~archiver``) takes it through these steps:
 
 1. read its whole log from Redis and rebuild the room (the rating service's result, with
-   the accounts, from ``result:{room}``);
+   the accounts, from ``result:{room}``; its chat, ``chat:{room}``);
 2. write it to the archive: one transaction keyed by the game id (written again, nothing
    changes);
 3. read the archive back: it holds the game at the log's version;
 4. delete the room's keys (log, lease, chat, presence) in one script, only if the log is
-   still at that version (an event that landed meanwhile sends the game round again);
+   still at that version and the chat as it was read (an event or a message that landed
+   meanwhile sends the game round again: it is written again with it);
 5. delete its account traces (``result:{room}``, ``pairing:{room}``, its entry in each
    player's ``games:{name}``: the history reads the archive from now on);
 6. take it off the pending set.
@@ -38,6 +39,7 @@ from ..engine import Registry
 from ..rooms.room import Event, Room
 from ..store import Store, StoreError
 from ..store.accounts import AccountStore
+from ..store.log import unpack
 from .archived import ArchivedReads
 from .hub import Hub
 
@@ -50,12 +52,15 @@ LEASE = "~archiver"
 BATCH = 100
 CONCURRENCY = 8
 
-#: delete a room's keys if its log ends at ARGV[1]: KEYS room, lease, chat, present,
-#: seated -> 1 deleted, 0 the log moved on (nothing deleted), -1 no log (nothing to do)
+#: delete a room's keys if its log ends at ARGV[1] and its chat holds ARGV[2] messages, the
+#: newest ARGV[3]: KEYS room, lease, chat, present, seated -> 1 deleted, 0 the log or the chat
+#: moved on (nothing deleted), -1 no log (nothing to do)
 DROP_ROOM = """
 local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
 if #last == 0 then return -1 end
 if last[1][1] ~= ARGV[1] .. '-0' then return 0 end
+if redis.call('LLEN', KEYS[3]) ~= tonumber(ARGV[2]) then return 0 end
+if ARGV[2] ~= '0' and redis.call('LINDEX', KEYS[3], 0) ~= ARGV[3] then return 0 end
 redis.call('DEL', unpack(KEYS))
 return 1
 """
@@ -66,10 +71,14 @@ class Crash(BaseException):
 
 
 def game_of(
-    room_id: str, records: list[dict[str, Any]], registry: Registry, result: dict[str, Any] | None
+    room_id: str,
+    records: list[dict[str, Any]],
+    registry: Registry,
+    result: dict[str, Any] | None,
+    chat: tuple[dict[str, Any], ...] = (),
 ) -> Game | None:
-    """The game as the archive keeps it, from the room rebuilt from its log (None: the game
-    is not over)."""
+    """The game as the archive keeps it, from the room rebuilt from its log, with its chat
+    (oldest first) (None: the game is not over)."""
     events = [Event.from_record(r) for r in records]
     room = Room.from_created(events[0], registry)
     ended_at = None
@@ -114,6 +123,7 @@ def game_of(
         clock=(result or {}).get("clock"),
         seats=tuple(seats),
         events=tuple(records),
+        chat=chat,
     )
     return game
 
@@ -230,6 +240,7 @@ class Archiver:
         """Take one pending game through the steps; True once it is only in the archive."""
         records = await self.store.load(room_id)
         result = await self.accounts.result(room_id)
+        raw_chat = await self.store.redis.lrange(self.store.rk("chat", room_id), 0, -1)
         self.fault("read")
         if not records:  # removed already (a sweep was stopped after step 4)
             if room_id not in await self.archive.versions([room_id]):
@@ -239,7 +250,8 @@ class Archiver:
                 return False
             await self._forget(room_id, result)
             return True
-        game = game_of(room_id, records, self.registry, result)
+        chat = tuple(unpack(m) for m in reversed(raw_chat))  # the newest first in Redis
+        game = game_of(room_id, records, self.registry, result, chat)
         if game is None:
             log.warning("pending game %s is not over; left as it is", room_id)
             return False
@@ -251,8 +263,9 @@ class Archiver:
             return False
         self.fault("checked")
         keys = [self.store.rk(k, room_id) for k in ("room", "lease", "chat", "present", "seated")]
-        dropped = int(await self._drop(keys=keys, args=[game.version]))
-        if dropped == 0:  # an event landed after the read: the next sweep writes it again
+        newest = raw_chat[0] if raw_chat else b""
+        dropped = int(await self._drop(keys=keys, args=[game.version, len(raw_chat), newest]))
+        if dropped == 0:  # an event or a message landed after the read: written again next
             return False
         self.on_dropped(room_id)
         self.fault("dropped")

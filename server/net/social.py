@@ -21,6 +21,7 @@ import unicodedata
 from typing import Any
 
 from ..store.log import pack, unpack
+from .archived import archived_chat
 from .connection import Client, TokenBucket
 from .errors import ProtocolError
 from .handlers import Handlers, _room, seat_command
@@ -160,11 +161,14 @@ async def chat(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, An
 
 
 async def chat_history(h: Handlers, client: Client, room_id: str, status: str) -> None:
-    """Send ``client`` the messages it may read of the room's last :data:`CHAT_KEEP`."""
+    """Send ``client`` the messages it may read of the room's last :data:`CHAT_KEEP` (from
+    Redis, or from the archive once the finished game has left it)."""
     store = h.hub.store
     raw = await store.redis.lrange(store.rk("chat", room_id), 0, CHAT_KEEP - 1)
     seated = bool(client.seats.get(room_id))
     entries = [unpack(b) for b in reversed(raw)]
+    if not entries and status == "over" and not await store.exists(room_id):
+        entries = await archived_chat(h.hub, room_id)
     shown = [e for e in entries if may_read(e, seated, status)]
     client.send({"type": "chat_history", "room": room_id, "messages": shown})
 

@@ -16,13 +16,8 @@ from .accounts import accounts_of
 from .connection import Client
 from .errors import ProtocolError
 from .handlers import Handlers
-from .names import guest_name, player_key
-from .tournament_service import Tournaments, tournaments_of
-
-
-def entrant_key(client: Client) -> str:
-    """The client's key in tournaments: ``u:{account}``, or its guest key."""
-    return f"u:{client.user}" if client.user else player_key(client)
+from .names import guest_name
+from .tournament_service import Tournaments, entrant_key, tournaments_of
 
 
 def _service(h: Handlers) -> Tournaments:

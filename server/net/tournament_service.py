@@ -174,7 +174,7 @@ class Tournaments:
 
     async def me(self, tid: str, client: Client) -> dict[str, Any]:
         """The client's own part: joined, paused, and its game with its seat token."""
-        part = await self.store.me(tid, player_key(client))
+        part = await self.store.me(tid, entrant_key(client))
         if part is None:
             return {"joined": False, "paused": False, "game": None}
         game = part.get("game")
@@ -247,6 +247,12 @@ class Tournaments:
             raise ProtocolError("rate_limited", what) from None
 
 
+def entrant_key(client: Client) -> str:
+    """The client's key in tournaments: ``u:{account}`` (shown in standings), or the seek
+    service's guest key (never shown)."""
+    return f"u:{client.user}" if client.user else player_key(client)
+
+
 _SERVICES: weakref.WeakKeyDictionary[Hub, Tournaments] = weakref.WeakKeyDictionary()
 
 
@@ -266,4 +272,4 @@ def tournaments_of(hub: Hub) -> Tournaments:
     return service
 
 
-__all__ = ["Tournaments", "start_tournaments", "tournaments_of"]
+__all__ = ["Tournaments", "entrant_key", "start_tournaments", "tournaments_of"]

@@ -235,6 +235,8 @@ class Director:
         paired = [e for e in events if e.kind == "paired"]
         if paired and tid in self._result_at:
             self.latencies.append(time.perf_counter() - self._result_at.pop(tid))
+        if paired:  # what the doors show has the game before its players hear of it
+            await self.flush(tid, d)
         for event in paired:
             await self.seat(tid, d, str(event.data["room"]), list(event.data["players"]))
         if d.t.status in ("finished", "cancelled") and not d.open:

@@ -1,0 +1,87 @@
+"""People in a rated arena: paired on every connection as seeks pair them, the game rated
+once through the rating service, berserk before one's first move only, a pause."""
+
+from __future__ import annotations
+
+import asyncio
+
+from server.engine import Registry
+from server.sdk import KibitzClient, KibitzError
+
+from .test_protocol_examples import register
+from .tournament_helpers import http_json, nodes, wait_view
+
+ARENA = {
+    "name": "Rated bullet", "game": "chess", "system": "arena",
+    "clock": {"base": 60, "increment": 0}, "seconds": 30, "max_players": 2, "rated": True,
+}  # fmt: skip
+
+
+async def paired(c: KibitzClient, tid: str) -> dict:
+    while True:
+        msg = await c.next_message(10)
+        if msg.get("type") == "paired" and msg.get("tournament") == tid:
+            return msg
+
+
+async def test_a_rated_arena_game_of_two_accounts(
+    redis_url: str, prefix: str, registry: Registry
+) -> None:
+    async with nodes(redis_url, prefix, registry) as (n1, n2):
+        ada, bob = KibitzClient, KibitzClient
+        tokens = {}
+        for name in ("Ada", "Bob"):
+            tokens[name] = await asyncio.to_thread(register, n1.url, name)
+        ada = await KibitzClient.connect(n1.ws_url)
+        await ada.request("hello", protocol=2, auth=tokens["Ada"])
+        bob = await KibitzClient.connect(n2.ws_url)  # on the other node
+        await bob.request("hello", protocol=2, auth=tokens["Bob"])
+        guest = await KibitzClient.connect(n2.ws_url)
+        try:
+            await guest.request("tournament_create", **ARENA)
+            raise AssertionError("a guest created a rated tournament")
+        except KibitzError as exc:
+            assert exc.code == "forbidden"
+        tid = (await ada.request("tournament_create", **ARENA))["tournament"]
+        await ada.request("tournament_join", tournament=tid)
+        await bob.request("tournament_join", tournament=tid)
+        a_game, b_game = await paired(ada, tid), await paired(bob, tid)
+        room = a_game["room"]
+        assert b_game["room"] == room and a_game["rated"] is True
+        assert {a_game["seat"], b_game["seat"]} == {0, 1}
+        mine = await ada.request("tournament_watch", tournament=tid)
+        want = {"room": room, "seat": a_game["seat"], "token": a_game["token"]}
+        assert mine["me"] == {"joined": True, "paused": False, "game": want}
+        white = ada if a_game["seat"] == 0 else bob
+        black = bob if white is ada else ada
+        # berserk: before one's own first move only, and only in one's own game
+        try:
+            await guest.request("tournament_berserk", tournament=tid, room=room)
+            raise AssertionError("a guest went berserk in a game not theirs")
+        except KibitzError as exc:
+            assert exc.code == "not_found"
+        await white.request("move", room=room, move="e2e4")
+        try:
+            await white.request("tournament_berserk", tournament=tid, room=room)
+            raise AssertionError("berserk after a move")
+        except KibitzError as exc:
+            assert exc.code == "bad_request"
+        await black.request("tournament_berserk", tournament=tid, room=room)
+        await white.request("resign", room=room)
+        loser, winner = ("Ada", "Bob") if white is ada else ("Bob", "Ada")
+        view = await wait_view(
+            ada, tid, lambda v: v["games_total"] and not v["games"][0]["ongoing"], 10
+        )
+        rows = {r["name"]: r for r in view["standings"]}
+        assert rows[winner]["points"] == 3 and rows[loser]["points"] == 0  # a berserked win
+        await bob.request("tournament_withdraw", tournament=tid)  # a pause: no more games
+        view = await wait_view(ada, tid, lambda v: any(r["paused"] for r in v["standings"]), 5)
+        assert [r["name"] for r in view["standings"] if r["paused"]] == ["Bob"]
+        # rated once, through the rating service
+        for name in ("Ada", "Bob"):
+            user = await asyncio.to_thread(http_json, f"{n2.url}api/users/{name}")
+            assert user["ratings"]["chess:bullet"]["games"] == 1
+            games = await asyncio.to_thread(http_json, f"{n1.url}api/users/{name}/games")
+            assert games["total"] == 1 and games["games"][0]["room"] == room
+        for c in (ada, bob, guest):
+            await c.close()

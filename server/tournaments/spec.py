@@ -50,8 +50,12 @@ MIN_SECONDS, MAX_SECONDS = 10.0, MAX_MINUTES * 60.0  # the seconds form (short t
 MAX_ROUNDS = 20
 MAX_PLAYERS = 500
 MAX_ROUND_ROBIN = 16  # a round robin is for small fields: 15 rounds at most
+#: a Swiss's FIDE Dutch pairing (server/tournaments/swiss.py) grows steeply with the field:
+#: measured on a two-core machine, about 0.5 s a round for 32 players, 5 s for 64
+MAX_SWISS = 32
 MAX_START_AHEAD = 7 * 24 * 3600.0
-DEFAULT_MAX_PLAYERS = {"arena": 100, "swiss": 64, "round_robin": 8}
+DEFAULT_MAX_PLAYERS = {"arena": 100, "swiss": MAX_SWISS, "round_robin": 8}
+TOP_PLAYERS = {"arena": MAX_PLAYERS, "swiss": MAX_SWISS, "round_robin": MAX_ROUND_ROBIN}
 
 
 def _bad(message: str) -> TournamentError:
@@ -178,9 +182,8 @@ class Spec:
             elif "rounds" in raw:
                 raise _bad("a round robin's rounds follow from its players")
 
-        top = MAX_ROUND_ROBIN if system == "round_robin" else MAX_PLAYERS
         if "max_players" in raw:
-            max_players = _whole(raw, "max_players", max(2, seats), top)
+            max_players = _whole(raw, "max_players", max(2, seats), TOP_PLAYERS[system])
         else:
             max_players = DEFAULT_MAX_PLAYERS[system]
         starts_at = raw.get("starts_at")

@@ -11,6 +11,12 @@ What comes back is checked here before anyone is paired (:func:`check_round`): n
 no pair that met before, at most one bye, a bye only for an odd field and only for a player
 who has not had one. A round that breaks any of these is not played: :class:`NoPairing`
 (the tournament ends early, as lichess's Swiss does when no round can be paired).
+
+The cost: the library runs many maximum-weight matchings (networkx, pure Python) a round;
+measured on this two-core machine under load, about 0.5 s a round for 32 players, 5 s for
+64, minutes for 200. A Swiss is therefore capped at 32 players (:data:`spec.MAX_SWISS`), and
+its round is paired once, when the last game of the previous one ends. A bigger event is an
+arena.
 """
 
 from __future__ import annotations

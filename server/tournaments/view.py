@@ -24,6 +24,7 @@ from .tiebreaks import buchholz, sonneborn_berger
 from .values import Json, public_key
 
 RECENT_GAMES = 50
+_PERF = {WIN: 400, DRAW: 0, LOSS: -400}
 TIEBREAKS = {
     "arena": ["performance"],
     "swiss": ["buchholz", "sonneborn_berger"],
@@ -31,15 +32,15 @@ TIEBREAKS = {
 }
 
 
-def performance(t: State, p: Player) -> int:
-    played = [m for m in p.sheet if m.played]
-    if not played:
-        return round(p.entrant.rating)
-    total = 0.0
-    for m in played:
-        opp = sum(t.players[k].entrant.rating for k in m.opponents) / len(m.opponents)
-        total += opp + {WIN: 400, DRAW: 0, LOSS: -400}[m.outcome]
-    return round(total / len(played))
+def performance(p: Player, ratings: dict[str, float]) -> int:
+    """The mean over games played of the opponents' rating, +400 a win, -400 a loss."""
+    total, n = 0.0, 0
+    for m in p.sheet:
+        if m.played:
+            opp = sum(ratings[k] for k in m.opponents) / len(m.opponents)
+            total += opp + _PERF[m.outcome]
+            n += 1
+    return round(total / n) if n else round(p.entrant.rating)
 
 
 def crosstable(t: State) -> dict[str, list[tuple[str, float]]]:
@@ -49,14 +50,14 @@ def crosstable(t: State) -> dict[str, list[tuple[str, float]]]:
     }
 
 
-def _mark(t: State, m: Mark) -> Json:
+def _mark(m: Mark, names: dict[str, str]) -> Json:
     out: Json = {"outcome": m.outcome, "points": m.points}
     if m.room is not None:
         out["room"] = m.room
     if m.round is not None:
         out["round"] = m.round
     if m.opponents:
-        out["opponents"] = [t.players[k].entrant.name for k in m.opponents]
+        out["opponents"] = [names[k] for k in m.opponents]
     if m.fire:
         out["fire"] = True
     if m.berserk:
@@ -67,12 +68,14 @@ def _mark(t: State, m: Mark) -> Json:
 def standings(t: State) -> list[Json]:
     arena = t.arena
     points = {k: p.points for k, p in t.players.items()}
-    table = crosstable(t)
+    table = {} if arena else crosstable(t)
     start = {k: i for i, k in enumerate(t.order)}
+    names = {k: p.entrant.name for k, p in t.players.items()}
+    ratings = {k: p.entrant.rating for k, p in t.players.items()}
     rows = []
     for k, p in t.players.items():
         if arena:
-            breaks: dict[str, Any] = {"performance": performance(t, p)}
+            breaks: dict[str, Any] = {"performance": performance(p, ratings)}
             order: tuple[Any, ...] = (-p.points, -breaks["performance"])
         else:
             bh = buchholz(k, table, points)
@@ -89,7 +92,7 @@ def standings(t: State) -> list[Json]:
             "wins": p.count(WIN),
             "draws": p.count(DRAW),
             "losses": p.count(LOSS),
-            "sheet": [_mark(t, m) for m in p.sheet],
+            "sheet": [_mark(m, names) for m in p.sheet],
             "tiebreaks": breaks,
             "paused": p.paused,
             "withdrawn": p.paused,

@@ -91,7 +91,9 @@ def test_each_bad_field_is_refused(over: dict[str, Any], match: str) -> None:
 
 def test_swiss_and_round_robin_are_for_two_seats() -> None:
     s = parse(system="swiss", minutes=None, rounds=7)
-    assert s.rounds == 7 and not s.berserk and s.max_players == 64
+    assert s.rounds == 7 and not s.berserk and s.max_players == 32
+    with pytest.raises(TournamentError, match="max_players must be a whole number from 2 to 32"):
+        parse(system="swiss", minutes=None, rounds=7, max_players=33)
     with pytest.raises(TournamentError, match="rounds"):
         parse(system="swiss", minutes=None)
     with pytest.raises(TournamentError, match="not a duration"):

@@ -138,6 +138,18 @@ class _PythonSearch:
 
         return sorted(moves, key=key, reverse=True)
 
+    @staticmethod
+    def losing(board: chess.Board, move: chess.Move) -> bool:
+        """A dearer piece taking a cheaper one that the other side can take back (the C
+        search's ``losing``)."""
+        if move.promotion:
+            return False
+        taker = board.piece_type_at(move.from_square) or chess.PAWN
+        victim = board.piece_type_at(move.to_square) or chess.PAWN
+        if VALUE[taker] <= VALUE[victim] + 50:
+            return False
+        return board.is_attacked_by(not board.turn, move.to_square)
+
     def quiesce(self, board: chess.Board, alpha: int, beta: int, ply: int) -> int:
         self.tick()
         taken = self.king_taken(board)
@@ -154,6 +166,8 @@ class _PythonSearch:
             alpha = max(alpha, best)
             moves = list(board.generate_pseudo_legal_captures())
         for move in self.order(board, moves):
+            if not attacked and self.losing(board, move):
+                continue
             board.push(move)
             score = -self.quiesce(board, -beta, -alpha, ply + 1)
             board.pop()

@@ -46,7 +46,11 @@ def test_every_searched_world_fits_every_view(seed: int) -> None:
         for world in bot.searched:
             assert p.game.view(world, seat) == p.views[seat][-1]
             assert replays_every_view(p, seat, world)
-        assert all(depth == 2 for depth in bot.depths)
+        # every world to depth 2 compiled; in Python (the fallback, ~100 times slower) as
+        # far as the time goes
+        assert max(bot.depths) >= 1 and min(bot.depths) >= 0
+        if dark_search.SEARCH is not None:
+            assert bot.depths == [2] * len(bot.searched)
         turns += 1
         kept += bot.worlds_kept
         if not next_turn(p, seat, rng):
@@ -95,7 +99,7 @@ def test_the_compiled_moves_are_dark_chess_moves(seed: int) -> None:
     assert checked >= 4
 
 
-def test_castling_through_an_attack_and_a_king_stepping_into_one() -> None:
+def test_compiled_castling_through_an_attack_and_a_king_stepping_into_one() -> None:
     assert dark_search.SEARCH is not None
     board = DarkBoard("r3k2r/8/8/8/8/8/5q2/R3K2R w KQkq - 0 1")  # f1 and d1's side attacked
     got = set(dark_search.SEARCH.moves(fields(board)))

@@ -97,30 +97,34 @@ def _arena_pairings(
     return events
 
 
-def _floats(t: State) -> dict[str, list[str]]:
-    """Each player's float per round (the Dutch rules want them): ``down`` when they met a
-    player of lower score before that round, ``up`` higher, ``none`` equal or no game."""
-    before: dict[str, float] = {k: 0.0 for k in t.players}
+def _history(t: State) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
+    """Each player's colour and float per round so far, as the Dutch rules want them:
+    colour ``w``/``b``, or ``-`` for a round without a game played (a bye, an aborted game,
+    a round away); float ``down`` when they met a player of lower score before that round,
+    ``up`` higher, ``none`` equal or no game."""
+    before = dict.fromkeys(t.players, 0.0)
+    colours: dict[str, list[str]] = {k: [] for k in t.players}
     floats: dict[str, list[str]] = {k: [] for k in t.players}
     for r in range(1, t.round + 1):
         marks = {k: [m for m in p.sheet if m.round == r] for k, p in t.players.items()}
         for key, ms in marks.items():
-            if key not in t.order:
-                continue
             game = next((m for m in ms if m.played), None)
-            if game is None:
+            if game is None or game.room is None:
+                colours[key].append("-")
                 floats[key].append("none")
                 continue
+            seat = t.games[game.room].players.index(key)
+            colours[key].append("wb"[seat])
             mine, theirs = before[key], before[game.opponents[0]]
             floats[key].append("down" if mine > theirs else "up" if mine < theirs else "none")
         for key, ms in marks.items():
             before[key] += sum(m.points for m in ms)
-    return floats
+    return {k: (tuple(colours[k]), tuple(floats[k])) for k in t.players}
 
 
 def _swiss_round(t: State, now: float, rng: random.Random) -> list[TournamentEvent]:
     n = t.round + 1
-    floats = _floats(t)
+    history = _history(t)
     rank = {key: i for i, key in enumerate(t.order, 1)}
     players = [
         SwissPlayer(
@@ -128,16 +132,15 @@ def _swiss_round(t: State, now: float, rng: random.Random) -> list[TournamentEve
             rank[p.key],
             p.entrant.rating,
             p.points,
-            tuple(p.colours),
-            tuple(floats[p.key]),
+            *history[p.key],
             p.byes,
         )
         for p in t.active()
         if p.key in rank
     ]
-    history = [g.players for g in t.games.values() if len(g.players) == 2]
+    met = [(g.players[0], g.players[1]) for g in t.games.values()]
     try:
-        paired = swiss_round(players, [(a, b) for a, b in history], n, t.rounds)
+        paired = swiss_round(players, met, n, t.rounds)
     except NoPairing:
         return [TournamentEvent("finished", {"reason": "no_pairing"}, now)]
     byes = [paired.bye] if paired.bye else []

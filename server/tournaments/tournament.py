@@ -35,7 +35,7 @@ from .state import CANCELLED, FINISHED, RUNNING, UPCOMING, State
 from .values import Entrant, Json, TournamentEvent
 from .view import view
 
-REASON = re.compile(r"[a-z_]{1,40}")
+REASON = re.compile(r"[a-z0-9_]{1,40}")
 
 
 def counted(game: GameRecord) -> bool:
@@ -181,7 +181,7 @@ class Tournament(State):
             if any(isinstance(r, bool) or not isinstance(r, int) for r in ranks):
                 raise TournamentError("bad_request", "ranks: one whole number per seat")
         if not isinstance(reason, str) or not REASON.fullmatch(reason):
-            raise TournamentError("bad_request", "a result's reason is a word (a-z, _)")
+            raise TournamentError("bad_request", "a result's reason is a word (a-z, 0-9, _)")
         data = {"room": room, "ranks": None if ranks is None else list(ranks), "reason": reason}
         return [TournamentEvent("result", data, now)]
 

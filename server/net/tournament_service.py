@@ -55,6 +55,7 @@ class Tournaments:
         self.changed_channel = hub.store.channel("tournaments:changed")
         self.my_channel = hub.store.channel(f"tournaments:node:{hub.node}")
         self.rpc_timeout = hub.lease_ms / 1000 + 2.0
+        self.heard = 0
 
     async def start(self) -> None:
         self.pubsub = self.hub.store.pubsub()
@@ -136,6 +137,9 @@ class Tournaments:
         changed, mine = self.changed_channel.encode(), self.my_channel.encode()
         while self.pubsub is not None:
             message = await next_message(self.pubsub, "tournament messages")
+            self.heard += 1
+            if message is None or self.heard % 500 == 0:  # forget connections gone away
+                self.prune()
             if message is None:
                 continue
             try:
@@ -201,6 +205,16 @@ class Tournaments:
         for client in list(watchers):
             with contextlib.suppress(ProtocolError):
                 client.send(await self.message(tid, client))
+
+    def prune(self) -> None:
+        """Closed connections watch nothing (pushes prune too, but a quiet tournament's
+        watchers would stay)."""
+        clients = self.hub.clients
+        self.list_watchers &= clients
+        for tid in list(self.watchers):
+            self.watchers[tid] &= clients
+            if not self.watchers[tid]:
+                del self.watchers[tid]
 
     def watch(self, client: Client, tid: str) -> None:
         mine = [t for t, cs in self.watchers.items() if client in cs and t != tid]

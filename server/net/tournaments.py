@@ -25,7 +25,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -100,7 +100,6 @@ class Director:
         self.rng = random.Random(secrets.randbits(64))
         #: told (tournament id, what: "view" | "list") after the stored view changed
         self.publish = publish
-        self._claimed_at = 0.0
         #: seconds from a result folded to the next ``paired`` (the bench's figure)
         self.latencies: list[float] = []
         self._result_at: dict[str, float] = {}
@@ -109,30 +108,36 @@ class Director:
 
     async def start(self) -> None:
         self.hub.on_over.append(self.game_over)
-        self.hub.spawn(self._loop(), "tournaments")
+        self.hub.spawn(self._every(self.lease_ms / 3000, self.leases), "tournament leases")
+        self.hub.spawn(self._every(TICK, self.step), "tournaments")
 
-    async def _loop(self) -> None:
+    async def _every(self, period: float, job: Callable[[], Awaitable[None]]) -> None:
         while True:
             try:
-                await self.step()
+                await job()
             except (RedisError, StoreError, OSError) as exc:
-                log.warning("tournament round failed: %s", exc)
+                log.warning("tournaments: %s failed: %s", job.__name__, exc)
             except Exception:
-                log.exception("tournament round failed")
-            await asyncio.sleep(TICK)
+                log.exception("tournaments: %s failed", job.__name__)
+            await asyncio.sleep(period)
+
+    async def leases(self) -> None:
+        """Renew ours, take the free ones (a loop of its own: a long round of pairings
+        never makes a lease lapse)."""
+        await self.keep_leases()
+        await self.claim()
 
     async def step(self) -> None:
-        now = time.monotonic()
-        if now - self._claimed_at >= self.lease_ms / 3000:
-            self._claimed_at = now
-            await self.keep_leases()
-            await self.claim()
+        """One round over the tournaments directed here: stored results, due ticks, views."""
         for tid, d in list(self.directed.items()):
-            await self.fold_results(tid, d)
-            due = d.t.due()
-            if due is not None and due <= self.hub.clock():
-                await self.tick(tid, d)
-            await self.flush(tid, d)
+            try:
+                await self.fold_results(tid, d)
+                due = d.t.due()
+                if due is not None and due <= self.hub.clock():
+                    await self.tick(tid, d)
+                await self.flush(tid, d)
+            except ProtocolError as exc:  # the store failed, or the lease went: next round
+                log.warning("tournament %s: %s", tid, exc.message)
 
     async def keep_leases(self) -> None:
         for tid in await self.store.renew(list(self.directed), self.node, self.lease_ms):
@@ -165,9 +170,13 @@ class Director:
         if t.status in ("finished", "cancelled") and not d.open:
             await self.retire(tid, d)  # it ended with its last director, who died then
             return None
+        if d.open:  # the rooms of its pairings: created and seated if missing, players told
+            self.hub.spawn(self.catch_up(tid, d), f"tournament {tid} rooms")
+        return d
+
+    async def catch_up(self, tid: str, d: Directed) -> None:
         for room, keys in list(d.open.items()):
             await self.seat(tid, d, room, keys)
-        return d
 
     async def adopt(self, tid: str) -> Directed | None:
         """Direct ``tid`` now if it is live and its lease is free (a request came here)."""

@@ -107,10 +107,10 @@ async def test_an_arena_of_three_seat_tables_is_scored_by_rank(
 ) -> None:
     async with nodes(redis_url, prefix, registry, 1) as (n1,):
         c = await KibitzClient.connect(n1.ws_url)
-        spec = ARENA | {"name": "Race", "game": "hase_und_igel", "seats": 3, "max_players": 6}
-        tid = await with_bots(c, spec | {"seconds": 10}, 6)
+        spec = ARENA | {"name": "Race", "game": "hase_und_igel", "seats": 3, "max_players": 3}
+        tid = await with_bots(c, spec | {"seconds": 10}, 3)
         await c.request("tournament_watch", tournament=tid)
-        view = await wait_view(c, tid, finished, 40)
+        view = await wait_view(c, tid, finished, 60)
         log = await log_of(n1, tid)
         tables = pairings(log)
         assert tables and all(len(p["players"]) == 3 for p in tables)

@@ -177,3 +177,13 @@ def test_the_view_lists_running_games_and_the_last_finished() -> None:
     assert v["games_total"] == len(d.t.games) > 52
     assert len(v["games"]) == 52 and sum(g["ongoing"] for g in v["games"]) == 2
     assert d.replayed().view() == v
+
+
+def test_without_the_guard_a_guests_key_would_show(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The view's guard (keys of accounts and bots only) broken: the guest's key shows."""
+    from server.tournaments import view
+
+    monkeypatch.setattr(view, "public_key", lambda key: True)
+    d = Driver(spec())
+    d.join(Entrant("guest-7f3a9c21", "Visitor", 1500.0))
+    assert "guest-7f3a9c21" in json.dumps(d.t.view())

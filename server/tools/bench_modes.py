@@ -100,7 +100,8 @@ def restart_mode(args: argparse.Namespace) -> dict[str, Any]:
                 time.sleep(0.005)
         port_open = time.monotonic() - t0
         refused: dict[str, int] = {}
-        asyncio.run(_first_moves(f"ws://{HOST}:{port}/ws", seats, refused))
+        busy: list[int] = []
+        asyncio.run(_first_moves(f"ws://{HOST}:{port}/ws", seats, refused, busy))
         playable = time.monotonic() - t0
         return {
             "mode": "restart",
@@ -109,17 +110,33 @@ def restart_mode(args: argparse.Namespace) -> dict[str, Any]:
             "port_open_s": round(port_open, 2),
             "all_played_a_first_move_s": round(playable, 2),
             "refused_first_moves": refused,
+            "connections_answered_503_then_again": len(busy),
             "server_rss_mb": round(rss_mb(proc.pid), 1),
         }
     finally:
         stop_all(procs, tmp)
 
 
-async def _first_moves(url: str, seats: dict[str, int], refused: dict[str, int]) -> None:
+async def _first_moves(
+    url: str, seats: dict[str, int], refused: dict[str, int], busy: list[int] | None = None
+) -> None:
+    """A first move in every room (``refused``: the moves refused, by code; ``busy`` gets a
+    1 for each connection the node answered 503, still busy recovering, and that was
+    asked for again)."""
     from websockets.asyncio.client import connect
+    from websockets.exceptions import InvalidStatus
 
     async def worker(rooms: list[str]) -> None:
-        ws = await connect(url, compression=None, max_size=2**22, open_timeout=30)
+        while True:  # a node still busy recovering says 503 (its lag limit): ask again
+            try:
+                ws = await connect(url, compression=None, max_size=2**22, open_timeout=30)
+                break
+            except InvalidStatus as exc:
+                if exc.response.status_code != 503:
+                    raise
+                if busy is not None:
+                    busy.append(1)
+                await asyncio.sleep(0.1)
         ids = 0
 
         async def ask(msg: dict[str, Any]) -> dict[str, Any]:

@@ -167,9 +167,13 @@ def restart_archived_mode(args: argparse.Namespace) -> dict[str, Any]:
                 time.sleep(0.005)
         port_open = time.monotonic() - t0
         refused: dict[str, int] = {}
-        asyncio.run(_first_moves(f"ws://{HOST}:{port}/ws", seats, refused))
+        busy: list[int] = []
+        asyncio.run(_first_moves(f"ws://{HOST}:{port}/ws", seats, refused, busy))
         playable = time.monotonic() - t0
-        ids = [f"arch{i:07d}" for i in random.Random(2).sample(range(args.archived), 20)]
+        ids = [
+            f"arch{i:07d}"
+            for i in random.Random(2).sample(range(args.archived), min(20, args.archived))
+        ]
         reads = asyncio.run(archived_reads(f"ws://{HOST}:{port}/ws", f"http://{HOST}:{port}", ids))
         return {
             "mode": "restart",
@@ -180,6 +184,7 @@ def restart_archived_mode(args: argparse.Namespace) -> dict[str, Any]:
             "port_open_s": round(port_open, 2),
             "all_played_a_first_move_s": round(playable, 2),
             "refused_first_moves": refused,
+            "connections_answered_503_then_again": len(busy),
             **reads,
             "server_rss_mb": round(rss_mb(proc.pid), 1),
         }

@@ -237,7 +237,8 @@ class Spec:
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> Spec:
-        return cls(**{k: d[k] for k in cls.__dataclass_fields__})
+        # fields added later have defaults: a log written before them still replays
+        return cls(**{k: d[k] for k in cls.__dataclass_fields__ if k in d})
 
     @property
     def clock(self) -> Json:

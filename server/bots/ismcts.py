@@ -51,6 +51,7 @@ class ISMCTSBot(TreeSearchBot):
         pool_share: float = 0.3,
         particles: bool = True,
         greed: float = 0.0,
+        bounded_advance: bool = False,
         **options: Any,
     ) -> None:
         super().__init__(**options)
@@ -58,6 +59,10 @@ class ISMCTSBot(TreeSearchBot):
         self.pool_share = pool_share
         self.particles = particles
         self.greed = greed
+        # the particle filter's advance, too, kept to the pool's share of the budget (the
+        # worlds not advanced by then go to the sampler as hints, which the share stops
+        # too); ISMCTS advances them all (its figures were measured so)
+        self.bounded_advance = bounded_advance
         self.worlds_used = 0
         self.worlds_kept = 0  # of them, remembered worlds advanced (Dark Chess)
         self.worlds_sampled = 0  # of them, drawn by the game's sampler
@@ -141,8 +146,10 @@ class ISMCTSBot(TreeSearchBot):
             # first child of each that fits the new views; those that fit none are handed
             # to the sampler to repair, and the other children fill what is left at the end
             dead: list[Any] = []
+            timed = self.bounded_advance and self.max_iterations is None
+            stop = share.start + share.budget if timed else None
             for parent, children in zip(
-                hints, advance_worlds(hints, views, seat, ask.rng), strict=True
+                hints, advance_worlds(hints, views, seat, ask.rng, stop), strict=True
             ):
                 if children and len(worlds) < self.pool:
                     worlds.append(children[0])

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -33,13 +34,25 @@ GAME = "dark_chess"
 
 
 def advance_worlds(
-    worlds: Sequence[Any], views: Sequence[Mapping[str, Any]], seat: int, rng: random.Random
+    worlds: Sequence[Any],
+    views: Sequence[Mapping[str, Any]],
+    seat: int,
+    rng: random.Random,
+    stop: float | None = None,
 ) -> list[list[DarkChessState]]:
     """For each remembered world, its children consistent with the views since it (best
     first, by the sampler's menace ordering with noise); ``[]`` for a world that has none or
-    cannot be advanced (not a Dark Chess state, or a view missing for a ply)."""
+    cannot be advanced (not a Dark Chess state, or a view missing for a ply) — or, past
+    ``stop`` (a ``time.perf_counter()`` time; the first world is always advanced), was not
+    advanced in time."""
     views_since = Tracker(views, seat)
-    return [views_since.advance(world, rng) for world in worlds]
+    out: list[list[DarkChessState]] = []
+    for world in worlds:
+        if stop is not None and out and time.perf_counter() >= stop:
+            out.append([])
+        else:
+            out.append(views_since.advance(world, rng))
+    return out
 
 
 class Tracker:

@@ -60,6 +60,7 @@ class WorldSearchBot(ISMCTSBot):
         compiled: bool = True,
         **options: Any,
     ) -> None:
+        options.setdefault("bounded_advance", True)
         super().__init__(pool=pool, pool_share=pool_share, **options)
         self.margin = int(margin)
         self.scale = float(scale)

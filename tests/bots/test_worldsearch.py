@@ -7,12 +7,14 @@ to be in reach."""
 from __future__ import annotations
 
 import random
+import time
 
 import chess
 import pytest
 
 from server.bots import dark_search, make_bot
 from server.bots.dark_search import WIN, fields, python_search, search
+from server.bots.particles import advance_worlds
 from server.bots.worldsearch import WorldSearchBot, chance
 from server.engine.dark_chess.rules import DarkBoard, advance
 
@@ -153,3 +155,24 @@ def test_the_python_search_is_the_fallback() -> None:
     scores, depths, nodes = python_search([board], root, 5.0, max_depth=2)
     assert depths == [2] and nodes > 0
     assert max(range(3), key=lambda i: scores[0][i]) == 0
+
+
+def test_the_advance_of_remembered_worlds_keeps_to_its_time() -> None:
+    # worldsearch advances its remembered worlds only within the pool's share of the budget
+    # (bounded_advance; ISMCTS advances them all): past the stop, the first world alone
+    p = start_game("dark_chess")
+    for white, black in (("e2e4", "g8f6"), ("d2d3", "b8c6")):
+        p.play({0: white})
+        p.play({1: black})
+    bot = make_bot("dark_chess", "worldsearch", **DETERMINISTIC)
+    bot.choose(p.game, 0, p.views[0], p.legal(0), 5.0, random.Random(0))
+    worlds = bot._memory.latest()
+    assert worlds is not None and len(worlds) >= 2
+    p.play({0: "g1f3"})
+    p.play({1: "a7a6"})
+    unbounded = advance_worlds(worlds, p.views[0], 0, random.Random(0))
+    assert all(unbounded)  # every world has children (Black's moves are unseen)
+    bounded = advance_worlds(worlds, p.views[0], 0, random.Random(0), time.perf_counter())
+    assert bounded[0] and not any(bounded[1:])
+    assert isinstance(bot, WorldSearchBot) and bot.bounded_advance
+    assert not make_bot("dark_chess", "ismcts").bounded_advance  # type: ignore[attr-defined]

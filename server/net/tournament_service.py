@@ -160,9 +160,7 @@ class Tournaments:
 
     async def _changed(self, tid: str, what: str) -> None:
         if what == "result":
-            d = self.director.directed.get(tid)
-            if d is not None:
-                self.hub.spawn(self.director.fold_results(tid, d), f"tournament {tid} result")
+            self.director.fold_soon(tid)
         elif what == "view":
             await self.push_view(tid)
         elif what == "list":

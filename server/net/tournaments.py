@@ -303,15 +303,26 @@ class Director:
         self._result_at[tid] = time.perf_counter()
         await self.tick(tid, d)
 
+    def fold_soon(self, tid: str) -> None:
+        """Fold ``tid``'s stored results now, in a task (a result just came)."""
+        d = self.directed.get(tid)
+        if d is not None:
+            self.hub.spawn(self._fold_now(tid, d), f"tournament {tid} result")
+
+    async def _fold_now(self, tid: str, d: Directed) -> None:
+        try:
+            await self.fold_results(tid, d)
+        except ProtocolError as exc:  # lost or ended meanwhile: the director's round retries
+            log.info("tournament %s: result not folded now: %s", tid, exc.message)
+
     async def game_over(self, room: Room) -> None:
         """The ``on_over`` hook: a tournament game ended here; its result goes to Redis, and
         the director (here, or told over pub/sub) folds it."""
         tid = await game_result(self.hub, self.store, room)
         if tid is None:
             return
-        d = self.directed.get(tid)
-        if d is not None:
-            self.hub.spawn(self.fold_results(tid, d), f"tournament {tid} result")
+        if tid in self.directed:
+            self.fold_soon(tid)
         elif self.publish is not None:
             await self.publish(tid, "result")
 

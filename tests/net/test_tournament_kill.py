@@ -8,6 +8,9 @@ import asyncio
 import json
 import subprocess
 import sys
+from typing import Any
+
+import pytest
 
 from server.engine import Registry
 from server.sdk import KibitzClient
@@ -38,21 +41,29 @@ async def start_node(redis_url: str, prefix: str) -> tuple[subprocess.Popen[byte
     return proc, json.loads(line)["ws"]
 
 
-async def test_a_directing_node_killed_mid_arena_loses_no_result(
-    redis_url: str, prefix: str, registry: Registry
+ARENA = {
+    "name": "Doomed", "game": "kamisado", "system": "arena",
+    "clock": {"base": 15, "increment": 0}, "seconds": 12, "max_players": 8,
+}  # fmt: skip
+SWISS = {
+    "name": "Doomed", "game": "kamisado", "system": "swiss",
+    "clock": {"base": 15, "increment": 0}, "rounds": 3, "max_players": 6,
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("spec", "kill_after"), [(ARENA, 8), (SWISS, 6)], ids=["arena", "swiss"])
+async def test_a_directing_node_killed_mid_tournament_loses_no_result(
+    redis_url: str, prefix: str, registry: Registry, spec: dict[str, Any], kill_after: int
 ) -> None:
     proc, ws = await start_node(redis_url, prefix)
     try:
         async with nodes(redis_url, prefix, registry, 1) as (survivor,):
             doomed = await KibitzClient.connect(ws)
-            spec = {
-                "name": "Doomed", "game": "kamisado", "system": "arena",
-                "clock": {"base": 15, "increment": 0}, "seconds": 12, "max_players": 8,
-            }  # fmt: skip
-            tid = await with_bots(doomed, spec, 8)  # created on, and directed by, the doomed
+            bots = spec["max_players"]
+            tid = await with_bots(doomed, spec, bots)  # created on, and directed by, the doomed
             watcher = await KibitzClient.connect(survivor.ws_url)
             await watcher.request("tournament_watch", tournament=tid)
-            mid = await wait_view(watcher, tid, lambda v: v["games_total"] >= 8, 20)
+            mid = await wait_view(watcher, tid, lambda v: v["games_total"] >= kill_after, 20)
             assert mid["status"] == "running"
             proc.kill()  # SIGKILL: no goodbye, its leases simply run out
             assert await asyncio.to_thread(proc.wait, 10) == -9
@@ -63,9 +74,17 @@ async def test_a_directing_node_killed_mid_arena_loses_no_result(
             assert set(results(log)) == set(rooms)  # every game's result, once each
             recs = await records(watcher, rooms)
             assert all(r["outcome"] is not None for r in recs.values())
-            assert standings_table(view) == recount_arena(log, recs)
-            assert survivor.hub is not None
-            assert any(r in survivor.hub.rooms for r in rooms)  # games went on there
+            if spec["system"] == "arena":
+                assert standings_table(view) == recount_arena(log, recs)
+            else:  # 3 rounds of 3 games, no pair twice, each player's games add up
+                pairs = [frozenset(p["players"]) for p in pairings(log)]
+                assert len(pairs) == 9 and len(set(pairs)) == 9
+                assert view["rounds"] == {"current": 3, "total": 3}
+                scores: dict[str, float] = {r["name"]: 0.0 for r in view["standings"]}
+                for rec in recs.values():
+                    for seat, score in enumerate(rec["outcome"]["scores"]):
+                        scores[rec["players"][seat]] += score
+                assert {r["name"]: r["points"] for r in view["standings"]} == scores
             await watcher.close()
     finally:
         if proc.poll() is None:

@@ -45,8 +45,16 @@ def seat_token(secret: str, room: str, seat: int) -> str:
     return hmac.new(secret.encode(), f"{room}\x00{seat}".encode(), hashlib.sha256).hexdigest()[:32]
 
 
+#: seconds a person has for their first move in a tournament game (None: the room's default
+#: by speed, 15 to 35 s); nobody moving in time aborts the game
+FIRST_MOVE: float | None = None
+
+
 def clock_settings(base: int, increment: int) -> dict[str, Any]:
-    return {"clock": {"type": "fischer", "base": base, "increment": increment}}
+    settings: dict[str, Any] = {"clock": {"type": "fischer", "base": base, "increment": increment}}
+    if FIRST_MOVE is not None:
+        settings["first_move"] = FIRST_MOVE
+    return settings
 
 
 async def ensure_room(
@@ -160,13 +168,21 @@ def ranks_of(room: Room) -> list[int] | None:
     return [r - 1 for r in outcome.ranks]
 
 
+def absent_seats(room: Room) -> list[int]:
+    """The people's seats in ``room`` that never moved."""
+    moved = room.moved_seats()
+    return [s for s, seat in enumerate(room.seats) if seat.kind == "person" and s not in moved]
+
+
 async def game_result(hub: Hub, tstore: TournamentStore, room: Room) -> str | None:
     """The ``on_over`` hook's work: store a tournament game's result; the tournament's id
     (None: not a tournament game). Raises when Redis fails: the hook runs again."""
     tid = await tstore.room_tournament(room.id)
     if tid is None or room.outcome is None:
         return None
-    result = {"ranks": ranks_of(room), "reason": room.outcome.reason, "at": hub.clock()}
+    result: dict[str, Any] = {"ranks": ranks_of(room), "reason": room.outcome.reason}
+    if room.outcome.reason == ABORTED:  # who never moved: an arena pauses them
+        result["absent"] = absent_seats(room)
     await tstore.save_result(tid, room.id, result)
     return tid
 

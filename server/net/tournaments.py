@@ -293,9 +293,16 @@ class Director:
 
         def decide(t: Tournament) -> list[TournamentEvent]:
             events: list[TournamentEvent] = []
+            absent: set[str] = set()
             for room, result in stored.items():
                 reason = str(result.get("reason") or "unknown")
                 events += t.result(room, result.get("ranks"), reason, now)
+                if t.arena and room in t.games:
+                    absent |= {t.games[room].players[s] for s in result.get("absent", ())}
+            for key in sorted(absent):  # lichess pauses who did not start their game
+                p = t.players.get(key)
+                if p is not None and not p.paused and t.status == "running":
+                    events += t.withdraw(key, now)
             return events
 
         if not await self.run(tid, d, decide):

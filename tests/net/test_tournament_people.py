@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from server.engine import Registry
+from server.net import tournament_rooms
 from server.sdk import KibitzClient, KibitzError
 
 from .test_protocol_examples import register
@@ -85,3 +88,32 @@ async def test_a_rated_arena_game_of_two_accounts(
             assert games["total"] == 1 and games["games"][0]["room"] == room
         for c in (ada, bob, guest):
             await c.close()
+
+
+@pytest.mark.parametrize("pausing", [True, False])
+async def test_a_player_who_does_not_start_their_game_is_paused(
+    redis_url: str, prefix: str, registry: Registry, monkeypatch: pytest.MonkeyPatch, pausing: bool
+) -> None:
+    monkeypatch.setattr(tournament_rooms, "FIRST_MOVE", 5)
+    if not pausing:  # the twin that keeps the absent: they are paired again and again
+        monkeypatch.setattr(tournament_rooms, "absent_seats", lambda room: [])
+    async with nodes(redis_url, prefix, registry, 1) as (n1,):
+        gus = await KibitzClient.connect(n1.ws_url)
+        spec = ARENA | {"game": "kamisado", "rated": False, "seconds": 60}
+        tid = (await gus.request("tournament_create", **spec))["tournament"]
+        await gus.request("tournament_add_bot", tournament=tid, level="random")
+        await gus.request("tournament_join", tournament=tid, name="Gus")
+        game = await paired(gus, tid)
+        await gus.request("tournament_watch", tournament=tid)
+        view = await wait_view(gus, tid, lambda v: not v["games"][0]["ongoing"], 15)
+        assert view["games"][0]["reason"] == "aborted"  # Gus never moved
+        rows = {r["name"]: r for r in view["standings"]}
+        assert rows["Gus"]["games"] == 0 and rows["Gus"]["sheet"][0]["outcome"] == "A"
+        if pausing:
+            me = (await gus.request("tournament_watch", tournament=tid))["me"]
+            assert me == {"joined": True, "paused": True, "game": None}
+            assert rows["Gus"]["paused"] and not rows["Random bot 1"]["paused"]
+        else:
+            again = await paired(gus, tid)
+            assert again["room"] != game["room"]
+        await gus.close()

@@ -89,7 +89,7 @@ async def run(players: int, seconds: float, workers: int, url: str) -> dict[str,
         for _ in range(200):
             rtts.append(await server.store.ping())
         log = await TournamentStore(server.store).load(tid)
-        director = tournaments_of(server.hub).director.latencies
+        director = list(tournaments_of(server.hub).director.latencies)
         await c.close()
     repair = repair_times(log)
     rtt = pct(rtts, 0.5)

@@ -25,6 +25,7 @@ import logging
 import random
 import secrets
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -101,7 +102,7 @@ class Director:
         #: told (tournament id, what: "view" | "list") after the stored view changed
         self.publish = publish
         #: seconds from a result folded to the next ``paired`` (the bench's figure)
-        self.latencies: list[float] = []
+        self.latencies: deque[float] = deque(maxlen=10_000)
         self._result_at: dict[str, float] = {}
 
     # -- the loop -----------------------------------------------------------------------------
@@ -264,6 +265,7 @@ class Director:
                 self.directed.pop(tid, None)
         d.dirty = True
         await self.flush(tid, d)
+        self._result_at.pop(tid, None)
         await self.store.retire(tid, str(d.t.spec.creator), self.hub.clock())
         await self.store.release(tid, self.node)
 

@@ -60,6 +60,7 @@ export function landInRoom(app, msg) {
   storage.updateRoom(msg.room, (d) => {
     d.tokens = { ...(d.tokens || {}), [msg.seat]: msg.token };
     d.game = msg.game;
+    if (typeof msg.tournament === "string") d.tournament = msg.tournament; // the board links back (tournamentboard.js)
   });
   app.addHeld(msg.room, msg.seat);
   location.hash = `#room=${msg.room}`;

@@ -65,7 +65,8 @@ export class LobbyView {
     this.liveList = h("ul", { class: "rooms live-rooms", "aria-label": "Games in progress" });
     this.mineList = h("ul", { class: "rooms my-rooms", "aria-label": "Your games" });
     this.el.append(
-      h("h1", {}, "Lobby"),
+      h("div", { class: "page-head" }, h("h1", {}, "Lobby"),
+        h("a", { class: "button secondary", href: "#/tournaments", id: "to-tournaments" }, "Tournaments")), // issue 38
       h("div", { class: "lobby" },
         this.formBox,
         h("section", { class: "panel", "aria-labelledby": "rooms-h" },

@@ -1,6 +1,7 @@
 // Kibitz in the browser: start the connection, keep the player's name, route between the
 // lobby (#) and a room (#room=ID; #room=ID&watch opens a spectator-only tab with a session
-// of its own, so a player can watch their own game as the public sees it).
+// of its own, so a player can watch their own game as the public sees it), a profile
+// (#/@/NAME), the tournaments (#/tournaments) and one tournament (#/tournament/ID).
 
 import { App, currentRoomId } from "./app.js";
 import { toast } from "./dom.js";
@@ -8,6 +9,9 @@ import { LobbyView } from "./lobby.js";
 import { account, installAccounts } from "./account.js"; // accounts (issue 13)
 import { ProfileView, profileName } from "./profile.js"; // accounts (issue 13)
 import { RoomView } from "./room.js";
+import { TournamentView } from "./tournament.js"; // tournaments (issue 38)
+import { TournamentsView } from "./tournaments.js";
+import { tournamentRoute } from "./tournamentwords.js";
 import { sounds } from "./sounds.js";
 import { useTabStorage } from "./storage.js";
 
@@ -53,11 +57,13 @@ function playerName() {
 function route() {
   const id = currentRoomId();
   const profile = profileName(); // accounts (issue 13): #/@/NAME
-  const key = profile ? `@${profile}` : id ? `room:${id}` : "lobby";
+  const tour = tournamentRoute(); // tournaments (issue 38): #/tournaments, #/tournament/ID
+  const key = profile ? `@${profile}` : tour ? `tournament:${tour.id || ""}` : id ? `room:${id}` : "lobby";
   if (key === viewKey) return;
   if (view) view.destroy();
   viewKey = key;
-  view = profile ? new ProfileView(app, main, profile) : id ? new RoomView(app, main, id, { playerName }) : new LobbyView(app, main, { playerName });
+  if (tour) view = tour.id ? new TournamentView(app, main, tour.id, { playerName }) : new TournamentsView(app, main, { playerName });
+  else view = profile ? new ProfileView(app, main, profile) : id ? new RoomView(app, main, id, { playerName }) : new LobbyView(app, main, { playerName });
   window.scrollTo(0, 0); // a new page starts at its top (on a phone: the board, not the lobby's middle)
   if (document.activeElement && document.activeElement !== document.body && !main.contains(document.activeElement) && document.activeElement !== nameInput) {
     main.focus();

@@ -14,6 +14,7 @@ import { howToPlay } from "./help.js";
 import { hasMoved, offerControls } from "./offers.js";
 import { ReplayPanel } from "./replay.js";
 import { soundFor, sounds } from "./sounds.js";
+import { TournamentBar } from "./tournamentboard.js";
 import { outcomeText, playerLabel, ratingText, reasonText, seatName, signed } from "./text.js";
 
 export class RoomView {
@@ -28,6 +29,7 @@ export class RoomView {
     this.clocks = new ClockView({ serverNow: () => app.serverNow(), mine: () => app.heldSeats(id), onLow: () => sounds.play("low_time") });
     this.replay = new ReplayPanel(app, id, { onChange: () => this.render() });
     this.chat = new ChatPanel(app, id);
+    this.tournamentBar = new TournamentBar(app, id); // a tournament game: the way back, berserk
     this.heard = null; // the update the last sound was chosen against
     this.el = h("section", { class: "room-view", dataset: { room: id } });
     host.replaceChildren(this.el);
@@ -118,7 +120,7 @@ export class RoomView {
         h("a", { class: "button secondary small", href: "#", id: "to-lobby" }, "← Lobby"),
       ),
       h("div", { class: "room" },
-        h("div", { class: "board-area" }, this.status, this.clocks.notice, this.clockTop, this.boardHost, this.clockBottom, this.toggles.el, this.gameOver),
+        h("div", { class: "board-area" }, this.tournamentBar.el, this.status, this.clocks.notice, this.clockTop, this.boardHost, this.clockBottom, this.toggles.el, this.gameOver),
         h("aside", { class: "side", "aria-label": "Game details" },
           h("section", { class: "panel", "aria-labelledby": "players-h" }, h("h2", { id: "players-h" }, "Players"), this.ratedLine = h("p", { class: "muted", id: "rated", hidden: true }), this.seatsList, this.clocks.summary, this.clocks.announcer),
           this.actionsPanel = h("section", { class: "panel", "aria-label": "Actions" }, this.controls, this.undoBox),
@@ -221,6 +223,7 @@ export class RoomView {
     this.renderLegal(u, info, legal);
     this.renderLog();
     this.renderGameOver(u, info);
+    this.tournamentBar.update(u, this.replay.movedSeats(u));
   }
 
   renderStatus(u, info) {

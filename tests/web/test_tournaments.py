@@ -1,0 +1,329 @@
+"""Tournaments in Chromium (issue 38, item 7): the list kept live, the create form (its
+refusals are the server's, shown in the form, and nothing is created), and a quick arena that
+two people (an account and a guest) and two bots join and play to its end — the pairing takes
+each person to the board by itself, berserk before the first move is marked (and worth a
+point more on a win), the board leads back to the tournament, and a third person watching
+the tournament's page sees the standings change live. Every page at 1280x800 and on a phone
+(390x844), none wider than the screen."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import Any
+
+from playwright.async_api import Browser, Page
+from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+from server.net.app import KibitzServer
+
+from .tabs import Tab
+from .test_accounts import sign_up
+from .test_lobby import assert_accessible_names
+from .test_phone import assert_fits
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+async def api(tab: Tab, path: str) -> Any:
+    """A GET of the HTTP API, from the browser (the server shares the test's event loop)."""
+    res = await tab.page.request.get(f"{tab.base_url}api/{path}")
+    assert res.status == 200, (path, res.status)
+    return await res.json()
+
+
+async def open_list(tab: Tab) -> None:
+    """From the lobby to the tournaments (the lobby's link)."""
+    await tab.page.click("#to-tournaments")
+    await tab.page.wait_for_selector("#t-create")
+
+
+async def fill_form(page: Page, **fields: str | bool) -> None:
+    """Set the create form's fields by id suffix (``base="0.25"`` -> #t-base)."""
+    for name, value in fields.items():
+        sel = f"#t-{name.replace('_', '-')}"
+        tag = await page.locator(sel).evaluate("el => el.tagName + ':' + el.type")
+        if isinstance(value, bool):
+            await page.set_checked(sel, value)
+        elif tag.startswith("SELECT"):
+            await page.select_option(sel, value)
+            await page.dispatch_event(sel, "change")
+        else:
+            await page.fill(sel, value)
+            await page.dispatch_event(sel, "change")
+
+
+def points(page: Page) -> Any:
+    """Every standings row as {name: [points, wins, draws, losses, sheet]} as shown, the sheet
+    as [(outcome, text, room)]."""
+    return page.evaluate(
+        """() => Object.fromEntries([...document.querySelectorAll('#t-standings tbody tr')]
+             .map(tr => [tr.dataset.name, [
+               Number(tr.querySelector('td.points').dataset.points),
+               ...tr.querySelector('td.wdl').innerText.split('/').map(Number),
+               [...tr.querySelectorAll('.sheet-game')]
+                 .map(s => [s.dataset.outcome, s.innerText, s.dataset.room])]]))"""
+    )
+
+
+async def test_the_create_form_refuses_bad_input_with_the_servers_words(
+    browser: Browser, server: KibitzServer, shots: Path
+) -> None:
+    ada = await Tab.open(browser, server.url, "Ada", **DESKTOP)
+    bob = await Tab.open(browser, server.url, "Bob", **PHONE)
+    await open_list(ada)
+    await open_list(bob)
+    page = ada.page
+    # a guest may not create a rated one: the box is off and cannot be ticked
+    assert await page.is_disabled("#t-rated")
+    assert "accounts only" in await page.inner_text("#t-rated-note")
+
+    refusals = [
+        # (fields, the server's words)
+        ({"base": "0.1"}, "base must be a whole number from 15 to"),
+        ({"base": "3", "minutes": "0"}, "minutes must be a whole number from 1 to 720"),
+        ({"minutes": "30", "name": "x" * 41}, "name must be 1 to 40 characters"),
+        (
+            {"name": "Swiss", "system": "swiss", "rounds": "25"},
+            "rounds must be a whole number from 1 to 20",
+        ),
+        (
+            {"system": "arena", "game": "hase_und_igel", "seats": "3", "max_players": "1"},
+            "max_players must be",
+        ),
+    ]
+    for fields, words in refusals:
+        await fill_form(page, **fields)
+        await page.click("#t-create")
+        await page.wait_for_function(
+            "w => document.querySelector('#t-error').innerText.includes(w)", arg=words
+        )
+        assert page.url.endswith("#/tournaments")  # still on the form, nothing opened
+        assert await page.input_value("#t-name") != ""  # the form keeps what was typed
+    await ada.screenshot(shots, "tournament-form-refused-1280")
+    listing = await api(ada, "tournaments")
+    assert listing == {"upcoming": [], "running": [], "finished": []}
+    assert await bob.page.locator("#tourneys-upcoming .tourney-card").count() == 0
+
+    # the same form, corrected, creates one: Bob's list shows it without a reload
+    await fill_form(
+        page,
+        game="chess",
+        system="arena",
+        name="Evening arena",
+        base="3",
+        increment="2",
+        minutes="45",
+        start="in",
+        start_in="30",
+        max_players="",
+    )
+    await page.click("#t-create")
+    await page.wait_for_url("**/#/tournament/*")
+    tid = page.url.rsplit("/", 1)[1]
+    assert [t["id"] for t in (await api(ada, "tournaments"))["upcoming"]] == [tid]
+    card = bob.page.locator(f"#tourneys-upcoming [data-tournament='{tid}']")
+    await card.wait_for()
+    text = await card.inner_text()
+    assert "Evening arena" in text and "Chess · 3+2 · Arena · 45 minutes · casual" in text
+    assert "Starts in 29:" in text or "Starts in 30:" in text
+    await bob.screenshot(shots, "tournament-list-390")
+    for tab, size in ((ada, DESKTOP), (bob, PHONE)):
+        await assert_fits(tab.page, size["width"], "the tournaments")
+        await assert_accessible_names(tab.page)
+    ada.assert_clean()
+    bob.assert_clean()
+
+
+async def first_game(tab: Tab) -> dict[str, Any]:
+    """Wait until the pairing has taken ``tab`` to a board; its first update."""
+    await tab.page.wait_for_url("**/#room=*", timeout=20000)
+    await tab.page.wait_for_function(
+        "() => { const u = window.kibitz.latest(); return u && u.status === 'playing'; }"
+    )
+    return await tab.latest()
+
+
+#: the status of the tournament on screen (none: it is not a tournament's page)
+STATUS = "() => document.querySelector('.tourney-view')?.dataset.status"
+#: the game ``r`` on screen is over (or another is on screen)
+OVER = """r => { const u = window.kibitz.latest();
+  return !u || u.room !== r || u.status !== 'playing'; }"""
+
+
+async def resign(tab: Tab) -> bool:
+    """Resign the game on screen (Resign, then Yes): again if the page moved under the click
+    (a phone's first-move notice comes and goes above the buttons). False: it ended first."""
+    page = tab.page
+    room = (await tab.latest())["room"]
+    for _ in range(10):
+        u = await tab.latest()
+        if u is None or u["room"] != room or u["status"] != "playing":
+            return False
+        try:
+            if not await page.locator("#resign-yes").is_visible():
+                await page.click("#resign", timeout=2000)
+            await page.click("#resign-yes", timeout=2000)
+        except PlaywrightTimeout:
+            continue
+        await page.wait_for_function(OVER, arg=room)  # (and maybe the next pairing took us on)
+        return True
+    raise AssertionError(f"{tab.name} could not resign")
+
+
+async def resign_each_game(tab: Tab, tid: str, resigned: list[str], deadline: float) -> None:
+    """Until the tournament is over: a resignation in every game the arena pairs
+    ``tab`` into (it lands there by itself), then back to the tournament by the board's link.
+    ``resigned`` gets the games resigned against a bot."""
+    page = tab.page
+    seen = set(resigned)
+    while time.monotonic() < deadline:
+        where = await page.evaluate("() => location.hash")
+        if where.startswith("#room="):
+            room = where[len("#room=") :]
+            u = await tab.latest()
+            if u and u["room"] == room and u["status"] == "playing" and room not in seen:
+                seen.add(room)
+                # against a bot, the resignation decides it (two people may resign at once)
+                if await resign(tab) and u["seats"][1 - u["you"]]["kind"] == "bot":
+                    resigned.append(room)
+            elif u and u["room"] == room and u["status"] == "over":
+                assert await page.get_attribute("#t-back", "href") == f"#/tournament/{tid}"
+                await page.click("#t-back")
+        elif await page.evaluate(STATUS) == "finished":
+            return
+        await asyncio.sleep(0.3)
+    raise AssertionError(f"{tab.name}: the tournament did not finish in time")
+
+
+async def test_two_people_and_bots_play_an_arena_and_see_the_standings_change(
+    browser: Browser, server: KibitzServer, shots: Path
+) -> None:
+    ada = await Tab.open(browser, server.url, "Ada", **DESKTOP)
+    await sign_up(ada, "Ada", "lime-tree-123")
+    bob = await Tab.open(browser, server.url, "Bob", **PHONE)  # a guest, on a phone
+    cleo = await Tab.open(browser, server.url, "Cleo", **PHONE)  # watches the standings
+
+    # Ada creates a one-minute chess arena of 15-second games, starting when four have joined
+    await open_list(ada)
+    await open_list(cleo)
+    await fill_form(
+        ada.page,
+        name="Quick arena",
+        game="chess",
+        system="arena",
+        base="0.25",
+        increment="0",
+        minutes="1",
+        start="full",
+        max_players="4",
+        berserk=True,
+    )
+    await ada.page.click("#t-create")
+    await ada.page.wait_for_url("**/#/tournament/*")
+    tid = ada.page.url.rsplit("/", 1)[1]
+    # Cleo's list shows it by itself; she opens it
+    await cleo.page.click(f"#tourneys-upcoming [data-tournament='{tid}'] a.title")
+    await cleo.page.wait_for_selector("#t-standings")
+
+    # Ada joins and adds two bots; Cleo sees each arrive
+    await ada.page.click("#t-join")
+    await ada.page.wait_for_selector("#t-withdraw")
+    await ada.page.select_option("#t-bot-level", "random")
+    for n in (1, 2):
+        await ada.page.click("#t-add-bot")
+        await cleo.page.wait_for_selector(f"#t-standings tr[data-name='Random bot {n}']")
+    assert "Starts when full (3 of 4)" in await cleo.page.inner_text("#t-clock")
+    ada_row = cleo.page.locator("#t-standings tr[data-name='Ada']")
+    assert await ada_row.locator("a.name").count() == 1  # an account: a link to the profile
+    await ada.screenshot(shots, "tournament-upcoming-1280")
+    await cleo.screenshot(shots, "tournament-upcoming-390")
+    for tab, size in ((ada, DESKTOP), (cleo, PHONE)):
+        await assert_fits(tab.page, size["width"], "an upcoming tournament")
+        await assert_accessible_names(tab.page)
+
+    # Bob (a guest) joins from the list: the fourth; it starts and pairs both people, who land
+    # at their boards by themselves
+    await bob.page.click("#to-tournaments")
+    await bob.page.click(f"[data-tournament='{tid}'] a.title")
+    await bob.page.click("#t-join")
+    ua, ub = await asyncio.gather(first_game(ada), first_game(bob))
+    for tab in (ada, bob):
+        bar = tab.page.locator("#t-bar")
+        assert "Quick arena" in await bar.inner_text()
+        assert await tab.page.get_attribute("#t-back", "href") == f"#/tournament/{tid}"
+    await cleo.page.wait_for_selector(".tourney-view[data-status='running']")
+    assert all(row[0] == 0 for row in (await points(cleo.page)).values())
+
+    # berserk before the first move: the button goes, and the tournament marks the game
+    together = ua["room"] == ub["room"]
+    berserker = ada if not together or ua["you"] == 1 else bob  # together: Black goes berserk
+    await berserker.page.click("#t-berserk")
+    await berserker.page.wait_for_selector("#t-berserk", state="hidden")
+    room = (await berserker.latest())["room"]
+    mark = cleo.page.locator(f"#t-games li[data-room='{room}'] .berserk")
+    await mark.wait_for()
+    assert await mark.inner_text() == berserker.name
+    await ada.screenshot(shots, "tournament-board-1280", full_page=False)
+    await bob.screenshot(shots, "tournament-board-390", full_page=False)
+
+    resigned: dict[str, list[str]] = {"Ada": [], "Bob": []}
+    if together:  # Fool's Mate: Black (berserk) wins, 2 + 1 points
+        white, black = (ada, bob) if ua["you"] == 0 else (bob, ada)
+        for tab, move in ((white, "f2f3"), (black, "e7e5"), (white, "g2g4"), (black, "d8h4")):
+            await tab.wait_to_act()
+            await tab.play(move)
+        expect = {black.name: 3, white.name: 0}
+        for tab in (ada, bob):
+            await tab.wait_over()
+    else:  # each against a bot: a resignation, the bot's 2 points
+        expect = {"Ada": 0, "Bob": 0}
+    # then every game the arena gives them until its end, resigned (the board leads back),
+    # while the standings change on Cleo's page, live
+    deadline = time.monotonic() + 150
+    people = asyncio.gather(
+        resign_each_game(ada, tid, resigned["Ada"], deadline),
+        resign_each_game(bob, tid, resigned["Bob"], deadline),
+    )
+    await cleo.page.wait_for_function(
+        """() => [...document.querySelectorAll('#t-standings td.points')]
+                   .some(td => Number(td.dataset.points) > 0)"""
+    )
+    await cleo.screenshot(shots, "tournament-running-390")
+    await people
+    await cleo.page.wait_for_selector(".tourney-view[data-status='finished']", timeout=60000)
+
+    # what the pages show is the server's view, and adds up: the points are the score
+    # sheet's, the games the W/D/L's, the first games' points as played
+    view = (await api(cleo, f"tournaments/{tid}"))["view"]
+    shown = await points(cleo.page)
+    assert set(shown) == {"Ada", "Bob", "Random bot 1", "Random bot 2"}
+    for row in view["standings"]:
+        pts, wins, draws, losses, sheet = shown[row["name"]]
+        assert pts == row["points"]
+        assert [wins, draws, losses] == [row["wins"], row["draws"], row["losses"]]
+        scored = [text for outcome, text, _ in sheet if outcome in "WDL"]  # A: aborted, no points
+        assert pts == sum(float(text) for text in scored)
+        assert len(scored) == wins + draws + losses
+    for name, first in expect.items():
+        assert shown[name][4][0][1] == str(first), (name, shown[name])
+    for name in ("Ada", "Bob"):  # every game they resigned to a bot is on their sheet, lost
+        sheet = {room: outcome for outcome, _, room in shown[name][4]}
+        assert resigned[name] and all(sheet[room] == "L" for room in resigned[name]), (name, sheet)
+    berserked = cleo.page.locator(
+        f"#t-standings tr[data-name='{berserker.name}'] .sheet-game[data-room='{room}']"
+    )
+    assert await berserked.get_attribute("class") == "sheet-game berserk" + (
+        " zero" if expect[berserker.name] == 0 else ""
+    )
+    games = cleo.page.locator("#t-games li")
+    assert await games.count() == len(view["games"])
+    assert "Finished" in await cleo.page.inner_text("#t-status")
+    await ada.screenshot(shots, "tournament-finished-1280")
+    await cleo.screenshot(shots, "tournament-finished-390")
+    for tab, size in ((ada, DESKTOP), (bob, PHONE), (cleo, PHONE)):
+        await assert_fits(tab.page, size["width"], "a finished tournament")
+    for tab in (ada, bob, cleo):
+        tab.assert_clean()

@@ -327,3 +327,79 @@ async def test_two_people_and_bots_play_an_arena_and_see_the_standings_change(
         await assert_fits(tab.page, size["width"], "a finished tournament")
     for tab in (ada, bob, cleo):
         tab.assert_clean()
+
+
+async def test_pause_come_back_and_the_creators_cancel(
+    browser: Browser, server: KibitzServer, shots: Path
+) -> None:
+    ada = await Tab.open(browser, server.url, "Ada", **DESKTOP)
+    bob = await Tab.open(browser, server.url, "Bob", **PHONE)
+
+    # a round robin starting in half an hour: only its creator may add bots and cancel it
+    await open_list(ada)
+    await fill_form(ada.page, name="Club round robin", system="round_robin", start="in")
+    await ada.page.click("#t-create")
+    await ada.page.wait_for_url("**/#/tournament/*")
+    robin = ada.page.url.rsplit("/", 1)[1]
+    await ada.page.click("#t-join")
+    await ada.page.select_option("#t-bot-level", "easy")
+    await ada.page.click("#t-add-bot")
+    await ada.page.wait_for_selector("#t-standings tr[data-name='Easy bot 1']")
+    await bob.page.goto(f"{server.url}#/tournament/{robin}")
+    await bob.page.wait_for_selector("#t-standings tr[data-name='Easy bot 1']")
+    heads = await bob.page.locator("#t-standings th").all_inner_texts()
+    assert heads == ["#", "Player", "Pts", "W/D/L", "BH", "SB"]  # the tie-breaks of a robin
+    assert await bob.page.locator("#t-add-bot, #t-cancel").count() == 0
+    await bob.page.click("#t-join")  # joins, withdraws before the start (out), joins again
+    await bob.page.click("#t-withdraw")
+    await bob.page.wait_for_selector("#t-join")
+    assert await ada.page.locator("#t-standings tr[data-name='Bob']").count() == 0
+    await bob.page.click("#t-join")
+    await ada.page.wait_for_selector("#t-standings tr[data-name='Bob']")
+    await bob.screenshot(shots, "tournament-robin-390")
+    await ada.page.click("#t-cancel")
+    await ada.page.click("#t-cancel-yes")
+    for tab in (ada, bob):
+        await tab.page.wait_for_selector(".tourney-view[data-status='cancelled']")
+        assert await tab.page.inner_text("#t-status") == "This tournament was cancelled."
+        assert await tab.page.locator("#t-join, #t-withdraw, #t-cancel").count() == 0
+    await bob.page.click("#to-tournaments")
+    card = bob.page.locator(f"#tourneys-finished [data-tournament='{robin}']")
+    assert "Cancelled" in await card.inner_text()
+
+    # an arena with a bot: Ada pauses after her game, is not paired while paused, comes
+    # back and is paired again (the pairing takes her to the board by itself)
+    await ada.page.click("#to-tournaments")
+    await fill_form(
+        ada.page,
+        name="Pause arena",
+        system="arena",
+        base="0.25",
+        increment="0",
+        minutes="5",
+        start="full",
+        max_players="2",
+    )
+    await ada.page.click("#t-create")
+    await ada.page.wait_for_url("**/#/tournament/*")
+    arena = ada.page.url.rsplit("/", 1)[1]
+    await ada.page.click("#t-join")
+    await ada.page.select_option("#t-bot-level", "random")
+    await ada.page.click("#t-add-bot")
+    first = (await first_game(ada))["room"]
+    assert await resign(ada)
+    await ada.page.click("#t-back")  # within the 5 s before the same two meet again
+    await ada.page.click("#t-withdraw")
+    row = ada.page.locator("#t-standings tr[data-name='Ada']")
+    await row.locator(".badge.paused").wait_for()
+    await ada.page.wait_for_selector("#t-return")
+    await asyncio.sleep(7)  # past the wait: a player not paused would have been paired
+    assert ada.page.url.endswith(f"#/tournament/{arena}")
+    assert "You are paused" in await ada.page.inner_text("#t-status")
+    await ada.screenshot(shots, "tournament-paused-1280")
+    await ada.page.click("#t-return")
+    second = (await first_game(ada))["room"]
+    assert second != first
+    await resign(ada)
+    for tab in (ada, bob):
+        tab.assert_clean()

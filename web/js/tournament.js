@@ -121,13 +121,13 @@ export class TournamentView {
     const me = this.me;
     const open = v.status === "upcoming" || v.status === "running";
     const arena = spec.system === "arena";
+    const full = typeof v.players === "number" && v.players >= spec.max_players;
     const items = [];
     if (me.game && me.game.room) {
       items.push(h("p", { class: "your-game", id: "t-your-game" }, "Your game is on. ",
         h("a", { class: "button", href: `#room=${me.game.room}`, id: "t-go-board", onclick: (e) => this.goToBoard(e, spec) }, "Go to the board")));
     }
     if (open) {
-      const full = typeof v.players === "number" && v.players >= spec.max_players;
       if (!me.joined && full) items.push(h("span", { class: "muted", id: "t-full" }, "The tournament is full."));
       else if (!me.joined) items.push(this.button("t-join", "Join", () => this.act("tournament_join")));
       else if (me.paused) items.push(this.button("t-return", "Come back", () => this.act("tournament_join")));
@@ -137,7 +137,7 @@ export class TournamentView {
       }
     }
     const creator = this.isCreator(v);
-    if (creator && (v.status === "upcoming" || (arena && v.status === "running"))) items.push(this.botPicker(spec));
+    if (creator && !full && (v.status === "upcoming" || (arena && v.status === "running"))) items.push(this.botPicker(spec));
     if (creator && v.status === "upcoming") {
       if (this.confirming) {
         items.push(h("span", { class: "confirm", role: "group", "aria-label": "Confirm cancelling" },

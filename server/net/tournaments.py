@@ -44,6 +44,9 @@ log = logging.getLogger("kibitz.tournaments")
 
 #: seconds between the director's rounds (due ticks, stored results, views)
 TICK = 0.2
+#: the view (standings for every watcher) is stored at most this often, but for requests
+#: (join, pause, ...) and the end, stored at once; a 200-player view takes ~10 ms to build
+FLUSH_EVERY = 0.5
 #: events a player may cause by joining, pausing and coming back (the log's bound per player)
 MAX_ACTS = 40
 
@@ -58,6 +61,8 @@ class Directed:
     secret: str
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     flushing: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: when the view was last stored (monotonic seconds)
+    flushed_at: float = 0.0
     #: rooms of paired games without a result yet -> the players' keys in seat order
     open: dict[str, list[str]] = field(default_factory=dict)
     #: events each player caused (joins, pauses, returns)
@@ -136,7 +141,8 @@ class Director:
                 due = d.t.due()
                 if due is not None and due <= self.hub.clock():
                     await self.tick(tid, d)
-                await self.flush(tid, d)
+                if time.monotonic() - d.flushed_at >= FLUSH_EVERY:
+                    await self.flush(tid, d)
             except ProtocolError as exc:  # the store failed, or the lease went: next round
                 log.warning("tournament %s: %s", tid, exc.message)
 
@@ -245,8 +251,8 @@ class Director:
         paired = [e for e in events if e.kind == "paired"]
         if paired and tid in self._result_at:
             self.latencies.append(time.perf_counter() - self._result_at.pop(tid))
-        if paired:  # what the doors show has the game before its players hear of it
-            await self.flush(tid, d)
+        if paired:  # a player's own part has the game before they hear of it
+            await self.flush_me(tid, d, [k for e in paired for k in e.data["players"]])
         for event in paired:
             await self.seat(tid, d, str(event.data["room"]), list(event.data["players"]))
         if d.t.status in ("finished", "cancelled") and not d.open:
@@ -343,6 +349,7 @@ class Director:
             if not d.dirty:
                 return
             d.dirty = False
+            d.flushed_at = time.monotonic()
             view = d.t.view()
             summary = summary_of(tid, view)
             me: dict[str, dict[str, Any]] = {}
@@ -357,6 +364,14 @@ class Director:
                 if summary != d.summary_sent:
                     await self.publish(tid, "list")
             d.summary_sent = summary
+
+    async def flush_me(self, tid: str, d: Directed, keys: list[str]) -> None:
+        """Store only these players' own parts now (the whole view follows in the round)."""
+        async with d.flushing:
+            me = {k: part for k in keys if d.me_sent.get(k) != (part := d.t.me(k))}
+            if me:
+                await self.store.save_me(tid, me)
+                d.me_sent.update(me)
 
 
 def summary_of(tid: str, view: dict[str, Any]) -> dict[str, Any]:

@@ -186,6 +186,9 @@ class TournamentStore:
             pipe.hset(self.k("tme", tid), mapping={k: pack(dict(v)) for k, v in me.items()})
         await pipe.execute()
 
+    async def save_me(self, tid: str, me: Mapping[str, Mapping[str, Any]]) -> None:
+        await self.redis.hset(self.k("tme", tid), mapping={k: pack(dict(v)) for k, v in me.items()})
+
     async def view(self, tid: str) -> dict[str, Any] | None:
         raw = await self.redis.get(self.k("tview", tid))
         return None if raw is None else unpack(raw)

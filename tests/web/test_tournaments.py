@@ -400,6 +400,11 @@ async def test_pause_come_back_and_the_creators_cancel(
     await ada.page.click("#t-return")
     second = (await first_game(ada))["room"]
     assert second != first
-    await resign(ada)
+    # mid-game, to the standings and back: the page offers her game, her seat kept
+    await ada.page.click("#t-back")
+    await ada.page.click("#t-go-board")
+    await ada.page.wait_for_url(f"**/#room={second}")
+    await ada.page.wait_for_function("() => window.kibitz.held().length === 1")
+    assert await resign(ada)
     for tab in (ada, bob):
         tab.assert_clean()

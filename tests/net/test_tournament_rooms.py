@@ -1,0 +1,61 @@
+"""A pairing's room: created with the id the event names, once; seated with the same tokens
+whoever seats it; rated only when every player has an account."""
+
+from __future__ import annotations
+
+import asyncio
+
+from server.engine import Registry
+from server.net.tournament_rooms import seat_token, start_game
+from server.net.tournament_service import tournaments_of
+from server.sdk import KibitzClient
+from server.tournaments import Spec
+
+from .test_protocol_examples import register
+from .tournament_helpers import nodes
+
+ADA = {"key": "u:Ada", "name": "Ada", "user": "Ada", "rating": 1500.0, "bot": None}
+BOT = {"key": "bot:random:1", "name": "Random bot 1", "user": None, "rating": 1500.0}
+PLAYERS = [ADA, BOT | {"bot": "random"}]
+
+
+async def test_a_pairing_seats_its_room_once_with_the_same_tokens(
+    redis_url: str, prefix: str, registry: Registry
+) -> None:
+    async with nodes(redis_url, prefix, registry, 2) as (n1, n2):
+        assert n1.hub is not None and n2.hub is not None
+        raw = {"name": "R", "game": "chess", "system": "arena", "clock": {"base": 60}, "minutes": 5}
+        spec = Spec.parse(raw | {"rated": True}, id="T1", creator="u:Ada", now=0.0)
+        store = tournaments_of(n1.hub).store
+        first = await start_game(n1.hub, store, "T1", "s3cret", spec, "tRoom1", PLAYERS)
+        info = await n1.hub.read("tRoom1", "info", {})
+        assert [s["kind"] for s in info["seats"]] == ["person", "bot"]
+        # a second director (another node, after a failover) seats the same event again
+        again = await start_game(n2.hub, store, "T1", "s3cret", spec, "tRoom1", PLAYERS)
+        assert again == first and first["u:Ada"]["token"] == seat_token("s3cret", "tRoom1", 0)
+        assert (await n2.hub.read("tRoom1", "info", {}))["version"] == info["version"]
+        assert first["u:Ada"]["rated"] is False  # a bot at the table: not rated
+        assert await store.room_tournament("tRoom1") == "T1"
+
+
+async def test_a_rated_pairing_of_accounts_is_rated(
+    redis_url: str, prefix: str, registry: Registry
+) -> None:
+    async with nodes(redis_url, prefix, registry, 1) as (n1,):
+        assert n1.hub is not None
+        await asyncio.to_thread(register, n1.url, "Ada")
+        await asyncio.to_thread(register, n1.url, "Bob")
+        bob = {"key": "u:Bob", "name": "Bob", "user": "Bob", "rating": 1500.0, "bot": None}
+        raw = {"name": "R", "game": "chess", "system": "arena", "clock": {"base": 60}, "minutes": 5}
+        store = tournaments_of(n1.hub).store
+        for rated in (True, False):
+            spec = Spec.parse(raw | {"rated": rated}, id="T2", creator="u:Ada", now=0.0)
+            room = f"tRated{rated}"
+            sent = await start_game(n1.hub, store, "T2", "s", spec, room, [PLAYERS[0], bob])
+            assert sent["u:Bob"]["rated"] is rated
+            info = await n1.hub.read(room, "record", {})
+            assert (info["rated"] is not None) is rated
+        c = await KibitzClient.connect(n1.ws_url)
+        pairing = (await c.request("pairing", room="tRatedTrue"))["pairing"]
+        assert pairing["rated"] and [p["user"] for p in pairing["players"]] == ["Ada", "Bob"]
+        await c.close()

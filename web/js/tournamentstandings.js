@@ -124,7 +124,8 @@ export function gamesList(view, myName, mineOnly, limit = 60) {
     const berserk = new Set(Array.isArray(g.berserk) ? g.berserk : []);
     const names = players.map((name, i) => [i ? (players.length > 2 ? ", " : " – ") : null,
       h("span", { class: berserk.has(name) ? "berserk" : null }, name, berserk.has(name) ? bolt() : null)]);
-    return h("li", { class: `${g.ongoing ? "ongoing" : "over"}${isMine(g) ? " mine" : ""}`, dataset: { room: g.room } },
+    const cls = [g.ongoing ? "ongoing" : "over", isMine(g) ? "mine" : null, players.length > 2 ? "many" : null];
+    return h("li", { class: cls.filter(Boolean).join(" "), dataset: { room: g.room } },
       h("span", { class: "players" }, g.round ? h("span", { class: "round muted" }, `R${g.round} `) : null, names),
       h("span", { class: "result" }, resultText(g)),
       h("a", { class: "button secondary small", href: `#room=${g.room}`, dataset: { watch: g.room } }, g.ongoing ? "Watch" : "Replay"));

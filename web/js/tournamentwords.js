@@ -18,16 +18,20 @@ export const SYSTEMS = { arena: "Arena", swiss: "Swiss", round_robin: "Round rob
 
 const FRACTIONS = { 0.25: "¼", 0.5: "½", 0.75: "¾" };
 
-/** A clock as lichess writes it: "3+2", "½+0", "1½+1" (base in seconds, increment in seconds). */
+/**
+ * A clock as lichess writes it: "3+2", "½+0", "1½+1" (base and increment in seconds); a base
+ * that is no such part of a minute in seconds: "10s+0".
+ */
 export function clockText(clock) {
   if (!clock) return "";
   const minutes = Number(clock.base) / 60;
   const whole = Math.floor(minutes);
   const part = FRACTIONS[Math.round((minutes - whole) * 100) / 100];
+  const exact = part && Math.abs(minutes - whole - Math.round((minutes - whole) * 100) / 100) < 1e-9;
   let m;
   if (minutes === whole) m = String(whole);
-  else if (part) m = `${whole || ""}${part}`;
-  else m = String(Math.round(minutes * 10) / 10);
+  else if (exact) m = `${whole || ""}${part}`;
+  else m = `${Math.round(Number(clock.base))}s`;
   return `${m}+${clock.increment || 0}`;
 }
 

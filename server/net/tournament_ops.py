@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..bots import strengths
+from ..rooms.errors import RoomError
 from ..rooms.ratings import category
 from ..tournaments import Entrant, TournamentError
 from .accounts import accounts_of
@@ -88,14 +89,25 @@ async def cancel(director: Director, tid: str, d: Directed, args: dict[str, Any]
 
 
 async def berserk(director: Director, tid: str, d: Directed, args: dict[str, Any]) -> Any:
+    """Berserk: the tournament allows it (checked first, nothing stored), the room halves the
+    player's clock (refused after their first move), then the tournament records it (the
+    extra point of a berserked win)."""
     key, room = str(args["key"]), str(args["room"])
     game = d.t.current_game(key)
     if game is None or game["room"] != room:
         raise ProtocolError("not_found", "that is not your game in this tournament")
-    record = await director.hub.read(room, "record", {"seated": True})
-    if len(record.get("moves", [])) > int(game["seat"]):
-        raise ProtocolError("bad_request", "berserk only before your first move")
-    now = director.hub.clock()
+    hub, now = director.hub, director.hub.clock()
+    try:
+        if not d.t.berserk(key, room, now):
+            return {}  # berserk already
+        hosted = hub.rooms.get(room) or await hub.hosting.take_over(room)
+        if hosted is None:
+            raise ProtocolError("unavailable", "the game is changing nodes; try again")
+        await hub.run(hosted, lambda r: r.berserk(int(game["seat"]), now))
+    except TournamentError as exc:
+        raise ProtocolError(exc.code, exc.message) from None
+    except RoomError as exc:
+        raise ProtocolError(exc.code, str(exc)) from None
     await director.run(tid, d, lambda t: t.berserk(key, room, now))
     await director.flush(tid, d)
     return {}

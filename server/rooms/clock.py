@@ -75,6 +75,7 @@ class Clock:
     since: float | None = None  # when the current turn began (None: not started)
     stopped: set[int] = field(default_factory=set)  # seats that sealed this turn
     running: bool = False  # every seat has made its first move: the clocks run
+    halved: set[int] = field(default_factory=set)  # seats that went berserk (tournaments)
 
     @classmethod
     def new(cls, spec: ClockSpec, n_seats: int) -> Clock:
@@ -108,6 +109,12 @@ class Clock:
         for seat in acting:
             self.charge(seat, at)
             self.stopped.add(seat)
+
+    def halve(self, seat: int) -> None:
+        """``seat`` went berserk before its first move: half its time, once."""
+        if seat not in self.halved:
+            self.halved.add(seat)
+            self.left[seat] /= 2
 
     def flag(self, seat: int) -> None:
         """``seat``'s flag fell: no time left, and no increment for a move not made."""

@@ -83,7 +83,7 @@ def render_event(t: Table, event: Event, r: Recipient) -> Json:
         return out
     if k == "move":
         return {"kind": "move", "seats": sorted(map(int, d["moves"]))}
-    if k in ("unseat", "undo_request"):
+    if k in ("unseat", "undo_request", "berserk"):
         return {"kind": k, "seat": d["seat"]}
     if k == "undo_answer":
         return {"kind": k, "seat": d["seat"], "accept": d["accept"]}

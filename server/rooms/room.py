@@ -182,6 +182,20 @@ class Room(Table):
             raise BadRequest("this game is not rated")
         return self.rated.decide(players, self.n_seats, now)
 
+    def berserk(self, seat: int, now: float) -> list[Event]:
+        """A tournament player goes berserk (the shell's command, never a client's): half
+        their Fischer clock, before their first move; a second time decides nothing."""
+        if self.clock is None or self.clock.spec.kind != "fischer":
+            raise BadRequest("berserk needs a Fischer clock")
+        self._playing()
+        if not isinstance(seat, int) or not 0 <= seat < self.n_seats:
+            raise BadRequest("no such seat")
+        if seat in self.clock.halved:
+            return []
+        if seat in self.moved_seats():
+            raise BadRequest("berserk only before your first move")
+        return [Event("berserk", {"seat": seat}, now)]
+
     # -- the log ---------------------------------------------------------------------------
 
     def fold(self, event: Event, record: Json | None = None) -> None:

@@ -491,6 +491,7 @@ _FOLDS: dict[str, Callable[[Table, Mapping[str, Any], float], None]] = {
     "rematch_declined": lambda t, d, at: t.offers.declined_rematch(),
     "rematch": lambda t, d, at: t.offers.settled_rematch(d),
     "ratings": Table._apply_ratings,
+    "berserk": lambda t, d, at: t.clock.halve(d["seat"]) if t.clock else None,
 }
 
 

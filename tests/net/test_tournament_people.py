@@ -70,6 +70,9 @@ async def test_a_rated_arena_game_of_two_accounts(
         except KibitzError as exc:
             assert exc.code == "bad_request"
         await black.request("tournament_berserk", tournament=tid, room=room)
+        await black.request("tournament_berserk", tournament=tid, room=room)  # once only
+        assert n1.hub is not None
+        assert n1.hub.rooms[room].room.clock.left == [60.0, 30.0]  # black's time halved
         await white.request("resign", room=room)
         loser, winner = ("Ada", "Bob") if white is ada else ("Bob", "Ada")
         view = await wait_view(

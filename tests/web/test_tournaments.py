@@ -408,3 +408,50 @@ async def test_pause_come_back_and_the_creators_cancel(
     assert await resign(ada)
     for tab in (ada, bob):
         tab.assert_clean()
+
+
+async def test_an_arena_of_three_seat_tables_on_a_phone(
+    browser: Browser, server: KibitzServer, shots: Path
+) -> None:
+    """Hase und Igel tables of three, all bots: each finished table lists its places under
+    its players, the three sheet entries of its first game share the 6 points of a table of
+    three (4, 2, 0 by rank; a tie splits), and the page keeps to the phone's width."""
+    ada = await Tab.open(browser, server.url, "Ada", **PHONE)
+    await open_list(ada)
+    await fill_form(
+        ada.page,
+        name="Hase tables",
+        game="hase_und_igel",
+        system="arena",
+        seats="3",
+        base="0.5",
+        increment="0",
+        minutes="1",
+        start="full",
+        max_players="3",
+    )
+    assert not await ada.page.is_visible("#t-berserk")  # berserk: two-seat arenas only
+    await ada.page.click("#t-create")
+    await ada.page.wait_for_url("**/#/tournament/*")
+    await ada.page.wait_for_function(
+        "() => document.querySelector('#t-what').innerText.includes('tables of 3')"
+    )
+    await ada.page.select_option("#t-bot-level", "random")
+    for n in (1, 2, 3):
+        await ada.page.click("#t-add-bot")
+        await ada.page.wait_for_selector(f"#t-standings tr[data-name='Random bot {n}']")
+    table = ada.page.locator("#t-games li.many.over").first
+    await table.wait_for(timeout=90000)
+    room = await table.get_attribute("data-room")
+    places = await table.locator(".result").inner_text()
+    assert places.startswith("1. Random bot ") and ", 3. Random bot " in places, places
+    entries = ada.page.locator(f"#t-standings .sheet-game[data-room='{room}']")
+    assert sorted(await entries.all_inner_texts()) in (
+        ["0", "2", "4"],
+        ["1", "1", "4"],
+        ["0", "3", "3"],
+        ["2", "2", "2"],
+    )
+    await assert_fits(ada.page, PHONE["width"], "an arena of three-seat tables")
+    await ada.screenshot(shots, "tournament-tables-390")
+    ada.assert_clean()

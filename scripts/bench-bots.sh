@@ -46,6 +46,13 @@ run dark_honest_vs_cheat dark_chess ismcts py:server.tools.cheating:CheatingISMC
 run dark_ismcts_vs_random dark_chess ismcts random -n "$N" --time 1 --seed bench-dark-r
 # the price of honesty in thinking time: the honest bot at 4 s a move against the twin at 1 s
 run dark_honest4s_vs_cheat1s dark_chess 'ismcts?time=4' 'py:server.tools.cheating:CheatingISMCTS?time=1' -n "$N" --seed price-a
+# issue 40: the worldsearch bot (alpha-beta in many sampled worlds, server/bots/worldsearch.py)
+# against the same twin at the same 1 s (the figure in docs/BOTS.md: two runs of 30 at once,
+# N=30 ONLY=dark_worldsearch_vs_cheat_a and ONLY=dark_worldsearch_vs_cheat_b), and against
+# the honest ISMCTS
+run dark_worldsearch_vs_cheat_a dark_chess worldsearch py:server.tools.cheating:CheatingISMCTS -n "$N" --time 1 --seed ws-cheat-a
+run dark_worldsearch_vs_cheat_b dark_chess worldsearch py:server.tools.cheating:CheatingISMCTS -n "$N" --time 1 --seed ws-cheat-b
+run dark_worldsearch_vs_ismcts dark_chess worldsearch ismcts -n "$N" --time 1 --seed ws-ismcts
 # where the honest bot's games against the twin are lost: its material every 10 plies (from
 # the games above), then N games more with the class of each loss (its worlds held against
 # the true state after its last move; server/tools/dark_losses.py)

@@ -93,6 +93,10 @@ async def test_the_create_form_refuses_bad_input_with_the_servers_words(
             {"system": "arena", "game": "hase_und_igel", "seats": "3", "max_players": "1"},
             "max_players must be",
         ),
+        (
+            {"max_players": "", "start": "at", "start_at": "2020-01-01T10:00"},
+            "starts_at must be from now to seven days ahead",
+        ),
     ]
     for fields, words in refusals:
         await fill_form(page, **fields)
@@ -208,6 +212,7 @@ async def test_two_people_and_bots_play_an_arena_and_see_the_standings_change(
 
     # Ada creates a one-minute chess arena of 15-second games, starting when four have joined
     await open_list(ada)
+    assert await ada.page.is_enabled("#t-rated")  # an account may make it rated (not this one)
     await open_list(cleo)
     await fill_form(
         ada.page,

@@ -113,7 +113,10 @@ export class TournamentView {
       const first = (v.standings || [])[0];
       return first ? `Finished · ${field} · winner: ${first.name}` : "Finished.";
     }
-    const mine = me.joined ? (me.paused ? "You are paused: come back to be paired again." : "You are in.") : "You have not joined.";
+    const system = this.spec.system;
+    const away = system === "arena" ? "You are paused: come back to be paired again."
+      : system === "swiss" ? "You withdrew: come back to play the next rounds." : "You withdrew: a round robin takes nobody back.";
+    const mine = me.joined ? (me.paused ? away : "You are in.") : "You have not joined.";
     return `${v.status === "running" ? "Running" : "Upcoming"} · ${field}${this.spec.max_players ? ` (at most ${this.spec.max_players})` : ""} · ${mine}`;
   }
 
@@ -130,8 +133,8 @@ export class TournamentView {
     if (open) {
       if (!me.joined && full) items.push(h("span", { class: "muted", id: "t-full" }, "The tournament is full."));
       else if (!me.joined) items.push(this.button("t-join", "Join", () => this.act("tournament_join")));
-      else if (me.paused) items.push(this.button("t-return", "Come back", () => this.act("tournament_join")));
-      else {
+      else if (me.paused && spec.system !== "round_robin") items.push(this.button("t-return", "Come back", () => this.act("tournament_join")));
+      else if (!me.paused) {
         const label = arena && v.status === "running" ? "Pause" : "Withdraw";
         items.push(this.button("t-withdraw", label, () => this.act("tournament_withdraw"), "secondary"));
       }

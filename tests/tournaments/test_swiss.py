@@ -143,8 +143,14 @@ def repeating_engine(**kw: object) -> list[dict[str, object]]:
     return rows
 
 
+def no_relaxed_round(players: object, history: object) -> swiss.SwissRound:
+    """The relaxed round switched off: the guards on the Dutch engine's rounds alone."""
+    raise swiss.NoPairing("no relaxed round in this test")
+
+
 def test_the_guards_stop_a_broken_engine(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(swiss, "generate_pairings", repeating_engine)
+    monkeypatch.setattr(swiss, "relaxed_round", no_relaxed_round)
     d = play_swiss(7, 5, 2)
     assert d.t.end_reason == "no_pairing" and d.t.round == 1  # round 2 would repeat
     check_swiss(d.t, 1)
@@ -174,6 +180,7 @@ def test_without_the_guards_the_properties_fail(
 ) -> None:
     """A broken engine with one guard off: the property check catches what it lets by."""
     monkeypatch.setattr(swiss, "generate_pairings", engine)
+    monkeypatch.setattr(swiss, "relaxed_round", no_relaxed_round)
     real = swiss.check_round
 
     def half_guard(players, played, pairs, byes):  # type: ignore[no-untyped-def]
@@ -191,3 +198,78 @@ def test_without_the_guards_the_properties_fail(
     monkeypatch.setattr(swiss, "check_round", real)  # with the guard: stopped at round 2
     d = play_swiss(players, 3, 2)
     assert (d.t.end_reason, d.t.round) == ("no_pairing", 1)
+
+
+# -- rounds the Dutch rules cannot pair ---------------------------------------------------------
+
+
+def legal_round_exists(keys: list[str], met: set[frozenset[str]], bye_ok: set[str]) -> bool:
+    """Brute force: can ``keys`` be seated with nobody meeting again (and, for an odd
+    field, one bye to a player in ``bye_ok``)?"""
+    if not keys:
+        return True
+    if len(keys) % 2:
+        return any(
+            legal_round_exists([k for k in keys if k != b], met, set()) for b in keys if b in bye_ok
+        )
+    first, rest = keys[0], keys[1:]
+    for other in rest:
+        if frozenset((first, other)) not in met and legal_round_exists(
+            [k for k in rest if k != other], met, bye_ok
+        ):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_six_players_four_rounds_end_early_only_when_no_round_exists(seed: int) -> None:
+    """Six players can play four rounds; the Dutch rules' colour criteria often find no
+    fourth round (the library gives two byes): the relaxed round is played instead, and the
+    Swiss ends early only when brute force finds no round either."""
+    d = play_swiss(6, 4, seed)
+    met = {frozenset(g.players) for g in d.t.games.values()}
+    assert len(met) == len(d.t.games)  # nobody met twice
+    if d.t.end_reason == "no_pairing":
+        assert not legal_round_exists(sorted(d.t.players), met, set())
+    else:
+        assert d.t.end_reason == "rounds" and len(d.t.games) == 12
+    for p in d.t.players.values():
+        assert not [m for m in p.sheet if m.outcome == "B"]  # an even field: no bye
+
+
+def test_a_broken_dutch_engine_is_replaced_by_the_relaxed_round(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The repeating engine's rounds are refused by the guards; the relaxed rounds that
+    replace them keep every hard rule (checked whole, colours aside)."""
+    monkeypatch.setattr(swiss, "generate_pairings", repeating_engine)
+    d = play_swiss(7, 5, 2)
+    assert d.t.end_reason == "rounds" and len(d.t.games) == 15
+    met = {frozenset(g.players) for g in d.t.games.values()}
+    assert len(met) == 15
+    for p in d.t.players.values():
+        assert len([m for m in p.sheet if m.outcome == "B"]) <= 1
+
+
+def test_the_relaxed_round_keeps_the_hard_rules_by_hand() -> None:
+    six = seeds(6)
+    # two triangles that have met within: every pair left would repeat
+    triangles = [("p1", "p2"), ("p2", "p3"), ("p1", "p3"), ("p4", "p5"), ("p5", "p6"), ("p4", "p6")]
+    everyone_else = [(a, b) for a in "123" for b in "456"]
+    history = [(f"p{a}", f"p{b}") for a, b in everyone_else]  # all of K3,3 met
+    with pytest.raises(swiss.NoPairing):
+        swiss.relaxed_round(six, history)
+    r = swiss.relaxed_round(six, triangles)  # only across: three pairs, one per p1..p3
+    assert sorted(frozenset(p) for p in r.pairs) and all(
+        (a in {"p1", "p2", "p3"}) != (b in {"p1", "p2", "p3"}) for a, b in r.pairs
+    )
+    # an odd field: the bye to the lowest score among those who had none
+    five = [
+        SwissPlayer(f"q{i}", i, 2000, float(5 - i), byes=1 if i == 5 else 0) for i in range(1, 6)
+    ]
+    r = swiss.relaxed_round(five, [])
+    assert r.bye == "q4" and len(r.pairs) == 2
+    # colours: the one owed white (more blacks so far) gets it
+    a = SwissPlayer("a", 1, 2000, 1.0, ("w", "w"))
+    b = SwissPlayer("b", 2, 2000, 1.0, ("b", "b"))
+    assert swiss.relaxed_round([a, b], []).pairs == (("b", "a"),)

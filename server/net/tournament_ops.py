@@ -63,7 +63,9 @@ async def add_bot(director: Director, tid: str, d: Directed, args: dict[str, Any
         offered = []
     if level not in offered:
         raise ProtocolError("bad_request", f"no bot {level!r} for {d.t.spec.game} ({offered})")
-    n = 1 + sum(1 for k in d.t.players if k.startswith(f"bot:{level}:"))
+    # one more than the highest of its level (a count would repeat a key once a bot left)
+    taken = [int(k.rsplit(":", 1)[1]) for k in d.t.players if k.startswith(f"bot:{level}:")]
+    n = 1 + max(taken, default=0)
     entrant = Entrant(f"bot:{level}:{n}", f"{level.capitalize()} bot {n}", 1500.0, level)
     now = director.hub.clock()
     await director.run(tid, d, lambda t: t.join(entrant, now))

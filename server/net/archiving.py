@@ -41,6 +41,7 @@ from ..store import Store, StoreError
 from ..store.accounts import AccountStore
 from ..store.log import unpack
 from .archived import ArchivedReads
+from .backfill import backfill_cluster
 from .hub import Hub
 
 log = logging.getLogger("kibitz.archive")
@@ -172,10 +173,12 @@ class Archiver:
         """Mark the finished games that ended before the archive was on (a log in Redis, not
         live, not marked): one SCAN step over ``count`` keys a call, resumed where the last
         one stopped (``archive:backfill``, the cursor); the number marked, or None once the
-        whole keyspace was walked (``archive:backfilled``). One Redis only: on a Redis
-        Cluster nothing is backfilled."""
+        whole keyspace was walked (``archive:backfilled``). On a Redis Cluster each primary
+        is walked in turn (``server/net/backfill.py``)."""
         redis, prefix = self.store.redis, self.store.prefix
-        if self.store.cluster or await redis.exists(prefix + "archive:backfilled"):
+        if self.store.cluster:
+            return await backfill_cluster(self.store, self.pending_key, count)
+        if await redis.exists(prefix + "archive:backfilled"):
             return None
         raw = await redis.get(prefix + "archive:backfill")
         before, after = self.store.rk("room", "\0").split("\0")

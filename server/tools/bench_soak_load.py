@@ -6,7 +6,8 @@ one creates a room, both take a seat, each moves after a think time (``think``, 
 exponential) until the game ends — by the rules, or by a resignation once it has run for
 its drawn length (``plies``: uniform in [plies/2, 3 plies/2], so that games end at a steady
 rate), then both leave the room and the table starts the next one. A game that makes no
-progress for :data:`STALL` seconds (a refused move) is left and counted as stalled.
+progress for :data:`STALL` seconds (a refused move, a very late delta) is resigned by both
+seats (so that it ends and leaves Redis like the others) and counted as stalled.
 
 Recorded: every acknowledged move's version per game (the check that each one is stored),
 when each game ended (wall clock: the check that finished games leave Redis), the latency
@@ -181,7 +182,11 @@ class Table:
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(self.over.wait(), min(STALL, until - loop.time()))
                     if not self.over.is_set() and self.progress == seen and loop.time() < until:
-                        self.stats.stalled += 1
+                        self.stats.stalled += 1  # given up: resigned, so that it ends (and
+                        for ws in self.players:  # leaves Redis) like any game
+                            await self.ask(ws, {"type": "resign", "room": self.room})
+                        with contextlib.suppress(TimeoutError):
+                            await asyncio.wait_for(self.over.wait(), 5)
                         break
                 if self.over.is_set():
                     self.stats.games += 1

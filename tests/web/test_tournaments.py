@@ -1,8 +1,8 @@
 """Tournaments in Chromium (issue 38, item 7): the list kept live, the create form (its
 refusals are the server's, shown in the form, and nothing is created), and a quick arena that
 two people (an account and a guest) and two bots join and play to its end — the pairing takes
-each person to the board by itself, berserk before the first move is marked (and worth a
-point more on a win), the board leads back to the tournament, and a third person watching
+each person to the board by itself, berserk before the first move halves the clock (and
+is worth a point more on a win), the board leads back to the tournament, and a third person watching
 the tournament's page sees the standings change live. Every page at 1280x800 and on a phone
 (390x844), none wider than the screen."""
 
@@ -262,12 +262,18 @@ async def test_two_people_and_bots_play_an_arena_and_see_the_standings_change(
     await cleo.page.wait_for_selector(".tourney-view[data-status='running']")
     assert all(row[0] == 0 for row in (await points(cleo.page)).values())
 
-    # berserk before the first move: the button goes, and the tournament marks the game
+    # berserk before the first move: the clock halved (15 s -> 7.5 s, the other's kept), the
+    # button gone, the game marked in the tournament
     together = ua["room"] == ub["room"]
     berserker = ada if not together or ua["you"] == 1 else bob  # together: Black goes berserk
     await berserker.page.click("#t-berserk")
+    await berserker.page.wait_for_function(
+        "() => { const u = window.kibitz.latest(); return u.clock.left[u.you] === 7.5; }"
+    )
+    u = await berserker.latest()
+    assert u["clock"]["left"][1 - u["you"]] == 15
     await berserker.page.wait_for_selector("#t-berserk", state="hidden")
-    room = (await berserker.latest())["room"]
+    room = u["room"]
     mark = cleo.page.locator(f"#t-games li[data-room='{room}'] .berserk")
     await mark.wait_for()
     assert await mark.inner_text() == berserker.name

@@ -215,7 +215,7 @@ export class TournamentView {
       }
       lines.push("You are paired again as soon as your game ends, with a player of a close score.");
       lines.push("After two wins in a row you are on fire (the flame): every game is worth double until one is not won.");
-      if (spec.berserk && !(spec.seats > 2)) lines.push("Berserk: go berserk before your first move, and a win earns one more point.");
+      if (spec.berserk && !(spec.seats > 2)) lines.push("Berserk: before your first move, halve your clock for one more point if you win.");
       lines.push("Pause to stop being paired; come back to go on.");
     } else {
       lines.push(spec.system === "swiss"

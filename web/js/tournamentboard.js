@@ -1,7 +1,6 @@
 // The tournament bar at the board: a tournament game names its tournament with a link back
 // to it (after the game: the way back to the standings), and offers an arena's berserk
-// (`tournament_berserk`: one more point on a win; the halved clock of lichess's berserk is
-// not done by the server yet, docs/TOURNAMENTS.md) before your first move
+// (`tournament_berserk`: half your clock for one more point on a win) before your first move
 // when the tournament allows it.
 //
 // A room is a tournament game when its pairing said so (`paired.tournament`, kept with the
@@ -24,7 +23,7 @@ export class TournamentBar {
     this.name = h("strong", {});
     this.back = h("a", { class: "button small secondary", href: "#/tournaments", id: "t-back" }, "Standings");
     this.berserkButton = h("button", { type: "button", class: "small berserk", id: "t-berserk", hidden: true, onclick: () => this.berserk() },
-      "Berserk", h("small", {}, " (+1 point on a win)"));
+      "Berserk", h("small", {}, " (half your clock, +1 point on a win)"));
     this.el = h("div", { class: "t-bar", id: "t-bar", hidden: true },
       h("span", { class: "t-bar-name" }, this.label, this.name), this.back, this.berserkButton);
   }
@@ -75,7 +74,7 @@ export class TournamentBar {
     const spec = this.spec;
     if (!spec || spec.system !== "arena" || !spec.berserk) return false;
     if (u.status !== "playing" || u.you === null || u.you === undefined) return false;
-    if (!u.clock) return false; // berserk is for clocked games
+    if (!u.clock || u.clock.type !== "fischer") return false; // the clock it halves
     if (storage.room(this.room).berserk) return false;
     return !hasMoved(u, u.you, moved);
   }
@@ -85,7 +84,7 @@ export class TournamentBar {
     try {
       await this.app.request({ type: "tournament_berserk", tournament: this.tournament, room: this.room });
       storage.updateRoom(this.room, (d) => { d.berserk = true; });
-      toast("Berserk: a win earns one more point.");
+      toast("Berserk: your clock is halved; a win earns one more point.");
     } catch (err) {
       this.app.fail(err);
     } finally {

@@ -73,7 +73,7 @@ export class TournamentForm {
       seats: field(f.seats, "Table size"),
       startIn: field(f.startIn, "Starts in (minutes)"),
       startAt: field(f.startAt, "Starts at (your time)"),
-      berserk: check(f.berserk, "Berserk allowed", "(a player who goes berserk before their first move earns one more point on a win)"),
+      berserk: check(f.berserk, "Berserk allowed", "(halve your clock before your first move for one more point on a win)"),
       ratedNote: h("small", { class: "muted", id: "t-rated-note" }),
     };
     this.error = h("p", { class: "form-error", id: "t-error", role: "alert" });

@@ -12,9 +12,9 @@ function fire() {
       s("path", { d: "M8 1c1 3 5 4.5 5 9a5 5 0 0 1-10 0c0-2.2 1.2-3.6 2.2-4.6.2 1.5.8 2.4 1.8 2.9C6.6 5.8 7 3.3 8 1z" })));
 }
 
-/** The mark of a player who went berserk in a game (one more point on a win). */
+/** The mark of a player who went berserk in a game (half the clock, one more point on a win). */
 function bolt() {
-  return h("span", { class: "bolt", title: "Berserk: one more point on a win", role: "img", "aria-label": "berserk" },
+  return h("span", { class: "bolt", title: "Berserk: half the clock, one more point on a win", role: "img", "aria-label": "berserk" },
     s("svg", { viewBox: "0 0 16 16", "aria-hidden": "true" }, s("path", { d: "M9.5 1 3 9h4l-1 6 6.5-8h-4z" })));
 }
 

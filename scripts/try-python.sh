@@ -88,9 +88,14 @@ import urllib.request
 
 from server.sdk import KibitzClient
 
-for name in ("server.engine._chess_moves", "server.bots._chess_search", "server.rooms._delta"):
+for name in (
+    "server.engine._chess_moves",
+    "server.bots._chess_search",
+    "server.bots._dark_search",
+    "server.rooms._delta",
+):
     importlib.import_module(name)  # ImportError: the extension was not built
-print("compiled extensions: all three import")
+print("compiled extensions: all four import")
 info = json.loads(open("serve.out").readline())
 for path in ("/", "/healthz"):
     with urllib.request.urlopen(info["url"].rstrip("/") + path, timeout=10) as r:

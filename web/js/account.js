@@ -111,14 +111,17 @@ export class PlayPanel {
     this.pool = null;
     this.seeks = [];
     this.grid = h("div", { class: "quick-grid", role: "group", "aria-label": "Quick pairing" });
-    // quick pairing in any game, the choice remembered (a table of the game's fewest seats)
+    // quick pairing in any game, the choice remembered (a table of the game's fewest seats,
+    // or of the size chosen for a game that plays at several: Hase und Igel's 2 to 6)
     this.quickGame = storage.pref("quickGame", "chess");
     this.quickTitle = h("h2", { id: "play-h" }, "Play now");
     this.quickSelect = h("select", { id: "quick-game", name: "quick-game", onchange: () => this.chooseGame() });
+    this.seatsSelect = h("select", { id: "quick-seats", name: "quick-seats", onchange: () => this.chooseSeats() });
+    this.seatsLabel = h("label", { for: "quick-seats", hidden: true }, "Players", this.seatsSelect);
     this.list = h("ul", { class: "seek-list", "aria-label": "Seeks" });
     this.form = this.buildForm();
     this.el = h("section", { class: "panel play", "aria-labelledby": "play-h" },
-      h("div", { class: "quick-head" }, this.quickTitle, h("label", { for: "quick-game" }, "Game", this.quickSelect)),
+      h("div", { class: "quick-head" }, this.quickTitle, h("label", { for: "quick-game" }, "Game", this.quickSelect), this.seatsLabel),
       this.grid,
       h("h2", {}, "Seeks"),
       this.list,
@@ -152,6 +155,20 @@ export class PlayPanel {
     this.renderGrid();
   }
 
+  /** The table size of the game's pool: the choice kept for that game, else its smallest. */
+  quickSeats(game) {
+    const info = this.app.info(game);
+    const low = Math.max(2, info.min_seats || 2);
+    const high = Math.max(low, info.max_seats || low);
+    const chosen = Number(storage.pref(`quickSeats.${game}`, low));
+    return { low, high, seats: chosen >= low && chosen <= high ? chosen : low };
+  }
+
+  async chooseSeats() {
+    storage.setPref(`quickSeats.${this.quickGame}`, Number(this.seatsSelect.value));
+    await this.chooseGame();
+  }
+
   destroy() {
     this.app.conn.removeEventListener("push", this.onPush);
     this.app.removeEventListener("ready", this.onReady);
@@ -169,7 +186,11 @@ export class PlayPanel {
   renderGrid() {
     const game = this.quickGame;
     const title = this.app.info(game).title || game;
-    const seats = Math.max(2, this.app.info(game).min_seats || 2); // the server's default table
+    const { low, high, seats } = this.quickSeats(game);
+    this.seatsLabel.hidden = high === low;
+    const sizes = [];
+    for (let n = low; n <= high; n++) sizes.push(h("option", { value: n, selected: n === seats }, String(n)));
+    this.seatsSelect.replaceChildren(...sizes);
     this.quickTitle.textContent = seats > 2 ? `Play ${title} now, ${seats} players` : `Play ${title} now`;
     this.grid.replaceChildren(...QUICK.map(([m, inc]) => {
       const key = `${game}:${m * 60}+${inc}${seats > 2 ? `/${seats}` : ""}`; // the pool's name
@@ -179,12 +200,12 @@ export class PlayPanel {
         class: `quick${waiting ? " waiting" : ""}`,
         dataset: { pool: key },
         "aria-pressed": waiting ? "true" : "false",
-        onclick: () => this.toggle(key, m, inc, game),
+        onclick: () => this.toggle(key, m, inc, game, seats),
       }, h("span", { class: "tc" }, `${m}+${inc}`), h("span", { class: "muted" }, waiting ? "searching…" : title));
     }));
   }
 
-  async toggle(key, minutes, inc, game) {
+  async toggle(key, minutes, inc, game, seats) {
     try {
       if (this.pool === key) {
         await this.app.request({ type: "pool_leave", pool: key });
@@ -193,7 +214,7 @@ export class PlayPanel {
         if (this.pool) await this.app.request({ type: "pool_leave", pool: this.pool });
         const name = this.playerName();
         if (!name) return;
-        const reply = await this.app.request({ type: "pool_join", game, clock: { base: minutes * 60, increment: inc }, name });
+        const reply = await this.app.request({ type: "pool_join", game, clock: { base: minutes * 60, increment: inc }, seats, name });
         this.pool = reply.pool;
       }
     } catch (err) {

@@ -61,7 +61,7 @@ export class TournamentForm {
         h("option", { value: "full" }, "When full")),
       startIn: num("t-start-in", 5, { min: 0, max: 10080, step: 1, inputmode: "numeric" }),
       startAt: h("input", { id: "t-start-at", name: "t-start-at", type: "datetime-local" }),
-      maxPlayers: num("t-max-players", "", { min: 2, max: 500, step: 1, inputmode: "numeric", placeholder: "100 (Swiss 64, round robin 8)" }),
+      maxPlayers: num("t-max-players", "", { min: 2, max: 500, step: 1, inputmode: "numeric", placeholder: "100 (Swiss 32, round robin 8)" }),
       berserk: h("input", { id: "t-berserk", name: "t-berserk", type: "checkbox", checked: true }),
     };
     const field = (input, label, note) => h("label", { class: "field", for: input.id }, h("span", {}, label), input, note ? h("small", {}, note) : null);

@@ -49,9 +49,21 @@ SWISS = {
     "name": "Doomed", "game": "kamisado", "system": "swiss",
     "clock": {"base": 15, "increment": 0}, "rounds": 3, "max_players": 6,
 }  # fmt: skip
+ROBIN = {
+    "name": "Doomed", "game": "kamisado", "system": "round_robin",
+    "clock": {"base": 15, "increment": 0}, "max_players": 4,
+}  # fmt: skip
+TABLES = {  # an arena of three-seat tables, killed while its first two tables play
+    "name": "Doomed", "game": "hase_und_igel", "system": "arena", "seats": 3,
+    "clock": {"base": 15, "increment": 0}, "seconds": 10, "max_players": 6,
+}  # fmt: skip
 
 
-@pytest.mark.parametrize(("spec", "kill_after"), [(ARENA, 8), (SWISS, 6)], ids=["arena", "swiss"])
+@pytest.mark.parametrize(
+    ("spec", "kill_after"),
+    [(ARENA, 8), (SWISS, 6), (ROBIN, 3), (TABLES, 2)],
+    ids=["arena", "swiss", "round_robin", "three_seat_arena"],
+)
 async def test_a_directing_node_killed_mid_tournament_loses_no_result(
     redis_url: str, prefix: str, registry: Registry, spec: dict[str, Any], kill_after: int
 ) -> None:
@@ -76,9 +88,10 @@ async def test_a_directing_node_killed_mid_tournament_loses_no_result(
             assert all(r["outcome"] is not None for r in recs.values())
             if spec["system"] == "arena":
                 assert standings_table(view) == recount_arena(log, recs)
-            else:  # 3 rounds of 3 games, no pair twice, each player's games add up
+            else:  # 3 rounds (of 3 games; of 2), no pair twice, each player's games add up
                 pairs = [frozenset(p["players"]) for p in pairings(log)]
-                assert len(pairs) == 9 and len(set(pairs)) == 9
+                games = 9 if spec["system"] == "swiss" else 6  # a round robin of 4: every pair
+                assert len(pairs) == games and len(set(pairs)) == games
                 assert view["rounds"] == {"current": 3, "total": 3}
                 scores: dict[str, float] = {r["name"]: 0.0 for r in view["standings"]}
                 for rec in recs.values():

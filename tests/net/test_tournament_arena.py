@@ -119,3 +119,39 @@ async def test_an_arena_of_three_seat_tables_is_scored_by_rank(
         assert all(r["n_seats"] == 3 for r in recs.values())
         assert standings_table(view) == recount_arena(log, recs)
         await c.close()
+
+
+async def test_simultaneous_and_hidden_information_games_in_an_arena(
+    redis_url: str, prefix: str, registry: Registry
+) -> None:
+    """Apocalypse (both seats move at once) and Dark Chess (each seat sees its own part) are
+    tournament games like any: an arena of each ends with standings equal to a recount, and a
+    spectator who follows a Dark Chess game from the tournament's games list is shown what
+    any spectator of that room is (no seat's secret)."""
+    async with nodes(redis_url, prefix, registry, 1) as (n1,):
+        c = await KibitzClient.connect(n1.ws_url)
+        for game in ("apocalypse", "dark_chess"):
+            spec = ARENA | {"name": game, "game": game, "max_players": 4, "seconds": 10}
+            tid = await with_bots(c, spec, 4)
+            await c.request("tournament_watch", tournament=tid)
+            view = await wait_view(c, tid, lambda v: v["games_total"] >= 1, 20)
+            if game == "dark_chess":
+                room = view["games"][0]["room"]
+                await c.request("watch", room=room)
+                assert n1.hub is not None
+                hosted = n1.hub.rooms[room].room
+                for _ in range(200):  # the update of the room as it is now (bots move on)
+                    seen = await c.next_update(room, timeout=10)
+                    if seen["version"] == hosted.version:
+                        break
+                assert seen["version"] == hosted.version
+                assert seen.get("you") is None and not seen.get("legal")
+                assert seen["view"] == hosted.view_for(None)  # what any spectator is shown
+                assert hosted.view_for(0) != hosted.view_for(None)  # and a seat sees more
+                await c.request("leave", room=room)
+            view = await wait_view(c, tid, finished, 60)
+            log = await log_of(n1, tid)
+            assert_nobody_paired_twice(log)
+            recs = await records(c, [p["room"] for p in pairings(log)])
+            assert standings_table(view) == recount_arena(log, recs)
+        await c.close()

@@ -33,6 +33,8 @@ HISTORY_RATE, HISTORY_BURST = 1.0, 5
 PROTOCOL_VERSION = 2
 #: every protocol this server speaks (1: every change is a full ``update``)
 PROTOCOLS = (1, 2)
+#: rooms whose seats one session keeps (the oldest forgotten first): bounds a session in Redis
+MAX_ROOMS_HELD = 100
 
 #: one message type's handler: (the node's handlers, the connection, the message) -> reply
 Handler = Callable[["Handlers", Client, dict[str, Any]], Awaitable[dict[str, Any]]]
@@ -157,7 +159,14 @@ class Handlers:
         return seat, held[seat]
 
     async def attach_seat(self, client: Client, room_id: str, seat: int, token: str) -> None:
-        """The client holds ``seat`` now: it hears that seat (not the spectators' view)."""
+        """The client holds ``seat`` now: it hears that seat (not the spectators' view). A
+        session holds the seats of :data:`MAX_ROOMS_HELD` rooms at most: the oldest is
+        forgotten first (a session that plays for months does not grow without end)."""
+        if room_id not in client.seats:
+            while len(client.seats) >= MAX_ROOMS_HELD:
+                oldest = next(iter(client.seats))
+                client.seats.pop(oldest)
+                self.hub.audience.forget(oldest, client)
         client.seats.setdefault(room_id, {})[seat] = token
         client.watching.discard(room_id)
         self.hub.audience.forget(room_id, client)
@@ -356,13 +365,16 @@ async def resync(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, 
 
 
 async def leave(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
-    """Stop listening to a room; a seat is given back only before the game starts."""
+    """Stop listening to a room; a seat is given back before the game starts, and forgotten
+    once it is over (a finished game's seat is not kept in the session for ever)."""
     room_id = _room(msg)
     info = await h.hub.read(room_id, "info", {})
     held = client.seats.get(room_id, {})
     if info["status"] == "waiting":
         for seat, token in sorted(held.items()):
             await h.command(room_id, "leave_seat", seat=seat, actor=token)
+        client.seats.pop(room_id, None)
+    elif info["status"] == "over":
         client.seats.pop(room_id, None)
     h.hub.audience.forget(room_id, client)
     client.watching.discard(room_id)

@@ -22,6 +22,7 @@ from types import ModuleType
 import chess
 
 from server.engine import compiled as engine_compiled
+from server.engine.chess_moves import board_fields, code_of
 from server.engine.dark_chess.rules import DarkBoard
 
 from .chess_eval import VALUE, material_pst
@@ -44,31 +45,6 @@ WIN = 100_000
 #: a table's size: 2**18 entries of 16 bytes (4 MB)
 TABLE_BYTES = 16 << 18
 
-Fields = tuple[bool, int, int, int, int, int, int, int, int, int, int, int]
-
-
-def fields(board: chess.Board) -> Fields:
-    """A board as the compiled search reads it (the twelve fields of the chess core)."""
-    ep = board.ep_square
-    return (
-        board.turn,
-        board.pawns,
-        board.knights,
-        board.bishops,
-        board.rooks,
-        board.queens,
-        board.kings,
-        board.occupied_co[chess.WHITE],
-        board.occupied_co[chess.BLACK],
-        board.promoted,
-        -1 if ep is None else ep,
-        board.castling_rights,
-    )
-
-
-def code_of(move: chess.Move) -> int:
-    return (move.promotion or 0) << 12 | move.from_square << 6 | move.to_square
-
 
 def search(
     boards: Sequence[chess.Board],
@@ -85,7 +61,7 @@ def search(
     -1: a root move is no move in that world, which is then not searched)."""
     if compiled and SEARCH is not None:
         return SEARCH.search(
-            [fields(b) for b in boards],
+            [board_fields(b) for b in boards],
             [code_of(m) for m in root],
             max(0.0, budget),
             margin,

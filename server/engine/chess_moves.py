@@ -30,12 +30,18 @@ Fields = tuple[Any, ...]
 
 
 def standard_fields(board: chess.Board) -> Fields | None:
-    """What the compiled core reads of ``board`` — turn, the six piece sets, White's and
-    Black's squares, promoted, the en passant square (-1: none), castling rights — or None
-    when it cannot answer for it: not built, a board of another class (a variant, a test's
+    """What the compiled core reads of ``board`` (:func:`board_fields`), or None when it
+    cannot answer for it: not built, a board of another class (a variant, a test's
     deliberately broken board), Chess960."""
     if compiled.gen is None or type(board) is not chess.Board or board.chess960:
         return None
+    return board_fields(board)
+
+
+def board_fields(board: chess.Board) -> Fields:
+    """What the compiled chess core (and Dark Chess's search on it) reads of a board: turn,
+    the six piece sets, White's and Black's squares, promoted, the en passant square (-1:
+    none), castling rights."""
     ep = board.ep_square
     black, white = board.occupied_co  # indexed by colour: chess.BLACK is 0
     return (

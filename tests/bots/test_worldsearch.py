@@ -13,9 +13,10 @@ import chess
 import pytest
 
 from server.bots import dark_search, make_bot
-from server.bots.dark_search import WIN, fields, python_search, search
+from server.bots.dark_search import WIN, python_search, search
 from server.bots.particles import advance_worlds
 from server.bots.worldsearch import WorldSearchBot, chance
+from server.engine.chess_moves import board_fields
 from server.engine.dark_chess.rules import DarkBoard, advance
 
 from .play import capture_policy, random_game
@@ -94,7 +95,7 @@ def test_the_compiled_moves_are_dark_chess_moves(seed: int) -> None:
         board = random_game("dark_chess", seed, plies, policy=capture_policy).state.board
         if board.is_variant_end():
             continue
-        got = sorted(dark_search.SEARCH.moves(fields(board)))
+        got = sorted(dark_search.SEARCH.moves(board_fields(board)))
         want = sorted(dark_search.code_of(m) for m in board.generate_legal_moves())
         assert got == want, board.fen()
         checked += 1
@@ -104,7 +105,7 @@ def test_the_compiled_moves_are_dark_chess_moves(seed: int) -> None:
 def test_compiled_castling_through_an_attack_and_a_king_stepping_into_one() -> None:
     assert dark_search.SEARCH is not None
     board = DarkBoard("r3k2r/8/8/8/8/8/5q2/R3K2R w KQkq - 0 1")  # f1 and d1's side attacked
-    got = set(dark_search.SEARCH.moves(fields(board)))
+    got = set(dark_search.SEARCH.moves(board_fields(board)))
     want = {dark_search.code_of(m) for m in board.generate_legal_moves()}
     assert got == want
     assert dark_search.code_of(chess.Move.from_uci("e1g1")) in got

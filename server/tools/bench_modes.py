@@ -90,31 +90,51 @@ def restart_mode(args: argparse.Namespace) -> dict[str, Any]:
     try:
         redis_url = _start_redis(tmp, procs)
         seats = _write_rooms(redis_url, args.rooms, args.moves, "restarted")
-        t0 = time.monotonic()
-        proc, port = _start_node(redis_url, "restarted", procs)
-        while True:
-            try:
-                socket.create_connection((HOST, port), 0.05).close()
-                break
-            except OSError:
-                time.sleep(0.005)
-        port_open = time.monotonic() - t0
-        refused: dict[str, int] = {}
-        busy: list[int] = []
-        asyncio.run(_first_moves(f"ws://{HOST}:{port}/ws", seats, refused, busy))
-        playable = time.monotonic() - t0
+        proc, _port, figures = restart_and_play(redis_url, procs, seats)
         return {
             "mode": "restart",
             "rooms": len(seats),
             "moves_each": args.moves,
-            "port_open_s": round(port_open, 2),
-            "all_played_a_first_move_s": round(playable, 2),
-            "refused_first_moves": refused,
-            "connections_answered_503_then_again": len(busy),
+            **figures,
             "server_rss_mb": round(rss_mb(proc.pid), 1),
         }
     finally:
         stop_all(procs, tmp)
+
+
+def restart_and_play(
+    redis_url: str,
+    procs: list[subprocess.Popen[bytes]],
+    seats: dict[str, int],
+    *node_args: str,
+    log: Path | None = None,
+) -> tuple[subprocess.Popen[bytes], int, dict[str, Any]]:
+    """The node ``restarted`` starts (with ``node_args``): its process, its port, and the
+    figures — seconds to an open port, and until every room of ``seats`` played a first move
+    (and the moves refused, and the connections answered 503 and asked for again)."""
+    t0 = time.monotonic()
+    proc, port = _start_node(redis_url, "restarted", procs, *node_args, log=log)
+    while True:
+        try:
+            socket.create_connection((HOST, port), 0.05).close()
+            break
+        except OSError:
+            time.sleep(0.005)
+    port_open = time.monotonic() - t0
+    refused: dict[str, int] = {}
+    busy: list[int] = []
+    asyncio.run(_first_moves(f"ws://{HOST}:{port}/ws", seats, refused, busy))
+    playable = time.monotonic() - t0
+    return (
+        proc,
+        port,
+        {
+            "port_open_s": round(port_open, 2),
+            "all_played_a_first_move_s": round(playable, 2),
+            "refused_first_moves": refused,
+            "connections_answered_503_then_again": len(busy),
+        },
+    )
 
 
 async def _first_moves(

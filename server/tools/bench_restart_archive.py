@@ -19,7 +19,6 @@ import asyncio
 import dataclasses
 import json
 import random
-import socket
 import subprocess
 import tempfile
 import time
@@ -31,8 +30,8 @@ from ..archive import Game, open_archive
 from ..engine import REGISTRY
 from ..net.archiving import game_of
 from ..rooms.room import Room
-from .bench_common import HOST, _start_node, _start_redis, raise_nofile, rss_mb, stop_all
-from .bench_modes import NOW, _first_moves, _write_rooms
+from .bench_common import HOST, _start_redis, raise_nofile, rss_mb, stop_all
+from .bench_modes import NOW, _write_rooms, restart_and_play
 
 #: distinct games played to their end, of which the archive's games are copies
 TEMPLATES = 40
@@ -156,20 +155,10 @@ def restart_archived_mode(args: argparse.Namespace) -> dict[str, Any]:
         filled = asyncio.run(fill(url, args.archived))
         redis_url = _start_redis(tmp, procs)
         seats = _write_rooms(redis_url, args.rooms, args.moves, "restarted")
-        t0 = time.monotonic()
         extra = ("--archive", url, "--archive-grace", "3600")
-        proc, port = _start_node(redis_url, "restarted", procs, *extra, log=tmp / "node-r.log")
-        while True:
-            try:
-                socket.create_connection((HOST, port), 0.05).close()
-                break
-            except OSError:
-                time.sleep(0.005)
-        port_open = time.monotonic() - t0
-        refused: dict[str, int] = {}
-        busy: list[int] = []
-        asyncio.run(_first_moves(f"ws://{HOST}:{port}/ws", seats, refused, busy))
-        playable = time.monotonic() - t0
+        proc, port, figures = restart_and_play(
+            redis_url, procs, seats, *extra, log=tmp / "node-r.log"
+        )
         ids = [
             f"arch{i:07d}"
             for i in random.Random(2).sample(range(args.archived), min(20, args.archived))
@@ -181,10 +170,7 @@ def restart_archived_mode(args: argparse.Namespace) -> dict[str, Any]:
             "archive": "sqlite (scratch)" if args.archive is None else url.split(":")[0],
             "rooms": len(seats),
             "moves_each": args.moves,
-            "port_open_s": round(port_open, 2),
-            "all_played_a_first_move_s": round(playable, 2),
-            "refused_first_moves": refused,
-            "connections_answered_503_then_again": len(busy),
+            **figures,
             **reads,
             "server_rss_mb": round(rss_mb(proc.pid), 1),
         }

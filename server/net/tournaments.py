@@ -49,6 +49,8 @@ TICK = 0.2
 FLUSH_EVERY = 0.5
 #: events a player may cause by joining, pausing and coming back (the log's bound per player)
 MAX_ACTS = 40
+#: tries to seat a tournament game's room that cannot be yet (waits 0.1 s doubling to 2 s: ~1 min)
+SEAT_ATTEMPTS = 36
 
 Decide = Callable[[Tournament], list[TournamentEvent]]
 
@@ -181,9 +183,21 @@ class Director:
             self.hub.spawn(self.catch_up(tid, d), f"tournament {tid} rooms")
         return d
 
-    async def catch_up(self, tid: str, d: Directed) -> None:
-        for room, keys in list(d.open.items()):
-            await self.seat(tid, d, room, keys)
+    async def catch_up(
+        self, tid: str, d: Directed, rooms: dict[str, list[str]] | None = None
+    ) -> None:
+        """Seat every open game's room (or ``rooms``), again and again while one cannot be
+        (its dead host's lease not yet expired: the room is half seated, or not there), as
+        long as the tournament is directed here."""
+        waiting = dict(d.open if rooms is None else rooms)
+        for attempt in range(SEAT_ATTEMPTS):
+            for room, keys in list(waiting.items()):
+                if room not in d.open or await self.seat(tid, d, room, keys):
+                    waiting.pop(room)
+            if not waiting or self.directed.get(tid) is not d:
+                return
+            await asyncio.sleep(min(0.1 * 2**attempt, 2.0))
+        log.error("tournament %s: rooms %s could not be seated", tid, sorted(waiting))
 
     async def adopt(self, tid: str) -> Directed | None:
         """Direct ``tid`` now if it is live and its lease is free (a request came here)."""
@@ -253,8 +267,13 @@ class Director:
             self.latencies.append(time.perf_counter() - self._result_at.pop(tid))
         if paired:  # a player's own part has the game before they hear of it
             await self.flush_me(tid, d, [k for e in paired for k in e.data["players"]])
+        unseated: dict[str, list[str]] = {}
         for event in paired:
-            await self.seat(tid, d, str(event.data["room"]), list(event.data["players"]))
+            room, keys = str(event.data["room"]), list(event.data["players"])
+            if not await self.seat(tid, d, room, keys):
+                unseated[room] = keys
+        if unseated:  # tried again in a while (the event is in the log meanwhile)
+            self.hub.spawn(self.catch_up(tid, d, unseated), f"tournament {tid} rooms")
         if d.t.status in ("finished", "cancelled") and not d.open:
             await self.retire(tid, d)
         return events
@@ -275,13 +294,16 @@ class Director:
         await self.store.retire(tid, str(d.t.spec.creator), self.hub.clock())
         await self.store.release(tid, self.node)
 
-    async def seat(self, tid: str, d: Directed, room: str, keys: list[str]) -> None:
+    async def seat(self, tid: str, d: Directed, room: str, keys: list[str]) -> bool:
+        """Create and seat the room of a ``paired`` event (False: not now; the event is in
+        the log, and :meth:`catch_up` tries again)."""
         players = d.seats(keys)
         try:
             await start_game(self.hub, self.store, tid, d.secret, d.t.spec, room, players)
         except (ProtocolError, StoreError, RedisError, OSError) as exc:
-            # the event is in the log: the next round (or the next director) seats it
-            log.warning("tournament %s: room %s not ready: %s", tid, room, exc)
+            log.info("tournament %s: room %s not ready yet: %s", tid, room, exc)
+            return False
+        return True
 
     async def tick(self, tid: str, d: Directed) -> None:
         if self.directed.get(tid) is not d:

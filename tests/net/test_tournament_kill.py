@@ -8,6 +8,7 @@ import asyncio
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -29,6 +30,21 @@ from .tournament_helpers import (
     wait_view,
     with_bots,
 )
+
+
+async def wait_log(
+    node: Any, tid: str, done: Callable[[list[dict[str, Any]]], bool], timeout: float
+) -> list[dict[str, Any]]:
+    """The tournament's log, polled every 10 ms, once ``done`` holds for it."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        log = await log_of(node, tid)
+        if done(log):
+            return log
+        if loop.time() > deadline:
+            raise TimeoutError(f"tournament {tid}'s log did not get there in {timeout} s")
+        await asyncio.sleep(0.01)
 
 
 async def start_node(redis_url: str, prefix: str) -> tuple[subprocess.Popen[bytes], str]:
@@ -75,11 +91,13 @@ async def test_a_directing_node_killed_mid_tournament_loses_no_result(
             tid = await with_bots(doomed, spec, bots)  # created on, and directed by, the doomed
             watcher = await KibitzClient.connect(survivor.ws_url)
             await watcher.request("tournament_watch", tournament=tid)
-            mid = await wait_view(watcher, tid, lambda v: v["games_total"] >= kill_after, 20)
-            assert mid["status"] == "running"
+            # the kill point, read off the log itself (a pushed view may come a beat late, and
+            # a Swiss of quick bots plays a round in well under a second)
+            mid = await wait_log(survivor, tid, lambda log: len(pairings(log)) >= kill_after, 20)
+            assert not [e for e in mid if e["k"] == "finished"]
             proc.kill()  # SIGKILL: no goodbye, its leases simply run out
             assert await asyncio.to_thread(proc.wait, 10) == -9
-            view = await wait_view(watcher, tid, finished, 40)
+            view = await wait_view(watcher, tid, finished, 90)
             log = await log_of(survivor, tid)
             assert_nobody_paired_twice(log)
             rooms = [p["room"] for p in pairings(log)]

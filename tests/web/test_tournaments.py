@@ -13,9 +13,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.async_api import Browser, Page
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
+from server.net import tournament_rooms
 from server.net.app import KibitzServer
 
 from .tabs import Tab
@@ -203,8 +205,11 @@ async def resign_each_game(tab: Tab, tid: str, resigned: list[str], deadline: fl
 
 
 async def test_two_people_and_bots_play_an_arena_and_see_the_standings_change(
-    browser: Browser, server: KibitzServer, shots: Path
+    browser: Browser, server: KibitzServer, shots: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # a minute for the first move (berserk, screenshots and the standings checks come before
+    # it: under load they outlast the 15 s a bullet game gives, and the game is aborted)
+    monkeypatch.setattr(tournament_rooms, "FIRST_MOVE", 60.0)
     ada = await Tab.open(browser, server.url, "Ada", **DESKTOP)
     await sign_up(ada, "Ada", "lime-tree-123")
     bob = await Tab.open(browser, server.url, "Bob", **PHONE)  # a guest, on a phone

@@ -137,26 +137,34 @@ def restart_and_play(
     )
 
 
+async def connect_admitted(url: str, busy: list[int] | None = None, within: float = 120.0) -> Any:
+    """A WebSocket to ``url``, asked for again while the node answers 503 (busy: its loop
+    lags past the limit, as a node recovering or just loaded is); ``busy`` gets a 1 for
+    each such answer. Gives up, raising the last 503, after ``within`` seconds."""
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import InvalidStatus
+
+    give_up = time.monotonic() + within
+    while True:
+        try:
+            return await connect(url, compression=None, max_size=2**22, open_timeout=30)
+        except InvalidStatus as exc:
+            if exc.response.status_code != 503 or time.monotonic() > give_up:
+                raise
+            if busy is not None:
+                busy.append(1)
+            await asyncio.sleep(0.1)
+
+
 async def _first_moves(
     url: str, seats: dict[str, int], refused: dict[str, int], busy: list[int] | None = None
 ) -> None:
     """A first move in every room (``refused``: the moves refused, by code; ``busy`` gets a
     1 for each connection the node answered 503, still busy recovering, and that was
     asked for again)."""
-    from websockets.asyncio.client import connect
-    from websockets.exceptions import InvalidStatus
 
     async def worker(rooms: list[str]) -> None:
-        while True:  # a node still busy recovering says 503 (its lag limit): ask again
-            try:
-                ws = await connect(url, compression=None, max_size=2**22, open_timeout=30)
-                break
-            except InvalidStatus as exc:
-                if exc.response.status_code != 503:
-                    raise
-                if busy is not None:
-                    busy.append(1)
-                await asyncio.sleep(0.1)
+        ws = await connect_admitted(url, busy)
         ids = 0
 
         async def ask(msg: dict[str, Any]) -> dict[str, Any]:

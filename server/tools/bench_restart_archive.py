@@ -31,7 +31,7 @@ from ..engine import REGISTRY
 from ..net.archiving import game_of
 from ..rooms.room import Room
 from .bench_common import HOST, _start_redis, raise_nofile, rss_mb, stop_all
-from .bench_modes import NOW, _write_rooms, restart_and_play
+from .bench_modes import NOW, _write_rooms, connect_admitted, restart_and_play
 
 #: distinct games played to their end, of which the archive's games are copies
 TEMPLATES = 40
@@ -114,10 +114,8 @@ async def fill(url: str, n: int) -> dict[str, Any]:
 async def archived_reads(ws_url: str, http: str, ids: list[str]) -> dict[str, Any]:
     """Each of ``ids``' record over the WebSocket, and a page of one player's games over
     HTTP: how many answered whole, and the slowest."""
-    from websockets.asyncio.client import connect
-
     ok, slowest = 0, 0.0
-    async with connect(ws_url, compression=None, max_size=2**22) as ws:
+    async with await connect_admitted(ws_url) as ws:
         await ws.send(json.dumps({"type": "hello", "protocol": 2, "id": 0}))
         await ws.recv()
         for n, game_id in enumerate(ids, 1):

@@ -1,22 +1,34 @@
 """A pairing's room: created with the id the event names, once; seated with the same tokens
-whoever seats it; rated only when every player has an account."""
+whoever seats it; rated only when every player has an account; seated in the end when a dead
+host's lease held it at first."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import random
+import time
+
+import pytest
 
 from server.engine import Registry
+from server.net import tournaments as director_module
+from server.net.errors import ProtocolError
 from server.net.tournament_rooms import seat_token, start_game
 from server.net.tournament_service import tournaments_of
 from server.sdk import KibitzClient
-from server.tournaments import Spec
+from server.tournaments import Spec, Tournament
 
 from .test_protocol_examples import register
-from .tournament_helpers import nodes
+from .tournament_helpers import log_of, nodes
 
 ADA = {"key": "u:Ada", "name": "Ada", "user": "Ada", "rating": 1500.0, "bot": None}
 BOT = {"key": "bot:random:1", "name": "Random bot 1", "user": None, "rating": 1500.0}
 PLAYERS = [ADA, BOT | {"bot": "random"}]
+SPEC = {
+    "name": "Retry", "game": "chess", "system": "arena",
+    "clock": {"base": 60, "increment": 0}, "minutes": 5,
+}  # fmt: skip
 
 
 async def test_a_pairing_seats_its_room_once_with_the_same_tokens(
@@ -59,3 +71,42 @@ async def test_a_rated_pairing_of_accounts_is_rated(
         pairing = (await c.request("pairing", room="tRatedTrue"))["pairing"]
         assert pairing["rated"] and [p["user"] for p in pairing["players"]] == ["Ada", "Bob"]
         await c.close()
+
+
+@pytest.mark.parametrize("attempts", [36, 1])
+async def test_a_room_its_dead_host_still_leases_is_seated_once_the_lease_lapses(
+    redis_url: str, prefix: str, registry: Registry, monkeypatch: pytest.MonkeyPatch, attempts: int
+) -> None:
+    """A pairing whose room's lease a dead node still holds cannot be seated now: the
+    director tries again until it can (with one attempt, the broken twin, it never is)."""
+    monkeypatch.setattr(director_module, "SEAT_ATTEMPTS", attempts)
+    async with nodes(redis_url, prefix, registry, 1) as (n1,):
+        assert n1.hub is not None
+        players = [await KibitzClient.connect(n1.ws_url) for _ in range(2)]
+        starts = time.time() + 60
+        created = await players[0].request("tournament_create", **SPEC, starts_at=starts)
+        tid = created["tournament"]
+        for p in players:
+            await p.request("tournament_join", tournament=tid)
+        director = tournaments_of(n1.hub).director
+        d = director.directed[tid]
+        decide = lambda t: t.tick(starts + 1, set(), random.Random(1))  # noqa: E731
+        twin = Tournament.replay(await log_of(n1, tid))
+        (room,) = [e.data["room"] for e in decide(twin) if e.kind == "paired"]
+        assert await n1.hub.store.acquire(room, "ghost", 3000)  # the dead host's lease
+        t0 = time.monotonic()
+        await director.run(tid, d, decide)
+        assert room in d.open
+        deadline = t0 + (15 if attempts > 1 else 5)  # 5: past the lease, still unseated
+        seated = False
+        while time.monotonic() < deadline and not seated:
+            await asyncio.sleep(0.2)
+            with contextlib.suppress(ProtocolError):
+                info = await n1.hub.read(room, "info", {})
+                seated = all(s["kind"] != "empty" for s in info["seats"])
+        if attempts > 1:
+            assert seated and time.monotonic() - t0 >= 2.5  # not before the lease lapsed
+        else:
+            assert not seated  # tried once, while the lease was held: the game never starts
+        for p in players:
+            await p.close()

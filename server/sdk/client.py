@@ -208,6 +208,22 @@ class KibitzClient:
             raise KibitzError(reply["code"], reply.get("message", ""))
         return reply
 
+    async def request_while_unavailable(
+        self, kind: str, *, within: float = 15.0, **fields: Any
+    ) -> Message:
+        """:meth:`request`, sent again while the answer is ``unavailable`` (nothing was done:
+        the room or tournament is changing nodes, or the store is away) for ``within``
+        seconds; then that error is raised like any other."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + within
+        while True:
+            try:
+                return await self.request(kind, **fields)
+            except KibitzError as exc:
+                if exc.code != "unavailable" or loop.time() > deadline:
+                    raise
+            await asyncio.sleep(0.2)
+
     async def next_message(self, timeout: float = 10.0) -> Message:
         return await asyncio.wait_for(self.pushed.get(), timeout)
 

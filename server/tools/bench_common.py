@@ -19,6 +19,33 @@ from ..store.redis_process import redis_binary
 HOST = "127.0.0.1"
 
 
+class InFlight:
+    """Messages sent and not yet seen by all their receivers: a move's latency is the time
+    until the last of its table's connections has it (``key``: the room's version, or the
+    raw anchor's counter)."""
+
+    def __init__(self) -> None:
+        self._waiting: dict[int, tuple[float, int]] = {}
+
+    def sent(self, key: int, at: float, receivers: int) -> None:
+        self._waiting[key] = (at, receivers)
+
+    def seen(self, key: int) -> float | None:
+        """One receiver has ``key``: when it was sent if that was the last of them."""
+        entry = self._waiting.get(key)
+        if entry is None:
+            return None
+        at, left = entry
+        if left > 1:
+            self._waiting[key] = (at, left - 1)
+            return None
+        del self._waiting[key]
+        return at
+
+    def clear(self) -> None:
+        self._waiting.clear()
+
+
 def raise_nofile(limit: int = 20_000) -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     want = min(limit, hard) if hard != resource.RLIM_INFINITY else limit

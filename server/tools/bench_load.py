@@ -30,6 +30,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.typing import Subprotocol
 
 from ..store.log import pack
+from .bench_common import InFlight, pct, raise_nofile
 from .bench_gc import gc_window, scrape_gc
 
 MSGPACK = "kibitz.msgpack"
@@ -58,13 +59,6 @@ def cpu_seconds(pid: int) -> float:
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def pct(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 class Probe:
@@ -153,7 +147,7 @@ class Room:
         self.rng = random.Random(seed)
         self.room = ""
         self.version = 0
-        self.waiting: dict[int, tuple[float, int]] = {}
+        self.waiting = InFlight()
         self.acted: dict[int, int] = {}  # seat -> the version it last moved at
         self.over = asyncio.Event()
         self.ids = 0
@@ -175,15 +169,9 @@ class Room:
                     continue
                 stats.delivered += 1
                 version = msg["version"]
-                entry = self.waiting.get(version)
-                if entry is not None:
-                    sent, left = entry
-                    if left <= 1:
-                        del self.waiting[version]
-                        if stats.measuring:
-                            stats.latencies.append(loop.time() - sent)
-                    else:
-                        self.waiting[version] = (sent, left - 1)
+                sent = self.waiting.seen(version)
+                if sent is not None and stats.measuring:
+                    stats.latencies.append(loop.time() - sent)
                 legal = None
                 if kind == "update":
                     legal = msg.get("legal") if msg.get("you") == seat else None
@@ -230,7 +218,7 @@ class Room:
             await asyncio.sleep(self.rng.expovariate(1 / self.think))
         if room != self.room:
             return  # that game is over
-        self.waiting[version + 1] = (asyncio.get_running_loop().time(), len(self.members))
+        self.waiting.sent(version + 1, asyncio.get_running_loop().time(), len(self.members))
         with contextlib.suppress(ConnectionClosed):  # the run ended while it thought
             await self.ask(
                 ws,
@@ -421,7 +409,7 @@ async def ceiling_load(p: dict[str, Any]) -> dict[str, Any]:
 
     async def table(group: list[Any], seed: int) -> None:
         rng = random.Random(seed)
-        waiting: dict[int, tuple[float, int]] = {}
+        waiting = InFlight()
         counter = 0
         turn = asyncio.Queue[int]()
 
@@ -429,15 +417,9 @@ async def ceiling_load(p: dict[str, Any]) -> dict[str, Any]:
             async for frame in ws:
                 stats.delivered += 1
                 key = frame[-1] if isinstance(frame, bytes) and frame else 0
-                entry = waiting.get(key)
-                if entry is not None:
-                    sent, left = entry
-                    if left <= 1:
-                        del waiting[key]
-                        if stats.measuring:
-                            stats.latencies.append(loop.time() - sent)
-                    else:
-                        waiting[key] = (sent, left - 1)
+                sent = waiting.seen(key)
+                if sent is not None and stats.measuring:
+                    stats.latencies.append(loop.time() - sent)
                 if seat is not None and frame[-2:-1] == bytes([1 - seat]):
                     turn.put_nowait(seat)
 
@@ -448,7 +430,7 @@ async def ceiling_load(p: dict[str, Any]) -> dict[str, Any]:
                 if p["think"] > 0:
                     await asyncio.sleep(rng.expovariate(1 / p["think"]))
                 counter = (counter + 1) % 250
-                waiting[counter] = (loop.time(), len(group))
+                waiting.sent(counter, loop.time(), len(group))
                 frame = move + update[:200] + bytes([seat, counter])
                 await group[seat].send(frame)
                 stats.moves += 1
@@ -481,14 +463,10 @@ async def ceiling_load(p: dict[str, Any]) -> dict[str, Any]:
 
 def run_kibitz_load(params: dict[str, Any]) -> dict[str, Any]:
     """In a worker process."""
-    from .bench_common import raise_nofile
-
     raise_nofile()
     return asyncio.run(kibitz_load(params))
 
 
 def run_ceiling_load(params: dict[str, Any]) -> dict[str, Any]:
-    from .bench_common import raise_nofile
-
     raise_nofile()
     return asyncio.run(ceiling_load(params))

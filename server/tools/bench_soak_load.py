@@ -30,8 +30,8 @@ from typing import Any
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from ..store.log import pack
-from .bench_common import rss_mb
-from .bench_load import Probe, _connect, pct, quiet_gc, unpack
+from .bench_common import InFlight, pct, raise_nofile, rss_mb
+from .bench_load import Probe, _connect, quiet_gc, unpack
 
 #: seconds without a delta after which a table gives its game up
 STALL = 30.0
@@ -70,7 +70,7 @@ class Table:
         self.room = ""
         self.target = 0
         self.ids = 0
-        self.waiting: dict[int, tuple[float, int]] = {}
+        self.waiting = InFlight()
         self.acted: dict[int, int] = {}
         self.progress = 0  # deltas seen: a game that sees none for STALL seconds is stuck
         self.over = asyncio.Event()
@@ -92,16 +92,11 @@ class Table:
                     continue
                 self.progress += 1
                 version = msg["version"]
-                entry = self.waiting.get(version)
-                if entry is not None:
-                    sent, left = entry
-                    if left <= 1:
-                        del self.waiting[version]
-                        now = loop.time()
-                        stats.lat_at.append(now - self.t0)
-                        stats.lat.append(now - sent)
-                    else:
-                        self.waiting[version] = (sent, left - 1)
+                sent = self.waiting.seen(version)
+                if sent is not None:
+                    now = loop.time()
+                    stats.lat_at.append(now - self.t0)
+                    stats.lat.append(now - sent)
                 legal, over = None, False
                 if kind == "update":
                     legal = msg.get("legal") if msg.get("you") == seat else None
@@ -142,7 +137,7 @@ class Table:
         if len(self.stats.acked.get(room, ())) >= self.target:
             await self.ask(ws, {"type": "resign", "room": room})
             return
-        self.waiting[version + 1] = (asyncio.get_running_loop().time(), len(self.players))
+        self.waiting.sent(version + 1, asyncio.get_running_loop().time(), len(self.players))
         move = self.rng.choice(legal)
         await self.ask(ws, {"type": "move", "room": room, "move": move, "version": version})
 
@@ -313,7 +308,5 @@ async def soak_load(p: dict[str, Any]) -> dict[str, Any]:
 
 def run_soak_load(params: dict[str, Any]) -> dict[str, Any]:
     """In a worker process."""
-    from .bench_common import raise_nofile
-
     raise_nofile()
     return asyncio.run(soak_load(params))

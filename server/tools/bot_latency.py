@@ -30,11 +30,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from server.sdk import KibitzClient  # noqa: E402
-
-
-def pct(xs: list[float], q: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(q * len(xs)))]
+from server.tools.bench_common import pct  # noqa: E402
 
 
 async def human_moves(url: str, n: int) -> list[float]:

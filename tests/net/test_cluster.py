@@ -6,7 +6,6 @@ import asyncio
 import os
 import signal
 from collections.abc import AsyncIterator
-from typing import Any
 
 import pytest
 
@@ -16,19 +15,6 @@ from server.sdk import KibitzClient, KibitzError
 from server.store import Store
 
 from .test_restart import ServerProcess
-
-
-async def retry(c: KibitzClient, kind: str, timeout: float = 15.0, **fields: Any) -> dict[str, Any]:
-    """A request retried while the room changes hosts (``unavailable``)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while True:
-        try:
-            return await c.request(kind, **fields)
-        except KibitzError as exc:
-            if exc.code != "unavailable" or loop.time() > deadline:
-                raise
-            await asyncio.sleep(0.2)
 
 
 @pytest.fixture
@@ -96,7 +82,7 @@ async def test_a_stale_host_cannot_append(
     assert getattr(err.value, "code", "") == "unavailable"
     assert room not in n1.hub.rooms and await store.version(room) == version
     # the client on n1 simply goes on: its move is forwarded to the new host
-    await retry(a, "move", room=room, move="e2e4")
+    await a.request_while_unavailable("move", room=room, move="e2e4")
     seen = await b.wait_update(lambda m: m["turn"] == 1, room=room)
     assert seen["view"]["last_move"] == "e2e4"
     assert await store.version(room) == version + 1  # applied once
@@ -129,8 +115,8 @@ async def test_killing_the_host_moves_the_game_to_the_other_node(
         n1.kill()  # the host dies; Ada's connection with it
         await asyncio.wait_for(a.closed.wait(), 10)
         a2 = await KibitzClient.connect(n2.ws, session=session_a, since={room: 5})
-        await retry(a2, "move", room=room, move="g2g4")
-        await retry(b, "move", room=room, move="d8h4")
+        await a2.request_while_unavailable("move", room=room, move="g2g4")
+        await b.request_while_unavailable("move", room=room, move="d8h4")
         for c in (a2, b, spec):
             end = await c.wait_update(lambda m: m["status"] == "over", room=room, timeout=15)
             assert end["outcome"]["reason"] == "checkmate"
@@ -168,7 +154,7 @@ async def test_a_paused_host_that_wakes_up_cannot_write(redis_url: str, prefix: 
             await pending
         except KibitzError as exc:
             assert exc.code == "unavailable"
-            await retry(a, "move", room=room, move="e2e4")
+            await a.request_while_unavailable("move", room=room, move="e2e4")
         seen = await b.wait_update(lambda m: m["turn"] == 1, room=room, timeout=15)
         assert seen["view"]["last_move"] == "e2e4"
         record = (await b.request("record", room=room))["record"]

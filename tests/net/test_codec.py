@@ -25,8 +25,10 @@ _scalars = (
 )
 _values = st.recursive(
     _scalars,
-    lambda inner: st.lists(inner)
-    | st.dictionaries(st.text() | st.integers(-1000, 1000) | st.booleans() | st.none(), inner),
+    lambda inner: (
+        st.lists(inner)
+        | st.dictionaries(st.text() | st.integers(-1000, 1000) | st.booleans() | st.none(), inner)
+    ),
     max_leaves=40,
 )
 

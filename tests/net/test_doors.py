@@ -38,7 +38,8 @@ async def test_a_players_second_connection_sees_only_the_public_view(
     view = got["view"]
     assert view["delayed"] == 1 and "seats" not in view
     assert view["public"] == server.hub.rooms[room].room.game.view(  # type: ignore[union-attr]
-        server.hub.rooms[room].room.past[0], None  # type: ignore[union-attr]
+        server.hub.rooms[room].room.past[0],
+        None,  # type: ignore[union-attr]
     )
     board = view["public"]["fen"].split()[0]
     assert set(board) <= set("?/12345678")  # not one piece of either side is shown

@@ -54,7 +54,10 @@ async def test_dns_rebinding_and_foreign_schemes_are_refused(server: KibitzServe
     evil = f"evil.example:{port}"
     with pytest.raises(InvalidStatus) as info:  # evil.example resolves to us (rebinding)
         await connect(
-            f"ws://{evil}/ws", host="127.0.0.1", port=port, origin=f"http://{evil}"  # type: ignore[arg-type]
+            f"ws://{evil}/ws",
+            host="127.0.0.1",
+            port=port,
+            origin=f"http://{evil}",  # type: ignore[arg-type]
         )
     assert info.value.response.status_code == 421
     with pytest.raises(InvalidStatus) as info:  # two Host headers: refused too

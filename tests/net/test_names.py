@@ -131,7 +131,7 @@ async def test_seek_and_pool_doors_take_whole_strings(server: KibitzServer) -> N
     # a guest's seek name is checked like a seat's: no control characters, in the middle
     # either (it would have failed only at pairing, the seek already taken)
     assert await code_of(a, "seek", game="chess", name="Gus\nX") == "bad_request"
-    pool = (await a.request("pool_join", game="chess", clock={"base": 180, "increment": 2}))
+    pool = await a.request("pool_join", game="chess", clock={"base": 180, "increment": 2})
     left = await a.request("pool_leave", pool=pool["pool"] + "\n")
     assert left["was_waiting"] is False
     assert (await a.request("pool_leave", pool=pool["pool"]))["was_waiting"] is True

@@ -69,8 +69,8 @@ async def test_a_killed_worker_hands_its_game_to_the_other(tmp_path: Path) -> No
         b = await KibitzClient.connect(ws)
         room = (await a.request("create_room", game="chess"))["room"]
         host = a.welcome["node"]  # the room lives on the worker that created it
-        sa = (await a.request("take_seat", room=room, seat=0, name="Ada"))
-        sb = (await b.request("take_seat", room=room, seat=1, name="Bob"))
+        sa = await a.request("take_seat", room=room, seat=0, name="Ada")
+        sb = await b.request("take_seat", room=room, seat=1, name="Bob")
         await a.request("move", room=room, move="f2f3")
         await b.request("move", room=room, move="e7e5")
         victim = pids[int(host.rsplit("/w", 1)[1])]

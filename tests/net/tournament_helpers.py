@@ -13,7 +13,7 @@ from typing import Any
 from server.engine import Registry
 from server.net.app import Config, KibitzServer
 from server.net.connection import Limits
-from server.sdk import KibitzClient, KibitzError
+from server.sdk import KibitzClient
 from server.store.log import unpack
 from server.store.tournaments import TournamentStore
 
@@ -39,19 +39,6 @@ async def nodes(
         yield servers
 
 
-async def retry(c: KibitzClient, kind: str, timeout: float = 10.0, **fields: Any) -> Message:
-    """A request retried while the tournament changes nodes (``unavailable``)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while True:
-        try:
-            return await c.request(kind, **fields)
-        except KibitzError as exc:
-            if exc.code != "unavailable" or loop.time() > deadline:
-                raise
-            await asyncio.sleep(0.2)
-
-
 async def with_bots(
     c: KibitzClient,
     spec: Message,
@@ -65,7 +52,8 @@ async def with_bots(
     tid = str(created["tournament"])
     via = adders or [c]
     for i in range(bots):
-        await retry(via[i % len(via)], "tournament_add_bot", tournament=tid, level=level)
+        adder = via[i % len(via)]
+        await adder.request_while_unavailable("tournament_add_bot", tournament=tid, level=level)
     return tid
 
 

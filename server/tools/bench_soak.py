@@ -28,6 +28,7 @@ import argparse
 import asyncio
 import concurrent.futures
 import multiprocessing
+import re
 import subprocess
 import tempfile
 import time
@@ -95,6 +96,7 @@ def run_soak(args: argparse.Namespace) -> dict[str, Any]:
         ended: dict[str, float] = result.pop("ended")
         left = _left_in_redis(redis_url, ended, time.time() - args.grace - MARGIN)
         logs_end = _room_logs(redis_url)
+        census = _census(redis_url)
         node.terminate()
         node.wait(30)
         stored = asyncio.run(_stored_moves(redis_url, archive_url, list(acked)))
@@ -110,6 +112,7 @@ def run_soak(args: argparse.Namespace) -> dict[str, Any]:
             "of_them_still_in_redis": left[1],
             "games_ended_since": len(ended) - left[0],
             "room_logs_in_redis_at_end": logs_end,
+            "redis_keys_at_end": census,
             "node_warnings": log_warnings(tmp),
         }
         first, last = report["p99_first_ms"], report["p99_last_ms"]
@@ -148,6 +151,31 @@ def _left_in_redis(redis_url: str, ended: dict[str, float], before: float) -> tu
         return len(old), sum(pipe.execute()) if old else 0
     finally:
         client.close()
+
+
+def _census(redis_url: str) -> dict[str, dict[str, int]]:
+    """Redis at the end, by kind of key (the name's part after ``kibitz:``, up to the next
+    ``:`` or ``{``): how many keys and their ``MEMORY USAGE`` bytes, largest first — what
+    holds the memory the slope measures."""
+    import redis
+
+    client: Any = redis.Redis.from_url(redis_url)
+    kinds: dict[str, dict[str, int]] = {}
+    try:
+        keys = list(client.scan_iter(match="kibitz:*", count=1000))
+        for start in range(0, len(keys), 1000):
+            batch = keys[start : start + 1000]
+            pipe = client.pipeline(transaction=False)
+            for key in batch:
+                pipe.memory_usage(key)
+            for key, used in zip(batch, pipe.execute(), strict=True):
+                kind = re.split(r"[:{]", key.decode()[len("kibitz:") :], maxsplit=1)[0]
+                entry = kinds.setdefault(kind, {"keys": 0, "bytes": 0})
+                entry["keys"] += 1
+                entry["bytes"] += used or 0
+    finally:
+        client.close()
+    return dict(sorted(kinds.items(), key=lambda kv: -kv[1]["bytes"]))
 
 
 def _room_logs(redis_url: str) -> int:
@@ -262,7 +290,8 @@ def print_soak(r: dict[str, Any]) -> None:
         f"soak {r['minutes']} min: {r['connections_held']}/{r['connections']} connections held,"
         f" {r['tables']} tables, grace {r['grace_s']:g} s, archive {r['archive']}",
         f"games finished {r['games_finished']} (stalled {r['games_stalled']}),"
-        f" moves acknowledged {r['moves_acked']}, refused {r['refused'] or 'none'}",
+        f" moves acknowledged {r['moves_acked']}, refused {r['refused'] or 'none'},"
+        f" tables cut off at the end {r['tables_cut_off']}",
         f"Redis used_memory MB by sample: {mb(r['redis_used_memory_mb'])}",
         f"node RSS MB by sample: {mb(r['node_rss_mb'])}",
         f"slope per 1,000 games (least squares, {r['steady_samples']} samples from"
@@ -280,6 +309,14 @@ def print_soak(r: dict[str, Any]) -> None:
         f"load generator: {r['generator']['cpu_share']} of a core, its loop late p99"
         f" {r['generator']['loop_lag_p99_ms']} ms",
     ]
+    census = ", ".join(
+        f"{kind} {c['keys']} ({c['bytes'] / 1024:.0f} KB)"
+        for kind, c in list(r["redis_keys_at_end"].items())[:8]
+    )
+    lines.append(f"Redis keys at the end by kind (count, MEMORY USAGE): {census}")
+    if r["refused_first_said"]:
+        lines.append("what each refusal said first:")
+        lines.extend(f"  {code}: {said}" for code, said in r["refused_first_said"].items())
     if r["node_warnings"]:
         lines.append("the node warned (distinct messages, how often):")
         lines.extend(f"  {w}" for w in r["node_warnings"])

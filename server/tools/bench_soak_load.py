@@ -47,12 +47,15 @@ class SoakStats:
     #: room -> when (time.time()) a player saw it end
     ended: dict[str, float] = field(default_factory=dict)
     errors: dict[str, int] = field(default_factory=dict)
+    #: code -> the first message said with it (what was refused, and why)
+    said: dict[str, str] = field(default_factory=dict)
     #: (seconds into the run, latency) per move, as two arrays
     lat_at: array[float] = field(default_factory=lambda: array("d"))
     lat: array[float] = field(default_factory=lambda: array("d"))
 
-    def error(self, code: str) -> None:
+    def error(self, code: str, message: str = "") -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
+        self.said.setdefault(code, message)
 
 
 class Table:
@@ -83,6 +86,16 @@ class Table:
             await ws.send(pack({**msg, "id": self.ids}))
 
     async def read(self, ws: Any, seat: int) -> None:
+        """Read until the connection closes (a reader that fails is counted, by its error:
+        its table would stall without it)."""
+        try:
+            await self._read(ws, seat)
+        except ConnectionClosed:
+            self.stats.error("reader:closed")
+        except Exception as exc:
+            self.stats.error(f"reader:{type(exc).__name__}", repr(exc)[:200])
+
+    async def _read(self, ws: Any, seat: int) -> None:
         stats, loop = self.stats, asyncio.get_running_loop()
         async for frame in ws:
             msg = unpack(frame)
@@ -121,12 +134,12 @@ class Table:
                 self.room = msg["room"]
                 self.created.set()
             elif kind == "error":
-                code = str(msg.get("code", "?"))
+                code, said = str(msg.get("code", "?")), str(msg.get("message", ""))
                 if msg.get("id") == self.creating:
-                    stats.error(f"create_room:{code}")
+                    stats.error(f"create_room:{code}", said)
                     self.refused.set()
                 else:
-                    stats.error(code)
+                    stats.error(code, said)
 
     creating: int | None = None
 
@@ -270,7 +283,13 @@ async def soak_load(p: dict[str, Any]) -> dict[str, Any]:
     probe = Probe()
     probe.start()
     tables = [Table(conns[i : i + 2], stats, p, i, t0) for i in range(0, len(conns) - 1, 2)]
-    await asyncio.gather(*(t.play(until) for t in tables))
+    playing = [loop.create_task(t.play(until)) for t in tables]
+    # a table ends its game by the end (or gives it up after STALL s): one still playing a
+    # minute past that is cut off and counted, not waited for
+    _done, cut_off = await asyncio.wait(playing, timeout=p["duration"] + STALL + 60)
+    for task in cut_off:
+        task.cancel()
+    await asyncio.gather(*playing, return_exceptions=True)
     elapsed = loop.time() - t0
     sampler.cancel()
     await asyncio.gather(sampler, return_exceptions=True)  # its last sample: the end
@@ -293,6 +312,8 @@ async def soak_load(p: dict[str, Any]) -> dict[str, Any]:
         "games_stalled": stats.stalled,
         "moves_acked": stats.moves,
         "refused": stats.errors,
+        "refused_first_said": stats.said,
+        "tables_cut_off": len(cut_off),
         "latency_window_s": window,
         "p99_first_ms": first,
         "p99_first_samples": n_first,

@@ -25,6 +25,25 @@ from .rps import RockPaperScissors
 ROOT = Path(__file__).resolve().parent.parent
 
 
+#: the files whose tests take tens of seconds each (a browser, a soak, a bench, a Redis
+#: Cluster): run first, so that the two workers end together rather than one finishing a
+#: long browser game while the other waits (each file's tests keep their order)
+LONG_FIRST = (
+    "tests/web/",
+    "tests/test_soak.py",
+    "tests/test_bench.py",
+    "tests/net/test_redis_cluster.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def long_first(item: pytest.Item) -> int:
+        path = item.path.relative_to(ROOT).as_posix()
+        return 0 if path.startswith(LONG_FIRST) else 1
+
+    items.sort(key=long_first)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -12,7 +12,7 @@ import sys
 from array import array
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, overload
+from typing import Any, Self, overload
 
 from .errors import BadRequest
 
@@ -26,7 +26,8 @@ MAX_CIDS = 256
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """One entry of a room's log. ``data`` is JSON/msgpack-ready; ``at`` is wall time (s)."""
+    """One entry of a room's log (and, as :class:`~server.tournaments.values.TournamentEvent`,
+    of a tournament's). ``data`` is JSON/msgpack-ready; ``at`` is wall time (s)."""
 
     kind: str
     data: Mapping[str, Any]
@@ -36,7 +37,7 @@ class Event:
         return {"k": self.kind, "d": dict(self.data), "t": self.at}
 
     @classmethod
-    def from_record(cls, rec: Mapping[str, Any]) -> Event:
+    def from_record(cls, rec: Mapping[str, Any]) -> Self:
         return cls(str(rec["k"]), dict(rec["d"]), float(rec["t"]))
 
 

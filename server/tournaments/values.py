@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..rooms.values import Event
 from .errors import TournamentError
 
 Json = dict[str, Any]
@@ -56,18 +57,8 @@ class Entrant:
 
 
 @dataclass(frozen=True, slots=True)
-class TournamentEvent:
-    """One entry of a tournament's log: ``kind`` (``created``, ``joined``, ``withdrew``,
-    ``returned``, ``cancelled``, ``started``, ``round``, ``paired``, ``berserk``, ``result``,
-    ``finished``), its JSON ``data``, and ``at`` (unix seconds)."""
-
-    kind: str
-    data: Mapping[str, Any]
-    at: float
-
-    def to_record(self) -> Json:
-        return {"k": self.kind, "d": dict(self.data), "t": self.at}
-
-    @classmethod
-    def from_record(cls, rec: Mapping[str, Any]) -> TournamentEvent:
-        return cls(str(rec["k"]), dict(rec["d"]), float(rec["t"]))
+class TournamentEvent(Event):
+    """One entry of a tournament's log: a room's :class:`~server.rooms.values.Event` (the
+    same record both ways) of its own kinds: ``created``, ``joined``, ``withdrew``,
+    ``returned``, ``cancelled``, ``started``, ``round``, ``paired``, ``berserk``,
+    ``result``, ``finished``."""

@@ -243,6 +243,17 @@ async def _sample(
         await client.aclose()
 
 
+def awaiting(coro: Any) -> list[str]:
+    """Where a suspended coroutine waits: each frame down its chain of awaits."""
+    out = []
+    while coro is not None:
+        frame = getattr(coro, "cr_frame", None) or getattr(coro, "gi_frame", None)
+        if frame is not None:
+            out.append(f"{frame.f_code.co_filename}:{frame.f_lineno} {frame.f_code.co_name}")
+        coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
+    return out
+
+
 def window_p99(stats: SoakStats, start: float, end: float) -> tuple[float | None, int]:
     """p99 latency (ms) of the moves whose delta reached both players in [start, end)."""
     values = [v for at, v in zip(stats.lat_at, stats.lat, strict=True) if start <= at < end]
@@ -283,21 +294,33 @@ async def soak_load(p: dict[str, Any]) -> dict[str, Any]:
     probe = Probe()
     probe.start()
     tables = [Table(conns[i : i + 2], stats, p, i, t0) for i in range(0, len(conns) - 1, 2)]
-    playing = [loop.create_task(t.play(until)) for t in tables]
+    playing = {loop.create_task(t.play(until)): t for t in tables}
     # a table ends its game by the end (or gives it up after STALL s): one still playing a
-    # minute past that is cut off and counted, not waited for
+    # minute past that is cut off and counted, not waited for: where it waited is printed,
+    # its connections are aborted, and it gets 10 s more to unwind
     _done, cut_off = await asyncio.wait(playing, timeout=p["duration"] + STALL + 60)
     for task in cut_off:
+        print(f"a table still playing past the end: {playing[task].room}", file=sys.stderr)
+        for place in awaiting(task.get_coro()):
+            print(f"  awaiting at {place}", file=sys.stderr)
+        for ws in playing[task].players:
+            ws.transport.abort()
         task.cancel()
-    await asyncio.gather(*playing, return_exceptions=True)
+    if cut_off:
+        await asyncio.wait(cut_off, timeout=10)
     elapsed = loop.time() - t0
     sampler.cancel()
     await asyncio.gather(sampler, return_exceptions=True)  # its last sample: the end
     generator = probe.stop()
     held = sum(1 for ws in conns if ws.state.name == "OPEN")
-    for ws in conns:
-        with contextlib.suppress(Exception):
+
+    async def close(ws: Any) -> None:
+        try:
             await asyncio.wait_for(ws.close(), 2)
+        except Exception:
+            ws.transport.abort()
+
+    await asyncio.gather(*(close(ws) for ws in conns))
     window = 300.0 if p["duration"] >= 1500 else p["duration"] / 5
     first, n_first = window_p99(stats, 0, window)
     last, n_last = window_p99(stats, elapsed - window, elapsed + 1)

@@ -219,15 +219,17 @@ async def _one_sample(client: Any, p: dict[str, Any], stats: SoakStats, t: float
 
 
 async def _sample(
-    p: dict[str, Any], stats: SoakStats, t0: float, out: list[dict[str, Any]]
+    p: dict[str, Any], stats: SoakStats, t0: float, out: list[dict[str, Any]], stop: asyncio.Event
 ) -> None:
-    """A sample every ``p["sample"]`` seconds until cancelled, and one as it is."""
+    """A sample every ``p["sample"]`` seconds until ``stop`` is set, and one then (not by
+    cancelling: redis-py can swallow a cancellation that lands inside a command, and then
+    the sampler went on for good — it did so when the end fell on a sample)."""
     import redis.asyncio as aredis
 
     client: Any = aredis.Redis.from_url(p["redis"])
     loop = asyncio.get_running_loop()
     try:
-        while True:
+        while not stop.is_set():
             out.append(await _one_sample(client, p, stats, loop.time() - t0))
             s = out[-1]
             print(  # a line per sample on stderr (above the progress bar of a terminal)
@@ -236,8 +238,8 @@ async def _sample(
                 file=sys.stderr,
                 flush=True,
             )
-            await asyncio.sleep(p["sample"])
-    except asyncio.CancelledError:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), p["sample"])
         out.append(await _one_sample(client, p, stats, loop.time() - t0))
     finally:
         await client.aclose()
@@ -290,7 +292,8 @@ async def soak_load(p: dict[str, Any]) -> dict[str, Any]:
     t0 = loop.time()
     until = t0 + p["duration"]
     samples: list[dict[str, Any]] = []
-    sampler = loop.create_task(_sample(p, stats, t0, samples))
+    stop_sampling = asyncio.Event()
+    sampler = loop.create_task(_sample(p, stats, t0, samples, stop_sampling))
     probe = Probe()
     probe.start()
     tables = [Table(conns[i : i + 2], stats, p, i, t0) for i in range(0, len(conns) - 1, 2)]
@@ -309,8 +312,8 @@ async def soak_load(p: dict[str, Any]) -> dict[str, Any]:
     if cut_off:
         await asyncio.wait(cut_off, timeout=10)
     elapsed = loop.time() - t0
-    sampler.cancel()
-    await asyncio.gather(sampler, return_exceptions=True)  # its last sample: the end
+    stop_sampling.set()
+    await sampler  # its last sample: the end
     generator = probe.stop()
     held = sum(1 for ws in conns if ws.state.name == "OPEN")
 

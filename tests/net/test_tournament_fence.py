@@ -5,7 +5,6 @@ append, would pair the players a second time)."""
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
@@ -13,10 +12,9 @@ from server.engine import Registry
 from server.net.errors import ProtocolError
 from server.net.tournament_service import tournaments_of
 from server.net.tournaments import Directed, Director
-from server.sdk import KibitzClient
 from server.tournaments import Tournament
 
-from .tournament_helpers import log_of, nodes, pairings
+from .tournament_helpers import log_of, nodes, pairings, two_joined
 
 SPEC = {
     "name": "Fenced", "game": "chess", "system": "arena",
@@ -38,12 +36,7 @@ async def test_a_node_without_the_lease_pairs_nobody(
     redis_url: str, prefix: str, registry: Registry, fenced: bool
 ) -> None:
     async with nodes(redis_url, prefix, registry) as (n1, n2):
-        players = [await KibitzClient.connect(n1.ws_url) for _ in range(2)]
-        starts = time.time() + 60
-        created = await players[0].request("tournament_create", **SPEC, starts_at=starts)
-        tid = created["tournament"]
-        for p in players:
-            await p.request("tournament_join", tournament=tid)
+        players, tid, starts = await two_joined(n1, SPEC)
         log = await log_of(n1, tid)
         assert n1.hub is not None and n2.hub is not None
         other = tournaments_of(n2.hub).director

@@ -20,7 +20,7 @@ from server.sdk import KibitzClient
 from server.tournaments import Spec, Tournament
 
 from .test_protocol_examples import register
-from .tournament_helpers import log_of, nodes
+from .tournament_helpers import log_of, nodes, two_joined
 
 ADA = {"key": "u:Ada", "name": "Ada", "user": "Ada", "rating": 1500.0, "bot": None}
 BOT = {"key": "bot:random:1", "name": "Random bot 1", "user": None, "rating": 1500.0}
@@ -82,12 +82,7 @@ async def test_a_room_its_dead_host_still_leases_is_seated_once_the_lease_lapses
     monkeypatch.setattr(director_module, "SEAT_ATTEMPTS", attempts)
     async with nodes(redis_url, prefix, registry, 1) as (n1,):
         assert n1.hub is not None
-        players = [await KibitzClient.connect(n1.ws_url) for _ in range(2)]
-        starts = time.time() + 60
-        created = await players[0].request("tournament_create", **SPEC, starts_at=starts)
-        tid = created["tournament"]
-        for p in players:
-            await p.request("tournament_join", tournament=tid)
+        players, tid, starts = await two_joined(n1, SPEC)
         director = tournaments_of(n1.hub).director
         d = director.directed[tid]
         decide = lambda t: t.tick(starts + 1, set(), random.Random(1))  # noqa: E731

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 import urllib.request
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -37,6 +38,18 @@ async def nodes(
             cfg = config(redis_url, prefix, registry, f"n{i + 1}")
             servers.append(await stack.enter_async_context(KibitzServer(cfg)))
         yield servers
+
+
+async def two_joined(server: KibitzServer, spec: Message) -> tuple[list[KibitzClient], str, float]:
+    """Two players connected to ``server`` who joined a new tournament of ``spec`` starting
+    in a minute: their clients, its id, when it starts."""
+    players = [await KibitzClient.connect(server.ws_url) for _ in range(2)]
+    starts = time.time() + 60
+    created = await players[0].request("tournament_create", **spec, starts_at=starts)
+    tid = str(created["tournament"])
+    for p in players:
+        await p.request("tournament_join", tournament=tid)
+    return players, tid, starts
 
 
 async def with_bots(

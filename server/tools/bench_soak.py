@@ -95,8 +95,7 @@ def run_soak(args: argparse.Namespace) -> dict[str, Any]:
         acked: dict[str, list[int]] = result.pop("acked")
         ended: dict[str, float] = result.pop("ended")
         left = _left_in_redis(redis_url, ended, time.time() - args.grace - MARGIN)
-        logs_end = _room_logs(redis_url)
-        census = _census(redis_url)
+        census, logs_end = _census(redis_url)
         node.terminate()
         node.wait(30)
         stored = asyncio.run(_stored_moves(redis_url, archive_url, list(acked)))
@@ -153,14 +152,16 @@ def _left_in_redis(redis_url: str, ended: dict[str, float], before: float) -> tu
         client.close()
 
 
-def _census(redis_url: str) -> dict[str, dict[str, int]]:
+def _census(redis_url: str) -> tuple[dict[str, dict[str, int]], int]:
     """Redis at the end, by kind of key (the name's part after ``kibitz:``, up to the next
     ``:`` or ``{``): how many keys and their ``MEMORY USAGE`` bytes, largest first — what
-    holds the memory the slope measures."""
+    holds the memory the slope measures; and how many room logs (``room:`` streams) there
+    are, from the same walk."""
     import redis
 
     client: Any = redis.Redis.from_url(redis_url)
     kinds: dict[str, dict[str, int]] = {}
+    logs = 0
     try:
         keys = list(client.scan_iter(match="kibitz:*", count=1000))
         for start in range(0, len(keys), 1000):
@@ -168,24 +169,18 @@ def _census(redis_url: str) -> dict[str, dict[str, int]]:
             pipe = client.pipeline(transaction=False)
             for key in batch:
                 pipe.memory_usage(key)
-            for key, used in zip(batch, pipe.execute(), strict=True):
-                kind = re.split(r"[:{]", key.decode()[len("kibitz:") :], maxsplit=1)[0]
+                pipe.type(key)
+            replies = pipe.execute()
+            for key, used, kind_of in zip(batch, replies[::2], replies[1::2], strict=True):
+                name = key.decode()
+                kind = re.split(r"[:{]", name[len("kibitz:") :], maxsplit=1)[0]
                 entry = kinds.setdefault(kind, {"keys": 0, "bytes": 0})
                 entry["keys"] += 1
                 entry["bytes"] += used or 0
+                logs += name.startswith("kibitz:room:") and kind_of == b"stream"
     finally:
         client.close()
-    return dict(sorted(kinds.items(), key=lambda kv: -kv[1]["bytes"]))
-
-
-def _room_logs(redis_url: str) -> int:
-    import redis
-
-    client: Any = redis.Redis.from_url(redis_url)
-    try:
-        return sum(1 for _ in client.scan_iter(match="kibitz:room:*", count=1000, _type="stream"))
-    finally:
-        client.close()
+    return dict(sorted(kinds.items(), key=lambda kv: -kv[1]["bytes"])), logs
 
 
 async def _stored_moves(

@@ -174,15 +174,16 @@ class Handlers:
             self.hub.audience.listen(room_id, client, held)
         await self.hub.sessions.save(client)
 
-    async def push_state(self, client: Client, room_id: str, since: int | None) -> None:
+    async def push_state(self, client: Client, room_id: str, since: int | None) -> int:
         """Send ``client`` what it missed (or the whole state) for each of its recipients,
-        then the room's chat it may read."""
-        status = "waiting"
+        then the room's chat it may read. Returns the newest version sent (0: none)."""
+        status, version = "waiting", 0
         for r in self.hub.audience.recipients_of(room_id, client):
             update = await self.hub.read(room_id, "resync", {"recipient": r, "since": since})
             client.send(update)
-            status = update["status"]
+            status, version = update["status"], max(version, int(update["version"]))
         await self.push_chat(client, room_id, status)
+        return version
 
     async def push_chat(self, client: Client, room_id: str, status: str) -> None:
         """What a listener is sent on joining a room besides its state (``on_join``: the
@@ -359,9 +360,10 @@ async def resync(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, 
     room_id = _room(msg)
     if not h.hub.audience.recipients_of(room_id, client):
         raise ProtocolError("bad_request", "neither seated nor watching here: take_seat or watch")
-    await h.push_state(client, room_id, clamp_since(msg.get("since")))
-    info = await h.hub.read(room_id, "info", {})
-    return {"type": "ok", "room": room_id, "version": info["version"]}
+    # the version of the update just sent, not the room's by now: a move between the two
+    # reads would name an update that, from another node, may never come (a lost publish)
+    version = await h.push_state(client, room_id, clamp_since(msg.get("since")))
+    return {"type": "ok", "room": room_id, "version": version}
 
 
 async def leave(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:

@@ -338,7 +338,7 @@ class NodePubSub:
                 # a node that died without closing the connection says nothing: ask it
                 self._checked = time.monotonic()
                 await asyncio.wait_for(self._pubsub.ping(), HEALTH_CHECK)
-            return await self._pubsub.get_message(timeout=timeout)
+            message = await self._pubsub.get_message(timeout=timeout)
         except Exception as exc:  # redis-py may also fail with a torn-down connection
             log.warning("pub/sub node lost (%s): moving to another node", exc)
             await asyncio.sleep(min(timeout, 0.5))
@@ -347,6 +347,9 @@ class NodePubSub:
             with contextlib.suppress(StoreError):
                 await self._connect()
             return None
+        if message is not None and message["type"] == "pong":
+            return None  # the health check's answer, not a publication (its data is b"")
+        return message
 
     async def _drop(self) -> None:
         pubsub, client, self._pubsub, self._client = self._pubsub, self._client, None, None

@@ -405,3 +405,28 @@ async def test_metrics_in_prometheus_format(server: KibitzServer) -> None:
     assert float(text.split(full, 1)[1].split("\n", 1)[0]) >= 1
     await a.close()
     await b.close()
+
+
+async def test_resync_answers_the_version_it_sent_even_when_a_move_lands_meanwhile(
+    server: KibitzServer,
+) -> None:
+    """``resync``'s ``ok`` names the update it pushed. The room's version read afterwards
+    can be newer (a move landed in between), and a client waiting for that update from
+    another node may never get it (a publication lost in a failover): a 10 s stall, once."""
+    a, b, room = await seated_pair(server)
+    await play(a, room, "e2e4")
+    handlers, armed = server.handlers, [True]
+
+    async def move_meanwhile(*_args: Any) -> None:  # runs between the push and the reply
+        if armed.pop() if armed else False:
+            await play(b, room, "e7e5")
+
+    handlers.on_join = (*handlers.on_join, move_meanwhile)
+    a.drain()
+    ok = await a.request("resync", room=room)
+    pushed = await a.next_update(room)
+    assert pushed["version"] == ok["version"], (pushed["version"], ok["version"])
+    after = await a.next_update(room)  # and the move's own update follows
+    assert after["version"] == ok["version"] + 1 and after["view"]["last_move"] == "e7e5"
+    await a.close()
+    await b.close()

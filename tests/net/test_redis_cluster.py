@@ -168,6 +168,32 @@ async def test_a_connection_torn_down_under_a_command_is_a_connection_error(
         await client.aclose()
 
 
+async def test_the_pub_sub_health_check_answer_is_not_a_message(
+    redis_cluster: LocalCluster, prefix: str
+) -> None:
+    """NodePubSub PINGs its node now and then; the ``pong`` comes back through
+    ``get_message`` with ``data`` b"" (redis-py hands it on), which every listener would
+    take for a publication and fail to decode. Only publications come out."""
+    store = ClusterStore.from_cluster_url(redis_cluster.url, prefix=prefix)
+    await store.redis.initialize()  # the nodes a subscription may go to
+    pubsub = store.pubsub()
+    await pubsub.subscribe(store.channel("pong"))
+    raw = pubsub._pubsub  # what redis-py itself delivers: the pong the guard drops
+    await raw.ping()
+    first = [await raw.get_message(timeout=0.5) for _ in range(3)]  # the subscribe's reply: None
+    assert [m["type"] for m in first if m is not None] == ["pong"]
+    got: list[Any] = []
+    for i in range(3):
+        pubsub._checked = 0.0  # a health check (a PING) on the next read
+        await store.publish("pong", f"m{i}".encode())
+        for _ in range(6):  # the pong and the publication, in either order
+            if (message := await pubsub.get_message(timeout=0.1)) is not None:
+                got.append(message)
+    assert [(m["type"], m["data"]) for m in got] == [("message", f"m{i}".encode()) for i in range(3)]
+    await pubsub.aclose()
+    await store.redis.aclose()
+
+
 async def test_a_killed_primary_fails_over_and_no_acknowledged_move_is_lost(
     redis_cluster: LocalCluster, two_nodes: tuple[KibitzServer, KibitzServer], prefix: str
 ) -> None:

@@ -189,7 +189,8 @@ async def test_the_pub_sub_health_check_answer_is_not_a_message(
         for _ in range(6):  # the pong and the publication, in either order
             if (message := await pubsub.get_message(timeout=0.1)) is not None:
                 got.append(message)
-    assert [(m["type"], m["data"]) for m in got] == [("message", f"m{i}".encode()) for i in range(3)]
+    sent = [("message", f"m{i}".encode()) for i in range(3)]
+    assert [(m["type"], m["data"]) for m in got] == sent
     await pubsub.aclose()
     await store.redis.aclose()
 

@@ -88,6 +88,14 @@ class Audience:
         self.left[room_id] = seats
         self._soon(room_id, seat, at)
 
+    def forget_presence(self, room_id: str) -> None:
+        """The room is hosted here no more (archived, or another node's now): who of it
+        left is nobody's business here (else a node keeps two entries a game played, up to
+        :data:`MAX_LEFT`: the soak's RSS rising with games played)."""
+        for seat in self.left.pop(room_id, {}):
+            self.told.discard((room_id, seat))
+            self.n_left -= 1
+
     def gone_for(self, room_id: str, seat: int) -> float | None:
         """Seconds since ``seat``'s last connection here left (None: not gone, or unknown)."""
         at = self.left.get(room_id, {}).get(seat)

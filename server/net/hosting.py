@@ -6,7 +6,7 @@ leases, rebuilds rooms from their logs (replays render nothing) and keeps the le
 bookkeeping the lease keeper thread (``server/net/leases.py``) reports to. The hub
 (:class:`~server.net.hub.Hub`) owns it and hands it what to do when a room comes or goes
 (``on_hosted``: finish a game that ended, arm the clock, wake the bots; ``on_unhosted``:
-stop its clock).
+stop its clock, forget who of it left).
 """
 
 from __future__ import annotations

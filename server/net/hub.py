@@ -111,7 +111,7 @@ class Hub:
             node=node,
             lease_ms=lease_ms,
             on_hosted=self._hosted_now,
-            on_unhosted=self._stop_clock,
+            on_unhosted=self._unhosted,
         )
         self.lobby = Lobby(
             store, self.hosting, self.listeners, self.metrics, node=node, clock=clock
@@ -250,6 +250,10 @@ class Hub:
         self.timers[room_id] = asyncio.get_running_loop().call_later(
             delay, lambda: self.spawn(self._tick(hosted), f"clock {room_id}")
         )
+
+    def _unhosted(self, room_id: str) -> None:
+        self._stop_clock(room_id)
+        self.audience.forget_presence(room_id)
 
     def _stop_clock(self, room_id: str) -> None:
         timer = self.timers.pop(room_id, None)

@@ -7,6 +7,7 @@ that holds this catches an archiver that removes keys before the write."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ import pytest
 from server.engine import Registry
 from server.net.app import KibitzServer
 from server.net.archiving import Archiver, Crash
+from server.net.audience import Audience
 from server.sdk import KibitzClient
 
 from .helpers import archived_server, assert_somewhere, finished_game, other_archive, where
@@ -84,6 +86,34 @@ async def test_the_grace_period_keeps_a_game_in_redis(
         archiver.clock = lambda: srv.config.clock() + 601  # the grace period is over
         assert await archiver.sweep() == 1
         assert await where(srv.store, archiver.archive, room) == (False, True)
+        for c in clients.values():
+            await c.close()
+
+
+@pytest.mark.parametrize("broken", [False, True], ids=["forgotten", "broken-kept"])
+async def test_an_archived_game_leaves_no_trace_of_who_left_it(
+    redis_url: str, prefix: str, registry: Registry, tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch, broken: bool,
+) -> None:  # fmt: skip
+    """While a finished game is hosted, the node remembers its seats' players left
+    (``Audience.left``: a claim, ``opponent_gone``); once it is archived it does not: else
+    a node keeps two entries a game played, up to ``MAX_LEFT`` (the soak's RSS rising).
+    Broken: a hub that forgets nothing when a room goes."""
+    if broken:
+        monkeypatch.setattr(Audience, "forget_presence", lambda self, room_id: None)
+    archive = f"sqlite:{tmp_path / 'archive.sqlite3'}"
+    async with archived_server(redis_url, prefix, registry, archive) as srv:
+        assert srv.archiver is not None and srv.hub is not None
+        room, clients = await finished_game(srv, "chess", 2, "presence")
+        for c in clients.values():
+            await c.request("leave", room=room)
+        audience = srv.hub.audience
+        assert sorted(audience.left[room]) == [0, 1]
+        assert {(room, 0), (room, 1)} <= audience.told
+        assert await srv.archiver.sweep(everything=True) == 1
+        assert (room in audience.left) is broken
+        assert ({(room, 0), (room, 1)} <= audience.told) is broken
+        assert audience.n_left == sum(len(seats) for seats in audience.left.values())
         for c in clients.values():
             await c.close()
 

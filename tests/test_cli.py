@@ -78,9 +78,7 @@ def test_arena_runs_through_kibitz() -> None:
 
 
 @pytest.mark.parametrize("access_log", [False, True])
-def test_info_logs_do_not_list_every_request(
-    redis_url: str, access_log: bool
-) -> None:
+def test_info_logs_do_not_list_every_request(redis_url: str, access_log: bool) -> None:
     """At INFO an operator reads what matters: start, rooms, trouble — not one line per HTTP
     request (a person playing for ten minutes made 551). ``--access-log`` adds them."""
     port = free_port()

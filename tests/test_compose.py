@@ -18,9 +18,7 @@ def compose() -> dict:  # type: ignore[type-arg]
 
 
 def test_services_and_their_commands() -> None:
-    services = {
-        name: s for name, s in compose()["services"].items() if "profiles" not in s
-    }
+    services = {name: s for name, s in compose()["services"].items() if "profiles" not in s}
     assert set(services) == {"redis", "postgres", "node1", "node2", "lb"}
     assert "--appendonly" in services["redis"]["command"]
     postgres = services["postgres"]

@@ -243,9 +243,7 @@ def test_compiled_capture_codes_are_python_chess_captures_in_order() -> None:
 
 def _fields(board: chess.Board) -> dict[str, object]:
     """Every attribute of a board but its move list and stack, types included."""
-    return {
-        k: (type(v), v) for k, v in vars(board).items() if k not in ("move_stack", "_stack")
-    }
+    return {k: (type(v), v) for k, v in vars(board).items() if k not in ("move_stack", "_stack")}
 
 
 def test_the_compiled_push_is_python_chess_s() -> None:

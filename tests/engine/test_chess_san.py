@@ -36,9 +36,7 @@ def spelled_by(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) 
     return str(request.param)
 
 
-def played(
-    fen: str, seed: int, plies: int, kind: str
-) -> list[tuple[chess.Board, chess.Move, str]]:
+def played(fen: str, seed: int, plies: int, kind: str) -> list[tuple[chess.Board, chess.Move, str]]:
     """Random games through the engine: (board before, move, the state's SAN) per ply."""
     rng = random.Random(seed)
     state = CHESS.new({"fen": fen}, 2, turn_rng("s", 0))

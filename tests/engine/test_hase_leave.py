@@ -70,9 +70,7 @@ def test_one_runner_left_ends_the_race_with_the_leavers_last() -> None:
 
 def test_cards_pass_over_runners_who_left() -> None:
     # give_behind: 10 carrots to each runner behind; the one who left gets none
-    s = position(
-        [R(20, 60), R(5, 50), R(3, 50)], current=0, deck=("give_behind",), until="all"
-    )
+    s = position([R(20, 60), R(5, 50), R(3, 50)], current=0, deck=("give_behind",), until="all")
     s = leave(s, 2)
     legal = {str(m) for m in G.legal_moves(s, 0)}
     field = next(i for i in range(21, 30) if s.board[i] == "H" and f"advance {i - 20}" in legal)

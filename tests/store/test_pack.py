@@ -55,9 +55,11 @@ _scalars = (
 )
 _values = st.recursive(
     _scalars,
-    lambda inner: st.lists(inner)
-    | st.tuples(inner, inner)
-    | st.dictionaries(st.text() | st.integers(-1000, 1000) | st.booleans() | st.none(), inner),
+    lambda inner: (
+        st.lists(inner)
+        | st.tuples(inner, inner)
+        | st.dictionaries(st.text() | st.integers(-1000, 1000) | st.booleans() | st.none(), inner)
+    ),
     max_leaves=40,
 )
 

@@ -38,8 +38,7 @@ async def test_the_lobby_offers_stockfish_and_it_plays(
     [chess] = [g for g in games if g["name"] == "chess"]
     rated = [lv for lv in chess["levels"] if lv.get("engine") == "stockfish"]
     ratings = [  # as kibitz ladder --engine measured them (server/bots/ladder.json), or not
-        "not rated yet" if lv["elo"] is None else f"Elo {lv['elo']:+d} over level 1"
-        for lv in rated
+        "not rated yet" if lv["elo"] is None else f"Elo {lv['elo']:+d} over level 1" for lv in rated
     ]
     assert labels == [
         f"Bot: Stockfish level 1 — 0.1 s a move, skill 0, {ratings[0]}",

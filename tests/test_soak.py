@@ -32,6 +32,11 @@ def test_a_short_soak_stores_every_move_and_lets_finished_games_go() -> None:
     )  # fmt: skip
     assert r["connections_held"] == 200 and r["tables"] == 100
     assert isinstance(r["games_finished"], int) and r["games_finished"] >= 50
+    # no game given up (a late delta of a table's last game once stopped its next one),
+    # none left unfinished (a leave refused mid-game), no move refused
+    assert r["games_stalled"] == 0, r["stalls_first"]
+    refused = r["refused"]
+    assert isinstance(refused, dict) and not {"game_over", "bad_request"} & set(refused), refused
     # every move a player was told is in, is in the game's log, in Redis or in the archive
     assert isinstance(r["acked_moves"], int) and r["acked_moves"] > 1000
     assert r["acked_moves_found"] == r["acked_moves"] and r["acked_moves_missing"] == 0

@@ -35,6 +35,8 @@ from .bench_load import Probe, _connect, quiet_gc, unpack
 
 #: seconds without a delta after which a table gives its game up
 STALL = 30.0
+#: stalled games described in the report (the first ones)
+STALLS_KEPT = 10
 
 
 @dataclass
@@ -49,6 +51,8 @@ class SoakStats:
     errors: dict[str, int] = field(default_factory=dict)
     #: code -> the first message said with it (what was refused, and why)
     said: dict[str, str] = field(default_factory=dict)
+    #: the first stalled games: what each seat had last heard of it (an operator's lead)
+    stalls: list[dict[str, Any]] = field(default_factory=list)
     #: (seconds into the run, latency) per move, as two arrays
     lat_at: array[float] = field(default_factory=lambda: array("d"))
     lat: array[float] = field(default_factory=lambda: array("d"))
@@ -76,6 +80,8 @@ class Table:
         self.waiting = InFlight()
         self.acted: dict[int, int] = {}
         self.progress = 0  # deltas seen: a game that sees none for STALL seconds is stuck
+        #: seat -> (version, kind, whether it carried legal moves) of its last delta or update
+        self.heard: dict[int, tuple[int, str, bool]] = {}
         self.over = asyncio.Event()
         self.created = asyncio.Event()
         self.refused = asyncio.Event()
@@ -120,6 +126,7 @@ class Table:
                             legal = value
                         elif path == ["status"] and value == "over":
                             over = True
+                self.heard[seat] = (version, kind, bool(legal))
                 if over:
                     if not self.over.is_set():
                         stats.ended.setdefault(self.room, time.time())
@@ -171,14 +178,29 @@ class Table:
             await asyncio.sleep(0.5 + self.rng.random())  # shed or refused: ask again
         return False
 
+    def note_stall(self) -> None:
+        if len(self.stats.stalls) < STALLS_KEPT:
+            self.stats.stalls.append({
+                "room": self.room,
+                "acked": list(self.stats.acked.get(self.room, ()))[-3:],
+                "target": self.target,
+                "heard": {seat: list(h) for seat, h in self.heard.items()},
+                "acted": dict(self.acted),
+            })  # fmt: skip
+
     async def play(self, until: float) -> None:
         loop = asyncio.get_running_loop()
         readers = [loop.create_task(self.read(ws, seat)) for seat, ws in enumerate(self.players)]
         try:
             while loop.time() < until:
+                # the last game's late deltas (the other seat's "over", say) are not this
+                # one's: they once set this game over, or its first move as made, before
+                # its room was known (1.5 % of the soak's games stalled)
+                self.room = ""
                 self.over.clear()
                 self.waiting.clear()
                 self.acted.clear()
+                self.heard.clear()
                 self.target = self.rng.randint(self.plies // 2, self.plies * 3 // 2)
                 if not await self.create(until):
                     break
@@ -190,6 +212,7 @@ class Table:
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(self.over.wait(), min(STALL, until - loop.time()))
                     if not self.over.is_set() and self.progress == seen and loop.time() < until:
+                        self.note_stall()
                         self.stats.stalled += 1  # given up: resigned, so that it ends (and
                         for ws in self.players:  # leaves Redis) like any game
                             await self.ask(ws, {"type": "resign", "room": self.room})
@@ -336,6 +359,7 @@ async def soak_load(p: dict[str, Any]) -> dict[str, Any]:
         "run_s": round(elapsed, 1),
         "games_finished": stats.games,
         "games_stalled": stats.stalled,
+        "stalls_first": stats.stalls,
         "moves_acked": stats.moves,
         "refused": stats.errors,
         "refused_first_said": stats.said,

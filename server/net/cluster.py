@@ -242,7 +242,8 @@ class Cluster:
         """Every ``period`` seconds: refresh the lobby entries of rooms that moved on; every
         ten seconds, mark the rooms this node's connections attend and expire waiting rooms
         nobody attends (``Lobby.abandoned_after``); every minute, expire waiting rooms nobody
-        came to (``Lobby.waiting_ttl``)."""
+        came to (``Lobby.waiting_ttl``) and end the games everybody left
+        (``Lobby.idle_game_ttl``)."""
         beats = 0
         lobby = self.hub.lobby
         while True:
@@ -255,6 +256,8 @@ class Cluster:
                     await lobby.expire_abandoned(lobby.abandoned_after)
                 if beats % 30 == 0:
                     await lobby.expire_waiting(lobby.waiting_ttl)
+                    idle = await lobby.idle_games(lobby.idle_game_ttl)
+                    await self.hub.clocks.end_idle(idle, lobby.idle_game_ttl)
             except Exception as exc:
                 log.warning("lobby upkeep failed: %s", exc)
 

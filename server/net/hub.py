@@ -20,9 +20,10 @@ Operations (the host side runs them on the room):
 Its parts own their state and are handed what they need: ``hosting``
 (:mod:`~server.net.hosting`: the rooms hosted here, claiming and loading them, leases),
 ``lobby`` (:mod:`~server.net.lobby`: lobby entries, game ends, expiry) and ``sessions``
-(:mod:`~server.net.sessions`) and ``audience`` (:mod:`~server.net.audience`: this node's
-connections, who listens to which room, the fan-out). The hub creates rooms, sequences their
-commands and runs their clocks.
+(:mod:`~server.net.sessions`), ``audience`` (:mod:`~server.net.audience`: this node's
+connections, who listens to which room, the fan-out) and ``clocks``
+(:mod:`~server.net.clocks`: the rooms' timers, and the end of games nobody came back to).
+The hub creates rooms and sequences their commands.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from ..engine import REGISTRY, Registry
 from ..rooms.room import Event, Room
 from ..store import Fenced, NotHost, Store, StoreError, Unknown, Unreplicated
 from .audience import Audience, Outs
+from .clocks import Clocks
 from .errors import ProtocolError
 from .hosting import Hosted, Hosting
 from .lobby import Lobby
@@ -74,10 +76,10 @@ READS = {"resync", "info", "record", "history", "check_token"}
 
 
 class Hub:
-    """One node's rooms: it creates them, sequences their commands (decide, append, apply,
-    send) and runs their clocks. Its parts own the rest: ``hosting`` (the rooms hosted here,
-    leases), ``lobby`` (entries, game ends, expiry), ``sessions`` and ``audience`` (this
-    node's connections, who listens to what, the fan-out)."""
+    """One node's rooms: it creates them and sequences their commands (decide, append,
+    apply, send). Its parts own the rest: ``hosting`` (the rooms hosted here, leases),
+    ``lobby`` (entries, game ends, expiry), ``sessions``, ``audience`` (this node's
+    connections, who listens to what, the fan-out) and ``clocks`` (timers, idle games)."""
 
     def __init__(
         self,
@@ -101,6 +103,8 @@ class Hub:
         self.make_secret = make_secret
         self.metrics = metrics or Metrics()
         self.audience = Audience(self.metrics)
+        #: the hosted rooms' timers (flag falls) and the end of idle games
+        self.clocks = Clocks(self.run, self.spawn, clock, lambda room_id: self.rooms.get(room_id))
         #: this node's connections, and who of them listens to which room (``audience``'s)
         self.clients = self.audience.clients
         self.listeners = self.audience.listeners
@@ -134,7 +138,6 @@ class Hub:
         self.remote: Callable[[str, str, str, dict[str, Any]], Coroutine[Any, Any, Any]] | None = (
             None
         )
-        self.timers: dict[str, asyncio.TimerHandle] = {}
         self.tasks: set[asyncio.Task[Any]] = set()
         #: admission control (set by the server): overload state, per-address counts
         self.admission: Any = None
@@ -165,9 +168,7 @@ class Hub:
     async def close(self) -> None:
         """Stop timers and background tasks and wait for them (idempotent)."""
         self.closed = True
-        for handle in self.timers.values():
-            handle.cancel()
-        self.timers.clear()
+        self.clocks.close()
         tasks = list(self.tasks)
         for task in tasks:
             task.cancel()
@@ -194,12 +195,16 @@ class Hub:
         to our own name by an earlier run). Returns how many this node took."""
         return await self.hosting.load_claimed(await self.hosting.claim(include_own=include_own))
 
+    def _unhosted(self, room_id: str) -> None:
+        self.clocks.stop(room_id)
+        self.audience.forget_presence(room_id)
+
     async def _hosted_now(self, hosted: Hosted) -> None:
         """A room just loaded: finish it if it ended with its last host, arm its clock,
         wake its bots."""
         if hosted.room.status == "over":
             await self.lobby.finish(hosted.room)
-        self.schedule(hosted)
+        self.clocks.schedule(hosted)
         for hook in self.on_change:  # bots that owe a move go on thinking
             hook(hosted)
 
@@ -234,43 +239,6 @@ class Hub:
         await self.lobby.update(hosted)
         log.info("room %s created: %s", room_id, game)
         return room.summary()
-
-    # -- clocks -----------------------------------------------------------------------------
-
-    def schedule(self, hosted: Hosted) -> None:
-        """Arm (or re-arm) the room's clock timer for its next flag fall."""
-        room_id = hosted.room.id
-        old = self.timers.pop(room_id, None)
-        if old is not None:
-            old.cancel()
-        deadline = hosted.room.deadline()
-        if deadline is None or self.closed or self.rooms.get(room_id) is not hosted:
-            return
-        delay = max(0.0, deadline - self.clock()) + 0.001
-        self.timers[room_id] = asyncio.get_running_loop().call_later(
-            delay, lambda: self.spawn(self._tick(hosted), f"clock {room_id}")
-        )
-
-    def _unhosted(self, room_id: str) -> None:
-        self._stop_clock(room_id)
-        self.audience.forget_presence(room_id)
-
-    def _stop_clock(self, room_id: str) -> None:
-        timer = self.timers.pop(room_id, None)
-        if timer is not None:
-            timer.cancel()
-
-    async def _tick(self, hosted: Hosted) -> None:
-        self.timers.pop(hosted.room.id, None)
-        try:
-            await self.run(hosted, lambda room: room.tick(self.clock()))
-        except ProtocolError as exc:  # store unavailable: try again shortly
-            log.warning("clock of room %s: %s", hosted.room.id, exc.message)
-            self.timers[hosted.room.id] = asyncio.get_running_loop().call_later(
-                1.0, lambda: self.spawn(self._tick(hosted), f"clock {hosted.room.id}")
-            )
-            return
-        self.schedule(hosted)
 
     # -- hosting ----------------------------------------------------------------------------
 
@@ -442,7 +410,7 @@ class Hub:
                 await self.lobby.update(hosted)
             else:  # the turn count: refreshed in the lobby a little later, in one batch
                 self.lobby.dirty.add(room.id)
-            self.schedule(hosted)
+            self.clocks.schedule(hosted)
             for hook in self.on_change:
                 hook(hosted)
             if unreplicated:

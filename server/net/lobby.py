@@ -55,6 +55,9 @@ class Lobby:
         #: a room still waiting for players that nobody is connected to and that saw no
         #: event this long (s) is removed (the only person closed the tab; only a bot sits)
         self.abandoned_after = 60.0
+        #: a game going on that no player is connected to and that saw no event this long
+        #: (s) is ended, no result (everybody left; else it stays in Redis for good)
+        self.idle_game_ttl = 86400.0
 
     async def update(self, hosted: Hosted) -> None:
         """Write the room's entry now; a game that ended leaves the lobby and is finished."""
@@ -113,6 +116,18 @@ class Lobby:
         elsewhere = await self.store.seated([r for r in room_ids if r not in here])
         found = iter(elsewhere)
         return [r in here or next(found) for r in room_ids]
+
+    async def idle_games(self, idle: float) -> list[Hosted]:
+        """The games going on here that saw no event for ``idle`` seconds and whose seats
+        nobody is connected to, here or on any node (a bot's turn is never idle: it moves)."""
+        now = self.clock()
+        quiet = [
+            hosted
+            for hosted in list(self.hosting.rooms.values())
+            if hosted.room.status == "playing" and now - hosted.room.last_at > idle
+        ]
+        attended = await self.attended([hosted.room.id for hosted in quiet])
+        return [hosted for hosted, here in zip(quiet, attended, strict=True) if not here]
 
     async def expire_abandoned(self, idle: float) -> int:
         """Delete the hosted rooms still waiting for players that nobody has been connected

@@ -38,6 +38,8 @@ from .values import BOT, MAX_CIDS, Actor, Event, PackedLog, Seat, hash_token
 Json = dict[str, Any]
 #: the outcome's reason when a player's leaving is claimed (:meth:`Room.claim_victory`)
 ABANDONED = "abandoned"
+#: the abort's reason when a game everybody left is ended (:meth:`Room.end_idle`)
+IDLE = "idle"
 
 
 class Room(Table):
@@ -147,6 +149,15 @@ class Room(Table):
         if draw:
             return [Event("draw", {"reason": ABANDONED}, now)]
         return [Event("resign", {"seat": other, "reason": ABANDONED}, now)]
+
+    def end_idle(self, now: float, idle: float) -> list[Event]:
+        """End a game nothing happened in for ``idle`` seconds and whose players all left
+        (the shell's sweep: no seat connected on any node): no result, unrated (``abort``
+        with reason ``idle``). Nothing if an event came since, or the game is not on."""
+        if self.status != "playing" or now - self.last_at <= idle:
+            return []
+        seat = min(self.to_act(), default=0)  # whose turn it was
+        return [Event("abort", {"seat": seat, "reason": IDLE}, now)]
 
     # -- after the game: the rematch, the ratings -----------------------------------------
 

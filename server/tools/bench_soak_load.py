@@ -180,13 +180,10 @@ class Table:
 
     def note_stall(self) -> None:
         if len(self.stats.stalls) < STALLS_KEPT:
-            self.stats.stalls.append({
-                "room": self.room,
-                "acked": list(self.stats.acked.get(self.room, ()))[-3:],
-                "target": self.target,
-                "heard": {seat: list(h) for seat, h in self.heard.items()},
-                "acted": dict(self.acted),
-            })  # fmt: skip
+            heard = {seat: list(h) for seat, h in self.heard.items()}
+            last = list(self.stats.acked.get(self.room, ()))[-3:]
+            note = {"room": self.room, "acked": last, "target": self.target, "heard": heard}
+            self.stats.stalls.append({**note, "acted": dict(self.acted)})
 
     async def play(self, until: float) -> None:
         loop = asyncio.get_running_loop()

@@ -66,3 +66,48 @@ async def test_games_nobody_attends_leave_the_lobby(server: KibitzServer, redis_
     assert info.value.code == "bad_request"
     for c in (ada, bob, eve):
         await c.close()
+
+
+@pytest.mark.parametrize("broken", [False, True], ids=["as-built", "broken-blind"])
+async def test_a_game_everybody_left_ends_and_one_a_player_is_at_goes_on(
+    server: KibitzServer, monkeypatch: pytest.MonkeyPatch, broken: bool
+) -> None:
+    """A game in progress that no player is connected to (on any node) and that saw no
+    event for ``Lobby.idle_game_ttl`` (a day) is ended, no result (``abort``, reason
+    ``idle``, unrated): else every game two people walk away from stays in Redis and on its
+    node for good. A game a player is still at goes on however long they think. Broken: a
+    sweep blind to who is connected ends that one too."""
+    hub = server.hub
+    assert hub is not None
+    if broken:
+
+        async def nobody(room_ids: list[str]) -> list[bool]:
+            return [False] * len(room_ids)
+
+        monkeypatch.setattr(hub.lobby, "attended", nobody)
+    ada, bob, cy, di = [await KibitzClient.connect(server.ws_url) for _ in range(4)]
+    rooms: dict[str, str] = {}
+    for name, (a, b) in {"left": (cy, di), "thinking": (ada, bob)}.items():
+        room = rooms[name] = (await a.request("create_room", game="chess"))["room"]
+        await a.request("take_seat", room=room, seat=0, name="A")
+        await b.request("take_seat", room=room, seat=1, name="B")
+        await a.request("move", room=room, move="e2e4")
+    await cy.close()
+    await di.close()
+    for _ in range(200):
+        if not hub.listeners.get(rooms["left"]):
+            break
+        await asyncio.sleep(0.02)
+    idle = 0.5
+    assert await hub.clocks.end_idle(await hub.lobby.idle_games(idle), idle) == 0  # too soon
+    await asyncio.sleep(idle + 0.1)
+    ended = await hub.clocks.end_idle(await hub.lobby.idle_games(idle), idle)
+    assert ended == (2 if broken else 1)
+    left = hub.rooms[rooms["left"]].room
+    assert left.status == "over" and left.outcome is not None
+    assert left.outcome.reason == "aborted"  # no result: ratings and tournaments skip it
+    last = left.events[-1]
+    assert (last.kind, last.data) == ("abort", {"seat": 1, "reason": "idle"})
+    assert (hub.rooms[rooms["thinking"]].room.status == "playing") is not broken
+    for c in (ada, bob):
+        await c.close()

@@ -77,10 +77,7 @@ class Audience:
     def _left(self, room_id: str, seat: int) -> None:
         """``seat``'s last connection here left: it is gone from now (the others are told)."""
         while self.n_left >= MAX_LEFT:  # forget the room gone the longest
-            old = next(iter(self.left))
-            for s in self.left.pop(old):
-                self.told.discard((old, s))
-                self.n_left -= 1
+            self.forget_presence(next(iter(self.left)))
         at = self.now()
         seats = self.left.pop(room_id, {})  # re-inserted: the newest room last
         self.n_left += seat not in seats
@@ -89,9 +86,9 @@ class Audience:
         self._soon(room_id, seat, at)
 
     def forget_presence(self, room_id: str) -> None:
-        """The room is hosted here no more (archived, or another node's now): who of it
-        left is nobody's business here (else a node keeps two entries a game played, up to
-        :data:`MAX_LEFT`: the soak's RSS rising with games played)."""
+        """Forget who of the room left: the room gone the longest when the book is full, or
+        one hosted here no more (archived, or another node's now: else a node keeps two
+        entries a game played, up to :data:`MAX_LEFT`, the soak's RSS rising with games)."""
         for seat in self.left.pop(room_id, {}):
             self.told.discard((room_id, seat))
             self.n_left -= 1

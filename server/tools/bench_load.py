@@ -126,7 +126,12 @@ async def _connect(url: str, binary: bool = True) -> Any:
     for attempt in range(5):
         try:
             return await connect(
-                url, subprotocols=protocols, compression=None, max_size=2**22, open_timeout=30
+                url,
+                subprotocols=protocols,
+                compression=None,
+                max_size=2**22,
+                open_timeout=30,
+                close_timeout=2,  # a close the other end never answers: the socket cut then
             )
         except (OSError, TimeoutError):
             if attempt == 4:

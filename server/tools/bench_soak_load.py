@@ -320,30 +320,23 @@ async def soak_load(p: dict[str, Any]) -> dict[str, Any]:
     playing = {loop.create_task(t.play(until)): t for t in tables}
     # a table ends its game by the end (or gives it up after STALL s): one still playing a
     # minute past that is cut off and counted, not waited for: where it waited is printed,
-    # its connections are aborted, and it gets 10 s more to unwind
+    # its connections are closed (cut after 2 s: ``close_timeout``), and it gets 10 s more
     _done, cut_off = await asyncio.wait(playing, timeout=p["duration"] + STALL + 60)
+    closing = []
     for task in cut_off:
         print(f"a table still playing past the end: {playing[task].room}", file=sys.stderr)
         for place in awaiting(task.get_coro()):
             print(f"  awaiting at {place}", file=sys.stderr)
-        for ws in playing[task].players:
-            ws.transport.abort()
+        closing += [loop.create_task(ws.close()) for ws in playing[task].players]
         task.cancel()
     if cut_off:
-        await asyncio.wait(cut_off, timeout=10)
+        await asyncio.wait({*cut_off, *closing}, timeout=10)
     elapsed = loop.time() - t0
     stop_sampling.set()
     await sampler  # its last sample: the end
     generator = probe.stop()
     held = sum(1 for ws in conns if ws.state.name == "OPEN")
-
-    async def close(ws: Any) -> None:
-        try:
-            await asyncio.wait_for(ws.close(), 2)
-        except Exception:
-            ws.transport.abort()
-
-    await asyncio.gather(*(close(ws) for ws in conns))
+    await asyncio.gather(*(ws.close() for ws in conns), return_exceptions=True)
     window = 300.0 if p["duration"] >= 1500 else p["duration"] / 5
     first, n_first = window_p99(stats, 0, window)
     last, n_last = window_p99(stats, elapsed - window, elapsed + 1)

@@ -12,6 +12,7 @@ stop its clock, forget who of it left).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -93,7 +94,8 @@ class Hosting:
             try:
                 logs = await self.store.load_many(chunk)
             except (StoreError, RedisError, OSError) as exc:
-                log.warning("loading %d room(s) failed: %s; each loads on use", len(chunk), exc)
+                log.warning("loading %d room(s) failed: %s; they are let go", len(chunk), exc)
+                await self._let_go(chunk)
                 continue
             for room_id in chunk:
                 lock = self._loading.setdefault(room_id, asyncio.Lock())
@@ -110,6 +112,19 @@ class Hosting:
                 await self.on_hosted(hosted)
                 loaded += 1
         return loaded
+
+    async def _let_go(self, room_ids: list[str]) -> None:
+        """Give up claims that could not be loaded. Kept, the lease keeper would renew them
+        for good with nobody hosting the rooms: a game of bots, that nobody touches, would
+        stand still. Let go, the next sweep (here or elsewhere) claims them again, and a
+        command for one loads it at once."""
+        for room_id in room_ids:
+            async with self._loading.setdefault(room_id, asyncio.Lock()):
+                if room_id in self.rooms or self.claimed.pop(room_id, None) is None:
+                    continue  # loaded on use meanwhile (or lost)
+                with contextlib.suppress(StoreError, RedisError, OSError):
+                    await self.store.release(room_id, self.node)
+            self._loading.pop(room_id, None)
 
     async def take_over(self, room_id: str) -> Hosted | None:
         """Acquire the room's lease and host it, rebuilt from its log (None: not ours)."""

@@ -370,7 +370,7 @@ class Director:
         async with d.flushing:  # one at a time: an older view never lands after a newer
             if not d.dirty:
                 return
-            d.dirty = False
+            d.dirty = False  # a change folded while this stores marks it again
             d.flushed_at = time.monotonic()
             view = d.t.view()
             summary = summary_of(tid, view)
@@ -379,12 +379,16 @@ class Director:
                 part = d.t.me(key)  # one who left before the start: joined no more
                 if d.me_sent.get(key) != part:
                     me[key] = part
-            await self.store.publish_view(tid, view, summary, me)
-            d.me_sent.update(me)
-            if self.publish is not None:
-                await self.publish(tid, "view")
-                if summary != d.summary_sent:
-                    await self.publish(tid, "list")
+            try:
+                await self.store.publish_view(tid, view, summary, me)
+                d.me_sent.update(me)
+                if self.publish is not None:
+                    await self.publish(tid, "view")
+                    if summary != d.summary_sent:
+                        await self.publish(tid, "list")
+            except BaseException:
+                d.dirty = True  # not stored (or not told): the next round stores it again
+                raise
             d.summary_sent = summary
 
     async def flush_me(self, tid: str, d: Directed, keys: list[str]) -> None:

@@ -239,7 +239,8 @@ class Cluster:
                 hosting.lease_lost(room_id)
 
     async def _lobby(self, period: float = 2.0) -> None:
-        """Every ``period`` seconds: refresh the lobby entries of rooms that moved on; every
+        """Every ``period`` seconds: refresh the lobby entries of rooms that moved on and
+        finish the games whose end did not go through (a game-end hook failed); every
         ten seconds, mark the rooms this node's connections attend and expire waiting rooms
         nobody attends (``Lobby.abandoned_after``); every minute, expire waiting rooms nobody
         came to (``Lobby.waiting_ttl``) and end the games everybody left
@@ -251,6 +252,7 @@ class Cluster:
             beats += 1
             try:
                 await lobby.flush()
+                await lobby.finish_pending()
                 if beats % 5 == 0:
                     await lobby.touch_presence(ttl_s=30)
                     await lobby.expire_abandoned(lobby.abandoned_after)

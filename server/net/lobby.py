@@ -50,6 +50,8 @@ class Lobby:
         #: again by a node that takes over a room that ended but is still live (its host died
         #: at the end): hooks must be idempotent per room (e.g. ratings, keyed by room id)
         self.on_over: list[Callable[[Room], Awaitable[None]]] = []
+        #: hosted rooms whose game ended but whose hooks (or last append) failed
+        self.unfinished: set[str] = set()
         #: a room still waiting for players this long (s) after its last event is removed
         self.waiting_ttl = 1800.0
         #: a room still waiting for players that nobody is connected to and that saw no
@@ -74,15 +76,28 @@ class Lobby:
 
     async def finish(self, room: Room) -> None:
         """Run the game-end hooks, then take the room out of the live set. A failing hook
-        leaves the room live, so the next node to host it runs the hooks again."""
+        (or store) leaves the room live and in :attr:`unfinished`: this node runs the hooks
+        again in a few seconds (:meth:`finish_pending`), or the next node to host it does."""
+        self.unfinished.add(room.id)
         for hook in self.on_over:
             try:
                 await hook(room)
             except Exception:
-                log.exception("game-end hook of room %s failed; it runs again later", room.id)
+                log.exception("game-end hook of room %s failed; it runs again soon", room.id)
                 return
         with contextlib.suppress(Unreplicated):  # no event: nothing to confirm
             await self.store.append(room.id, room.version, [], status="over", node=self.node)
+        self.unfinished.discard(room.id)
+
+    async def finish_pending(self) -> None:
+        """Finish again the games hosted here whose end did not go through (a hook or the
+        store failed); rooms no longer hosted here are the next host's to finish."""
+        for room_id in list(self.unfinished):
+            hosted = self.hosting.rooms.get(room_id)
+            if hosted is None or hosted.room.status != "over":
+                self.unfinished.discard(room_id)
+            else:
+                await self.finish(hosted.room)
 
     async def expire_waiting(self, idle: float) -> int:
         """Delete the hosted rooms still waiting for players after ``idle`` seconds without

@@ -48,6 +48,11 @@ DEFAULT_BUDGET = 1.0
 DRAW_ACCEPT_BELOW = 0.35
 #: seconds an engine seat may think past its budget when no clock bounds it (then it loses)
 ENGINE_GRACE = 5.0
+#: a bot move refused (the room moved meanwhile, the store failed) is planned again after
+#: this many seconds, doubling, at most ``RETRIES`` times for one position: a bot's first
+#: move has no clock behind it, so a refusal not tried again would stall the game for good
+RETRY_AFTER = 0.5
+RETRIES = 6
 
 # -- the worker side (runs in the pool's processes) -------------------------------------------
 
@@ -140,6 +145,8 @@ class BotRunner:
         self.pool: concurrent.futures.ProcessPoolExecutor | None = None
         self.thinking: set[tuple[str, int]] = set()
         self.minds: dict[tuple[str, int], _SeatMind] = {}
+        #: seats whose move was refused: (the room version it was for, refusals so far)
+        self.refused: dict[tuple[str, int], tuple[int, int]] = {}
         self._budgets: dict[tuple[str, str], float] = {}
 
     def start(self) -> None:
@@ -162,6 +169,7 @@ class BotRunner:
         if room.status == "over":  # nothing more to think about here
             for seat in range(room.n_seats):
                 self.minds.pop((room.id, seat), None)
+                self.refused.pop((room.id, seat), None)
                 self.failed.discard((room.id, seat))
                 if self.engines is not None:
                     self.engines.unseat(room.id, seat)
@@ -225,12 +233,12 @@ class BotRunner:
 
     async def _play(self, hosted: Hosted, seat: int) -> None:
         key = (hosted.room.id, seat)
+        version = hosted.room.version
         try:
             room = hosted.room
             if seat not in room.bot_seats_to_act() or self.pool is None:
                 self.thinking.discard(key)
                 return
-            version = room.version
             views = self.history(room, seat)
             legal = room.snapshot(seat).get("legal", [])
             seed = bot_seed(room.seed, seat, version)
@@ -264,16 +272,35 @@ class BotRunner:
                 lambda r: r.move(seat, BOT, move, self.hub.clock(), expect_version=version),
             )
         except (RoomError, EngineError, ProtocolError) as exc:
-            # not retried at once (a bug would spin); the room's next change pokes again
+            # not retried at once (a bug would spin): in a while, a few times
             log.warning("bot %s/%d: move refused: %s", key[0], seat, exc)
             self.thinking.discard(key)
+            self._retry_later(key, version)
             return
         except (concurrent.futures.process.BrokenProcessPool, RuntimeError) as exc:
             log.error("bot %s/%d: worker failed: %s", key[0], seat, exc)
             self.thinking.discard(key)
             return
         self.thinking.discard(key)
+        self.refused.pop(key, None)
         self.poke(hosted)  # the room may owe another bot move (or this one, re-planned)
+
+    def _retry_later(self, key: tuple[str, int], version: int) -> None:
+        """Plan a refused move again in a while (the room as hosted then, if still here)."""
+        last, count = self.refused.get(key, (version, 0))
+        count = count if last == version else 0
+        if count >= RETRIES:
+            log.error("bot %s/%d: move refused %d times; it waits for a change", *key, count)
+            return
+        self.refused[key] = (version, count + 1)
+        asyncio.get_running_loop().call_later(RETRY_AFTER * 2**count, self._repoke, key)
+
+    def _repoke(self, key: tuple[str, int]) -> None:
+        hosted = self.hub.rooms.get(key[0])
+        if hosted is None:  # not hosted here any more: its host's bots play it
+            self.refused.pop(key, None)
+        else:
+            self.poke(hosted)
 
     async def _engine_move(
         self,

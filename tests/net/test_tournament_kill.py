@@ -47,6 +47,27 @@ async def wait_log(
         await asyncio.sleep(0.01)
 
 
+async def finished_view(watcher: Any, node: Any, tid: str, timeout: float) -> dict[str, Any]:
+    """The first pushed view of ``tid`` that is finished; past ``timeout``, an error that
+    says what stood still (the games without a result, as their host sees them)."""
+    try:
+        return await wait_view(watcher, tid, finished, timeout)
+    except TimeoutError:
+        log = await log_of(node, tid)
+        done = results(log)
+        games = {}
+        for room in [p["room"] for p in pairings(log) if p["room"] not in done]:
+            try:
+                info = await node.hub.read(room, "info", {})
+                games[room] = (info["status"], info["version"], [s["kind"] for s in info["seats"]])
+            except Exception as exc:
+                games[room] = repr(exc)
+        raise AssertionError(
+            f"tournament {tid} not finished {timeout} s after the kill: last event "
+            f"{log[-1]['k'] if log else None}; games without a result: {games}"
+        ) from None
+
+
 async def start_node(redis_url: str, prefix: str) -> tuple[subprocess.Popen[bytes], str]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "tests.net.tournament_node", redis_url, prefix],
@@ -97,7 +118,7 @@ async def test_a_directing_node_killed_mid_tournament_loses_no_result(
             assert not [e for e in mid if e["k"] == "finished"]
             proc.kill()  # SIGKILL: no goodbye, its leases simply run out
             assert await asyncio.to_thread(proc.wait, 10) == -9
-            view = await wait_view(watcher, tid, finished, 90)
+            view = await finished_view(watcher, survivor, tid, 90)
             log = await log_of(survivor, tid)
             assert_nobody_paired_twice(log)
             rooms = [p["room"] for p in pairings(log)]

@@ -72,7 +72,14 @@ async def presence(h: Handlers, client: Client, room_id: str, status: str) -> No
 
 async def rematch(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     """Ask for a rematch of a finished game; when every person seated has asked, every
-    seated connection gets ``rematch`` with its seat and token in the new room."""
+    seated connection gets ``rematch`` with its seat and token in the new room. A game
+    with an engine in it needs a place in the engine's pool again (the finished game gave
+    its place back): refused with ``busy``, the offer not made, when every place is taken."""
+    if h.engines is not None:
+        info = await h.hub.read(_room(msg), "info", {})
+        for seat in info["seats"]:
+            if seat["kind"] == "bot" and h.engines.find(seat["bot"]) is not None:
+                h.engines.check_room(seat["bot"], h.hub.rooms)
     return await seat_command(h, client, msg, "offer_rematch")
 
 

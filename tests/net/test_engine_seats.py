@@ -357,6 +357,35 @@ async def test_an_engine_seats_only_as_many_games_as_its_pool_serves(
     await c.close()
 
 
+async def test_a_rematch_needs_a_place_in_the_engines_pool_again(
+    engine_server: KibitzServer,
+) -> None:
+    pool = pool_of(engine_server, "stockfish")
+    c = await KibitzClient.connect(engine_server.ws_url)
+    played = await person_vs_engine(c, "stockfish:2")
+    await c.request("resign", room=played)
+    await c.wait_update(lambda m: m["status"] == "over", room=played)
+    rooms = []  # the finished game gave its place back; others take every place now
+    for _ in range(pool.places):
+        room = (await c.request("create_room", game="chess"))["room"]
+        await c.request("add_bot", room=room, seat=1, strength="stockfish:2")
+        rooms.append(room)
+    assert engine_server.hub is not None
+    before = (await engine_server.hub.read(played, "info", {}))["version"]
+    with pytest.raises(KibitzError) as err:
+        await c.request("rematch", room=played)
+    assert err.value.code == "busy" and "stockfish" in err.value.message
+    after = (await engine_server.hub.read(played, "info", {}))["version"]
+    assert after == before  # refused: the offer was not made
+    await c.request("take_seat", room=rooms[0], seat=0, name="Ada")  # a place comes free
+    await c.request("resign", room=rooms[0])
+    await c.wait_update(lambda m: m["status"] == "over", room=rooms[0])
+    await c.request("rematch", room=played)
+    made = await c.wait_update(lambda m: bool(m.get("rematch")), room=played)
+    assert made["rematch"]
+    await c.close()
+
+
 # -- a bad --engine ---------------------------------------------------------------------------
 
 

@@ -78,15 +78,19 @@ class Lobby:
         """Run the game-end hooks, then take the room out of the live set. A failing hook
         (or store) leaves the room live and in :attr:`unfinished`: this node runs the hooks
         again in a few seconds (:meth:`finish_pending`), or the next node to host it does."""
-        self.unfinished.add(room.id)
-        for hook in self.on_over:
-            try:
-                await hook(room)
-            except Exception:
-                log.exception("game-end hook of room %s failed; it runs again soon", room.id)
-                return
-        with contextlib.suppress(Unreplicated):  # no event: nothing to confirm
-            await self.store.append(room.id, room.version, [], status="over", node=self.node)
+        try:
+            for hook in self.on_over:
+                try:
+                    await hook(room)
+                except Exception:
+                    log.exception("game-end hook of room %s failed; it runs again soon", room.id)
+                    self.unfinished.add(room.id)
+                    return
+            with contextlib.suppress(Unreplicated):  # no event: nothing to confirm
+                await self.store.append(room.id, room.version, [], status="over", node=self.node)
+        except BaseException:
+            self.unfinished.add(room.id)
+            raise
         self.unfinished.discard(room.id)
 
     async def finish_pending(self) -> None:

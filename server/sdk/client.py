@@ -29,7 +29,7 @@ from typing import Any
 
 import msgpack
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.typing import Subprotocol
 
 Message = dict[str, Any]
@@ -78,6 +78,16 @@ def apply_delta(state: Message, sets: list[Any], dels: list[Any]) -> Message:
     return out
 
 
+def retry_after(value: str | None) -> float:
+    """Seconds a ``Retry-After`` header asks a client to wait (whole seconds; 1 if missing
+    or unreadable), kept within 0.1 to 10 s."""
+    try:
+        seconds = float(value) if value is not None and value.isdigit() else 1.0
+    except ValueError:
+        seconds = 1.0
+    return min(max(seconds, 0.1), 10.0)
+
+
 class KibitzClient:
     def __init__(self, ws: ClientConnection, *, binary: bool) -> None:
         self.ws = ws
@@ -105,14 +115,24 @@ class KibitzClient:
         hello: bool = True,
         protocol: int = 2,
         deltas: bool = True,
+        busy_retries: int = 3,
         **connect_kwargs: Any,
     ) -> KibitzClient:
         """Open a connection and (unless ``hello=False``) greet the server.
 
-        ``protocol=1`` (or ``deltas=False``) asks the server for full updates only.
+        ``protocol=1`` (or ``deltas=False``) asks the server for full updates only. A server
+        that sheds load answers HTTP 503 with ``Retry-After``: the connection is tried again
+        after that long (at most 10 s), ``busy_retries`` times, then the 503 is raised.
         """
         protocols = [Subprotocol("kibitz.msgpack")] if msgpack_frames else None
-        ws = await connect(url, subprotocols=protocols, max_size=2**22, **connect_kwargs)
+        for attempt in itertools.count():
+            try:
+                ws = await connect(url, subprotocols=protocols, max_size=2**22, **connect_kwargs)
+                break
+            except InvalidStatus as exc:
+                if exc.response.status_code != 503 or attempt >= busy_retries:
+                    raise
+                await asyncio.sleep(retry_after(exc.response.headers.get("Retry-After")))
         client = cls(ws, binary=msgpack_frames)
         client._reader = asyncio.get_running_loop().create_task(client._read())
         if hello:

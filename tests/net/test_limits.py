@@ -202,6 +202,11 @@ async def test_an_overloaded_node_sheds_new_work_and_serves_its_games(
     with pytest.raises(InvalidStatus) as info:
         await connect(server.ws_url)
     assert info.value.response.status_code == 503
+    assert info.value.response.headers["Retry-After"] == "5"
+    with pytest.raises(InvalidStatus) as info:  # the SDK told not to wait: the 503 itself
+        await KibitzClient.connect(server.ws_url, busy_retries=0)
+    assert info.value.response.status_code == 503
+    patient = asyncio.create_task(KibitzClient.connect(server.ws_url))  # waits, tries again
     with pytest.raises(KibitzError) as err:
         await a.request("create_room", game="chess")
     assert err.value.code == "busy"
@@ -215,7 +220,9 @@ async def test_an_overloaded_node_sheds_new_work_and_serves_its_games(
     assert (await fresh.request("create_room", game="chess"))["type"] == "room_created"
     text = server.hub.metrics.render().decode()  # type: ignore[union-attr]
     assert 'kibitz_shed_total{kind="connection"}' in text and 'kind="room"' in text
-    for c in (a, b, fresh):
+    late = await asyncio.wait_for(patient, 20)  # in after Retry-After, the lag gone
+    assert (await late.request("ping"))["type"] == "pong"
+    for c in (a, b, fresh, late):
         await c.close()
 
 

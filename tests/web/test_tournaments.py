@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.async_api import Browser, Page
+from playwright.async_api import Browser, Page, expect
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from server.net import tournament_rooms
@@ -261,8 +261,8 @@ async def test_two_people_and_bots_play_an_arena_and_see_the_standings_change(
     await bob.page.click("#t-join")
     ua, ub = await asyncio.gather(first_game(ada), first_game(bob))
     for tab in (ada, bob):
-        bar = tab.page.locator("#t-bar")
-        assert "Quick arena" in await bar.inner_text()
+        bar = tab.page.locator("#t-bar")  # named once the tournament's view has come
+        await expect(bar).to_contain_text("Quick arena", timeout=10000)
         assert await tab.page.get_attribute("#t-back", "href") == f"#/tournament/{tid}"
     await cleo.page.wait_for_selector(".tourney-view[data-status='running']")
     assert all(row[0] == 0 for row in (await points(cleo.page)).values())
@@ -291,11 +291,11 @@ async def test_two_people_and_bots_play_an_arena_and_see_the_standings_change(
         for tab, move in ((white, "f2f3"), (black, "e7e5"), (white, "g2g4"), (black, "d8h4")):
             await tab.wait_to_act()
             await tab.play(move)
-        expect = {black.name: 3, white.name: 0}
+        first_points = {black.name: 3, white.name: 0}
         for tab in (ada, bob):
             await tab.wait_over()
     else:  # each against a bot: a resignation, the bot's 2 points
-        expect = {"Ada": 0, "Bob": 0}
+        first_points = {"Ada": 0, "Bob": 0}
     # then every game the arena gives them until its end, resigned (the board leads back),
     # while the standings change on Cleo's page, live
     deadline = time.monotonic() + 150
@@ -323,7 +323,7 @@ async def test_two_people_and_bots_play_an_arena_and_see_the_standings_change(
         scored = [text for outcome, text, _ in sheet if outcome in "WDL"]  # A: aborted, no points
         assert pts == sum(float(text) for text in scored)
         assert len(scored) == wins + draws + losses
-    for name, first in expect.items():
+    for name, first in first_points.items():
         assert shown[name][4][0][1] == str(first), (name, shown[name])
     for name in ("Ada", "Bob"):  # every game they resigned to a bot is on their sheet, lost
         sheet = {room: outcome for outcome, _, room in shown[name][4]}
@@ -332,7 +332,7 @@ async def test_two_people_and_bots_play_an_arena_and_see_the_standings_change(
         f"#t-standings tr[data-name='{berserker.name}'] .sheet-game[data-room='{room}']"
     )
     assert await berserked.get_attribute("class") == "sheet-game berserk" + (
-        " zero" if expect[berserker.name] == 0 else ""
+        " zero" if first_points[berserker.name] == 0 else ""
     )
     games = cleo.page.locator("#t-games li")
     assert await games.count() == len(view["games"])

@@ -81,10 +81,7 @@ def apply_delta(state: Message, sets: list[Any], dels: list[Any]) -> Message:
 def retry_after(value: str | None) -> float:
     """Seconds a ``Retry-After`` header asks a client to wait (whole seconds; 1 if missing
     or unreadable), kept within 0.1 to 10 s."""
-    try:
-        seconds = float(value) if value is not None and value.isdigit() else 1.0
-    except ValueError:
-        seconds = 1.0
+    seconds = float(value) if value is not None and value.isdecimal() else 1.0
     return min(max(seconds, 0.1), 10.0)
 
 

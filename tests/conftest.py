@@ -50,14 +50,14 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture(scope="session")
-def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A real redis-server on a free loopback port in a temp dir, for the whole test run."""
+@contextlib.contextmanager
+def running_redis(binary: str, data: Path) -> Iterator[str]:
+    """``binary`` (a redis-server or valkey-server) on a free loopback port, AOF in ``data``;
+    yields its URL, and stops it after."""
     port = free_port()
-    data = tmp_path_factory.mktemp("redis")
     args = f"--port {port} --bind 127.0.0.1 --dir {data} --appendonly yes --daemonize no"
     proc = subprocess.Popen(
-        [redis_binary(), *args.split(), "--save", ""],
+        [binary, *args.split(), "--save", ""],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -73,9 +73,19 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     else:
         proc.kill()
         raise RuntimeError("redis-server did not start")
-    yield f"redis://127.0.0.1:{port}/0"
-    proc.terminate()
-    proc.wait(10)
+    try:
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real redis-server (the system's; ``scripts/test.sh`` installs it) on a free
+    loopback port in a temp dir, for the whole test run."""
+    with running_redis(redis_binary(), tmp_path_factory.mktemp("redis")) as url:
+        yield url
 
 
 @pytest.fixture
@@ -127,4 +137,4 @@ def env_with_path() -> dict[str, str]:
     return env
 
 
-__all__ = ["ROOT", "env_with_path", "free_port", "kibitz_cmd", "shutil"]
+__all__ = ["ROOT", "env_with_path", "free_port", "kibitz_cmd", "running_redis", "shutil"]

@@ -271,14 +271,27 @@ async def ping(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, An
 # -- seats and watching -----------------------------------------------------------------------
 
 
+async def sitter(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, str]:
+    """Who sits down: an account under its own name, a guest under ``msg["name"]`` (a name
+    no account has)."""
+    if client.user:
+        return {"name": client.user, "user": client.user}
+    return {"name": await guest_name(accounts_of(h.hub).store, msg.get("name"))}
+
+
+async def seated(h: Handlers, client: Client, room_id: str, seat: int, token: str) -> None:
+    """The client took ``seat``: it holds it, and is sent the seat's state and the chat."""
+    await h.attach_seat(client, room_id, seat, token)
+    update = await h.hub.read(room_id, "resync", {"recipient": seat, "since": None})
+    client.send(update)
+    await h.push_chat(client, room_id, update["status"])
+
+
 async def take_seat(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     room_id = _room(msg)
     cid = command_id(client, msg)
     token = h.hub.make_secret(24) if cid is None else seat_token(client, room_id, cid)
-    if client.user:  # an account sits under its own name
-        who = {"name": client.user, "user": client.user}
-    else:  # a guest under a name no account has
-        who = {"name": await guest_name(accounts_of(h.hub).store, msg.get("name"))}
+    who = await sitter(h, client, msg)
     result = await h.command(
         room_id,
         "take_seat",
@@ -288,35 +301,34 @@ async def take_seat(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[st
         **({"cid": cid} if cid else {}),
     )
     taken = result["events"][0]["seat"]
-    await h.attach_seat(client, room_id, taken, token)
-    update = await h.hub.read(room_id, "resync", {"recipient": taken, "since": None})
-    client.send(update)
-    await h.push_chat(client, room_id, update["status"])
+    await seated(h, client, room_id, taken, token)
     return repeated({"type": "seated", "room": room_id, "seat": taken, "token": token}, result)
+
+
+def bot_seat(h: Handlers, game: str, strength: Any) -> dict[str, str]:
+    """The ``add_bot`` arguments for a bot of ``strength`` in ``game``, checked: a strength
+    this server offers for the game, and a place in an engine's pool for an engine's."""
+    offered = h.bot_strengths(game)
+    if strength not in offered:
+        raise ProtocolError("bad_request", f"no bot {strength!r} for {game} (offered: {offered})")
+    name = f"{strength.capitalize()} bot"
+    engine = h.engines.find(strength) if h.engines is not None else None
+    if h.engines is not None and engine is not None:  # a place in the engine's pool
+        h.engines.check_room(strength, h.hub.rooms)
+        name = engine[0].spec.title(engine[1])
+    return {"bot": strength, "name": name}
 
 
 async def add_bot(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     """Put a bot of a named strength in an empty seat (anyone may, before or during play)."""
     room_id = _room(msg)
     info = await h.hub.read(room_id, "info", {})
-    strength = msg.get("strength", "normal")
-    offered = h.bot_strengths(info["game"])
-    if strength not in offered:
-        raise ProtocolError(
-            "bad_request", f"no bot {strength!r} for {info['game']} (offered: {offered})"
-        )
+    bot = bot_seat(h, info["game"], msg.get("strength", "normal"))
     seat = _opt_int(msg, "seat")
     if seat is None:
         free = [i for i, s in enumerate(info["seats"]) if s["kind"] == "empty"]
         seat = free[0] if free else 0
-    name = f"{strength.capitalize()} bot"
-    engine = h.engines.find(strength) if h.engines is not None else None
-    if h.engines is not None and engine is not None:  # a place in the engine's pool
-        h.engines.check_room(strength, h.hub.rooms)
-        name = engine[0].spec.title(engine[1])
-    result = await h.command(
-        room_id, "add_bot", seat=seat, bot=strength, name=name, **cid_arg(client, msg)
-    )
+    result = await h.command(room_id, "add_bot", seat=seat, **bot, **cid_arg(client, msg))
     return {"type": "ok", "room": room_id, "version": result["version"], "seat": seat}
 
 

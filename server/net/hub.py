@@ -33,7 +33,7 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any
 
 from redis.exceptions import RedisError
@@ -209,9 +209,22 @@ class Hub:
             hook(hosted)
 
     async def create(
-        self, game: Any, options: Any, n_seats: Any, policy: Any, *, rated: str | None = None
+        self,
+        game: Any,
+        options: Any,
+        n_seats: Any,
+        policy: Any,
+        *,
+        rated: str | None = None,
+        sit: Sequence[tuple[str, dict[str, Any]]] = (),
+        room_id: str | None = None,
     ) -> dict[str, Any]:
-        """Create a room (``rated``: the rating category, for a rated pairing or its rematch)."""
+        """Create a room (``rated``: the rating category, for a rated pairing or its rematch)
+        with the seats in ``sit`` taken in the same append: ``("take_seat", args)`` or
+        ``("add_bot", args)``, decided in turn on the new room. Nobody ever sees the room
+        between its creation and those seats (an open seat somebody else could take, a
+        lobby entry that is already stale); a refused seat creates nothing. ``room_id``: the
+        new room's id when the caller drew it already (a rematch's accounts are keyed by it)."""
         if self.admission is not None and self.admission.overloaded:
             self.metrics.shed.labels("room").inc()
             raise ProtocolError("busy", "the server is busy: no new rooms for a moment")
@@ -221,22 +234,36 @@ class Hub:
             raise ProtocolError("bad_request", "options must be an object")
         if policy is not None and not isinstance(policy, dict):
             raise ProtocolError("bad_request", "settings must be an object")
-        room_id = self.make_secret(6)
+        room_id = room_id or self.make_secret(6)
         seed = self.make_secret(16)
         now = self.clock()
         event = Room.create(
             room_id, game, options, n_seats, seed, now, policy, self.registry, rated=rated
         )
+        # the room is nobody's yet: its seats are decided and folded before the one append
+        # (a failed append drops it unseen), so the log still comes before anybody hears
+        room = Room.from_created(event, self.registry)
+        records = [event.to_record()]
+        for op, args in sit:
+            if op not in ("take_seat", "add_bot"):
+                raise ValueError(f"a room is created with seats taken, not {op!r}")
+            seated = getattr(Room, op)(room, **args, now=now)
+            more = [e.to_record() for e in seated]
+            room.apply_all(seated, more)
+            records += more
         started = time.monotonic()
         if not await self.store.acquire(room_id, self.node, self.lease_ms):
             raise ProtocolError("unavailable", "could not create the room; try again")
         try:
-            await self.store.append(room_id, 0, [event.to_record()], status="live", node=self.node)
+            await self.store.append(room_id, 0, records, status="live", node=self.node)
         except Unreplicated:  # an empty room is not held to --durability replica
             log.warning("room %s created, not on a replica yet", room_id)
-        room = Room.from_created(event, self.registry)
         hosted = self.hosting.host(room, started + self.lease_ms / 1000)
         await self.lobby.update(hosted)
+        if sit:
+            self.clocks.schedule(hosted)
+            for hook in self.on_change:
+                hook(hosted)
         log.info("room %s created: %s", room_id, game)
         return room.summary()
 
@@ -429,20 +456,27 @@ class Hub:
         and token from its rendering, spectators the new room)."""
         old = hosted.room
         rated = old.rated.category if old.rated else None
-        summary = await self.create(
-            old.game.name, old.options, old.n_seats, old.policy.to_json(), rated=rated
-        )
-        new_id = summary["room"]
+        new_id = self.make_secret(6)
         accounts = await self.rematch_accounts(old, new_id) if self.rematch_accounts else {}
         tokens: dict[int, str] = {}
+        sit: list[tuple[str, dict[str, Any]]] = []
         for seat, holder in enumerate(old.seats):
             args: dict[str, Any] = {"seat": old.rematch_seat(seat), "name": holder.name}
             if holder.kind == "person":  # the same account (a rated pairing: its rating now)
                 args |= accounts.get(seat) or ({"user": holder.user} if holder.user else {})
                 tokens[seat] = args["token"] = self.make_secret(24)
-                await self.command(new_id, "take_seat", args)
+                sit.append(("take_seat", args))
             elif holder.kind == "bot":
-                await self.command(new_id, "add_bot", {**args, "bot": holder.bot})
+                sit.append(("add_bot", {**args, "bot": holder.bot}))
+        await self.create(
+            old.game.name,
+            old.options,
+            old.n_seats,
+            old.policy.to_json(),
+            rated=rated,
+            sit=sit,
+            room_id=new_id,
+        )
         now = self.clock()
         await self.run(hosted, lambda room: [room.settle_rematch(new_id, tokens, now)])
         log.info("room %s: rematch in room %s", old.id, new_id)

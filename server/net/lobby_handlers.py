@@ -1,5 +1,6 @@
-"""The lobby's requests: the games (``list_games``), a page of rooms (``list_rooms``) and a
-new room (``create_room``); docs/PROTOCOL.md, Lobby."""
+"""The lobby's requests: the games (``list_games``), a page of rooms (``list_rooms``), the
+lobby's two lists in one answer (``lobby``) and a new room (``create_room``);
+docs/PROTOCOL.md, Lobby."""
 
 from __future__ import annotations
 
@@ -8,10 +9,12 @@ from typing import Any
 from ..bots import ladder
 from .connection import Client
 from .errors import ProtocolError
-from .handlers import Handlers, _opt_int
+from .handlers import Handlers, _opt_int, bot_seat, seated, sitter
 
 #: the most rooms one ``list_rooms`` answer holds
 LOBBY_PAGE_MAX = 200
+#: the most bots one ``create_room`` seats (Hase und Igel's six runners, one of them you)
+MAX_CREATE_SEATS = 6
 
 
 async def list_games(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
@@ -68,13 +71,65 @@ async def list_rooms(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[s
     return {"type": "rooms", "rooms": page, "total": len(rooms), "offset": offset}
 
 
+#: what a ``lobby`` answer lists at most: rooms one can join, games in progress
+LOBBY_OPEN_MAX = 40
+LOBBY_PLAYING_MAX = 20
+
+
+async def lobby(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
+    """The lobby's two lists from one read of the rooms, so that they tell one story: the
+    rooms one can join (waiting, a seat open) and the games in progress a player is at;
+    a room is in one of them at most, whatever happens between two answers. ``game``
+    filters; ``open_total`` and ``playing_total`` count past the page."""
+    game = msg.get("game")
+    if game is not None and not isinstance(game, str):
+        raise ProtocolError("bad_request", "'game' must be a string")
+    rooms = await h.hub.lobby.entries(game)
+    joinable = [r for r in rooms if r.get("status") == "waiting" and r.get("open_seats")]
+    going = [r for r in rooms if r.get("status") == "playing"]
+    here = await h.hub.lobby.attended([r["room"] for r in going])
+    going = [r for r, yes in zip(going, here, strict=True) if yes]
+    return {
+        "type": "lobby",
+        "open": joinable[:LOBBY_OPEN_MAX],
+        "playing": going[:LOBBY_PLAYING_MAX],
+        "open_total": len(joinable),
+        "playing_total": len(going),
+    }
+
+
 async def create_room(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
+    """A new room; ``sit`` (a seat number) seats its creator there and ``bots`` (``[{"seat",
+    "strength"}]``) puts bots in seats, all in the room's first append: the lobby never
+    shows it with those seats open (docs/PROTOCOL.md, Lobby)."""
     admission = h.hub.admission
     if admission is not None and not admission.may_create(client.address):
         raise ProtocolError(
             "too_many", "too many new rooms from your address: try again in a minute"
         )
+    game = msg.get("game")
+    sit: list[tuple[str, dict[str, Any]]] = []
+    creator = _opt_int(msg, "sit")
+    token = ""
+    if creator is not None:
+        token = h.hub.make_secret(24)
+        sit.append(("take_seat", {"seat": creator, "token": token, **await sitter(h, client, msg)}))
+    bots = msg.get("bots", [])
+    if not isinstance(bots, list) or len(bots) > MAX_CREATE_SEATS:
+        raise ProtocolError("bad_request", f"'bots' is a list of at most {MAX_CREATE_SEATS}")
+    for bot in bots:
+        if not isinstance(bot, dict) or set(bot) - {"seat", "strength"}:
+            raise ProtocolError("bad_request", 'each of \'bots\' is {"seat", "strength"}')
+        seat = _opt_int(bot, "seat")
+        if seat is None or not isinstance(game, str):
+            raise ProtocolError("bad_request", "each of 'bots' names its seat")
+        sit.append(("add_bot", {"seat": seat, **bot_seat(h, game, bot.get("strength"))}))
     summary = await h.hub.create(
-        msg.get("game"), msg.get("options"), msg.get("seats"), msg.get("settings")
+        game, msg.get("options"), msg.get("seats"), msg.get("settings"), sit=sit
     )
-    return {"type": "room_created", "room": summary["room"], "summary": summary}
+    room_id = summary["room"]
+    reply = {"type": "room_created", "room": room_id, "summary": summary}
+    if creator is not None:
+        await seated(h, client, room_id, creator, token)
+        reply |= {"seat": creator, "token": token}
+    return reply

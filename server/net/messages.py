@@ -19,6 +19,7 @@ MESSAGES: dict[str, Handler] = {
     # -- lobby
     "list_games": lobby_handlers.list_games,
     "list_rooms": lobby_handlers.list_rooms,
+    "lobby": lobby_handlers.lobby,
     "create_room": lobby_handlers.create_room,
     # -- seats and watching
     "take_seat": handlers.take_seat,

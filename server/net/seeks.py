@@ -249,22 +249,27 @@ class Seeks:
     ) -> dict[str, dict[str, Any]]:
         """Create the room with everyone seated; publish ``paired`` to every player."""
         rated = bool(seek["rated"]) and all(p["user"] for p in order)
+        tokens = [self.hub.make_secret(24) for _ in order]
+        sit: list[tuple[str, dict[str, Any]]] = []
+        for seat, p in enumerate(order):
+            # the name, the account and its rating: separate fields (never "Ada (1500?)")
+            who = {"name": str(p["name"])[:32], "user": p["user"] or ""}
+            if p["user"]:
+                who["rating"] = {"rating": p["rating"], "provisional": p["provisional"]}
+            sit.append(("take_seat", {"seat": seat, "token": tokens[seat], **who}))
+        # everyone seated in the room's first append: it is never open to a passer-by
         summary = await self.hub.create(
             seek["game"],
             seek["options"],
             len(order),
             seek["settings"],
             rated=seek["category"] if rated else None,
+            sit=sit,
         )
         room_id = summary["room"]
         messages: dict[str, dict[str, Any]] = {}
         for seat, p in enumerate(order):
-            token = self.hub.make_secret(24)
-            # the name, the account and its rating: separate fields (never "Ada (1500?)")
-            who = {"name": str(p["name"])[:32], "user": p["user"] or ""}
-            if p["user"]:
-                who["rating"] = {"rating": p["rating"], "provisional": p["provisional"]}
-            await self.hub.command(room_id, "take_seat", {"seat": seat, "token": token, **who})
+            token = tokens[seat]
             messages[p["key"]] = {
                 "type": "paired",
                 "room": room_id,

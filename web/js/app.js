@@ -368,12 +368,17 @@ export class App extends EventTarget {
 
   async takeSeat(id, seat, name) {
     const reply = await this.request({ type: "take_seat", room: id, seat, name });
+    this.heldSeat(id, reply);
+    return reply;
+  }
+
+  // a seat the server gave us (`seated`, or `room_created` with `sit`): keep its token
+  heldSeat(id, reply) {
     storage.updateRoom(id, (d) => {
       d.tokens = { ...(d.tokens || {}), [reply.seat]: reply.token };
     });
     this.watching.delete(id);
     this.addHeld(id, reply.seat);
-    return reply;
   }
 
   fail(err) {

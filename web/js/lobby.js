@@ -45,12 +45,10 @@ export class LobbyView {
     if (rebuildForm && !this.form) this.renderForm();
     try {
       // rooms one can join; games in progress a player is connected to (not abandoned ones)
-      const [open, live] = await Promise.all([
-        this.app.request({ type: "list_rooms", status: "waiting", open: true }),
-        this.app.request({ type: "list_rooms", status: "playing", attended: true, limit: 20 }),
-      ]);
-      this.openRooms = open.rooms;
-      this.liveRooms = live.rooms;
+      // both lists from one read on the server: a room is never in both
+      const lobby = await this.app.request({ type: "lobby" });
+      this.openRooms = lobby.open;
+      this.liveRooms = lobby.playing;
     } catch {
       return;
     }
@@ -333,18 +331,20 @@ export class LobbyView {
     const button = form.querySelector("#create-room");
     button.disabled = true;
     try {
-      const reply = await this.app.request({
-        type: "create_room", game, options, seats: seatSelects.length, settings: { undo, ...clock, ...spectators },
-      });
+      // the creator's first seat and every bot are taken in the room's first append: the
+      // lobby never offers those seats to somebody else
+      const mine = seatSelects.filter((sel) => sel.value === "me").map((sel) => Number(sel.dataset.seat));
+      const bots = seatSelects.filter((sel) => sel.value.startsWith("bot:"))
+        .map((sel) => ({ seat: Number(sel.dataset.seat), strength: sel.value.slice(4) }));
+      const request = {
+        type: "create_room", game, options, seats: seatSelects.length, settings: { undo, ...clock, ...spectators }, bots,
+      };
+      if (mine.length) Object.assign(request, { sit: mine[0], name });
+      const reply = await this.app.request(request);
       const id = reply.room;
       storage.updateRoom(id, (d) => { d.game = game; d.status = "waiting"; });
-      for (const sel of seatSelects) {
-        const seat = Number(sel.dataset.seat);
-        if (sel.value === "me") await this.app.takeSeat(id, seat, name);
-        else if (sel.value.startsWith("bot:")) {
-          await this.app.request({ type: "add_bot", room: id, seat, strength: sel.value.slice(4) });
-        }
-      }
+      if (mine.length) this.app.heldSeat(id, reply);
+      for (const seat of mine.slice(1)) await this.app.takeSeat(id, seat, name);
       location.hash = `#room=${id}`;
     } catch (err) {
       this.app.fail(err);

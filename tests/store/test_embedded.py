@@ -117,6 +117,6 @@ async def test_kibitz_serve_plays_a_game_on_the_bundled_server(tmp_path: Path) -
         proc.send_signal(signal.SIGINT)
         _out, err = proc.communicate(timeout=30)
     assert proc.returncode == 0, err.decode()
-    assert "started redis-server pid" in err.decode()
+    assert "started valkey-server pid" in err.decode()  # the bundled one
     assert (data / "appendonlydir").is_dir()  # the AOF, where the next start reads it
     assert not (data / "redis.pid").exists()  # stopped with Kibitz

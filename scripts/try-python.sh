@@ -144,6 +144,7 @@ echo "== kibitz serve stopped on SIGINT with status $status"
 mkdir empty-path
 echo "== the bundled server: $(.venv/bin/python -c \
     'from server.store.redis_process import redis_binary; print(redis_binary(system=False))')"
+rm -f serve.out serve.err  # the first server's: not to be read as this one's
 PATH="$work/empty-path" .venv/bin/kibitz serve --data bundled >serve.out 2>serve.err &
 server_pid=$!
 for _ in $(seq 300); do
@@ -153,7 +154,7 @@ for _ in $(seq 300); do
 done
 [ -s serve.out ] || { echo "try-python: kibitz serve on the bundled server did not start:" >&2; \
     cat serve.err >&2; exit 1; }
-grep -E "started [a-z]+-server" serve.err | sed 's/^/== log: /'
+grep -E "started [a-z]+-server" serve.err | sed 's/^/== log: /' || true
 grep -q "started valkey-server" serve.err || { echo "try-python: not the bundled server" >&2; exit 1; }
 .venv/bin/python - <<'EOF2'
 import asyncio

@@ -271,12 +271,12 @@ async def ping(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, An
 # -- seats and watching -----------------------------------------------------------------------
 
 
-async def sitter(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, str]:
-    """Who sits down: an account under its own name, a guest under ``msg["name"]`` (a name
-    no account has)."""
+async def sitter(h: Handlers, client: Client, name: Any) -> dict[str, str]:
+    """Who sits down: an account under its own name, a guest under ``name`` (checked: a
+    name no account has)."""
     if client.user:
         return {"name": client.user, "user": client.user}
-    return {"name": await guest_name(accounts_of(h.hub).store, msg.get("name"))}
+    return {"name": await guest_name(accounts_of(h.hub).store, name)}
 
 
 async def seated(h: Handlers, client: Client, room_id: str, seat: int, token: str) -> None:
@@ -291,7 +291,7 @@ async def take_seat(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[st
     room_id = _room(msg)
     cid = command_id(client, msg)
     token = h.hub.make_secret(24) if cid is None else seat_token(client, room_id, cid)
-    who = await sitter(h, client, msg)
+    who = await sitter(h, client, msg.get("name"))
     result = await h.command(
         room_id,
         "take_seat",

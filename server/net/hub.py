@@ -240,17 +240,8 @@ class Hub:
         event = Room.create(
             room_id, game, options, n_seats, seed, now, policy, self.registry, rated=rated
         )
-        # the room is nobody's yet: its seats are decided and folded before the one append
-        # (a failed append drops it unseen), so the log still comes before anybody hears
         room = Room.from_created(event, self.registry)
-        records = [event.to_record()]
-        for op, args in sit:
-            if op not in ("take_seat", "add_bot"):
-                raise ValueError(f"a room is created with seats taken, not {op!r}")
-            seated = getattr(Room, op)(room, **args, now=now)
-            more = [e.to_record() for e in seated]
-            room.apply_all(seated, more)
-            records += more
+        records = [event.to_record(), *room.seat_unseen(sit, now)]
         started = time.monotonic()
         if not await self.store.acquire(room_id, self.node, self.lease_ms):
             raise ProtocolError("unavailable", "could not create the room; try again")

@@ -113,7 +113,8 @@ async def create_room(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[
     token = ""
     if creator is not None:
         token = h.hub.make_secret(24)
-        sit.append(("take_seat", {"seat": creator, "token": token, **await sitter(h, client, msg)}))
+        who = await sitter(h, client, msg.get("name"))
+        sit.append(("take_seat", {"seat": creator, "token": token, **who}))
     bots = msg.get("bots", [])
     if not isinstance(bots, list) or len(bots) > MAX_CREATE_SEATS:
         raise ProtocolError("bad_request", f"'bots' is a list of at most {MAX_CREATE_SEATS}")

@@ -121,6 +121,21 @@ class Room(Table):
         room.rated = Rated(d["rated"]) if d.get("rated") else None
         return room
 
+    def seat_unseen(self, sit: Iterable[tuple[str, Mapping[str, Any]]], now: float) -> list[Json]:
+        """Decide and fold the seats of a room nobody has seen yet, each ``("take_seat",
+        args)`` or ``("add_bot", args)`` in turn; return their records, for the shell to
+        append with the ``created`` event in one append (a failed append drops the room
+        unseen: the log still comes before anybody hears). Raises as the commands do."""
+        records: list[Json] = []
+        for op, args in sit:
+            if op not in ("take_seat", "add_bot"):
+                raise ValueError(f"a room is created with seats taken, not {op!r}")
+            events = getattr(self, op)(**args, now=now)
+            more = [e.to_record() for e in events]
+            self.apply_all(events, more)
+            records += more
+        return records
+
     @classmethod
     def replay(cls, events: Iterable[Event], registry: Registry = REGISTRY) -> Room:
         """Rebuild a room from its whole log (the first event is ``created``)."""

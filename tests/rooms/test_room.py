@@ -314,3 +314,24 @@ def test_history_is_what_each_recipient_was_shown(registry: Registry) -> None:
     assert len(spectator) == 7 - 2  # two turns late
     # what a delayed spectator sees at turn T is what it was shown when the game was 2 on
     assert [t["view"] for t in spectator] == live[None][2:]
+
+
+def test_a_room_nobody_saw_is_seated_before_its_first_append(registry: Registry) -> None:
+    """``seat_unseen``: the seats a room is created with, decided in turn and folded, their
+    records for the one append; replaying ``created`` + those records gives the same room."""
+    room = make(registry)
+    created = room.events[0].to_record()
+    sit = [
+        ("take_seat", {"seat": 1, "token": "t" * 24, "name": "Ada"}),
+        ("add_bot", {"seat": 0, "bot": "random", "name": "Random bot"}),
+    ]
+    records = room.seat_unseen(sit, NOW)
+    assert len(records) >= 2  # the two seats (and the start, if the table makes one)
+    assert room.status == "playing" and room.version == 1 + len(records)
+    again = Room.replay([Event.from_record(r) for r in (created, *records)], registry)
+    assert again.summary() == room.summary()
+    with pytest.raises(errors.RoomError):  # the seat is taken: refused, as take_seat is
+        taken = ("take_seat", {"seat": 1, "token": "u" * 24, "name": "B"})
+        make(registry).seat_unseen([*sit, taken], NOW)
+    with pytest.raises(ValueError):
+        make(registry).seat_unseen([("move", {"seat": 0, "move": "e2e4"})], NOW)

@@ -193,8 +193,8 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument(
         "--access-log",
         action="store_true",
-        help="log every HTTP request and WebSocket connection (off: INFO tells an operator "
-        "what matters, not each request)",
+        help="log every HTTP request and WebSocket upgrade: method, path (no query), status, "
+        "bytes sent, milliseconds (off: INFO tells an operator what matters, not each request)",
     )
 
     sub.add_parser("games", help="list the games this server offers")
@@ -363,8 +363,10 @@ def _serve(args: argparse.Namespace) -> int:
         level=logging.DEBUG if args.verbose else logging.INFO,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    if not (args.access_log or args.verbose):  # websockets logs each request at INFO
+    if not args.verbose:  # websockets logs each request and connection at INFO
         logging.getLogger("websockets").setLevel(logging.WARNING)
+    if not (args.access_log or args.verbose):  # ours: one line a request (botapi/wire.py)
+        logging.getLogger("kibitz.access").setLevel(logging.WARNING)
     config = Config(
         host=args.host,
         port=args.port,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import signal
 import subprocess
 import urllib.error
@@ -80,7 +81,11 @@ def test_arena_runs_through_kibitz() -> None:
 @pytest.mark.parametrize("access_log", [False, True])
 def test_info_logs_do_not_list_every_request(redis_url: str, access_log: bool) -> None:
     """At INFO an operator reads what matters: start, rooms, trouble — not one line per HTTP
-    request (a person playing for ten minutes made 551). ``--access-log`` adds them."""
+    request (a person playing for ten minutes made 551). ``--access-log`` adds them, one
+    line each (the WebSocket upgrade too): method, path, status, bytes sent and time taken,
+    and never the query string, where tokens travel."""
+    from websockets.sync.client import connect
+
     port = free_port()
     args = ["serve", "--port", str(port), "--redis", redis_url, "--bot-workers", "0",
             "--prefix", f"log{port}:"]  # fmt: skip
@@ -88,18 +93,36 @@ def test_info_logs_do_not_list_every_request(redis_url: str, access_log: bool) -
         kibitz_cmd(*args, *(["--access-log"] if access_log else [])),
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env_with_path(),
     )  # fmt: skip
+    index = b""
     try:
         assert proc.stdout is not None
         json.loads(proc.stdout.readline())  # up
-        for path in ("/", "/api/games", "/healthz", "/nowhere") * 5:
+        paths = ("/", "/api/games?token=sekrit-1", "/healthz", "/nowhere?access_token=sekrit-2")
+        for path in paths * 5:
             with contextlib.suppress(urllib.error.HTTPError):
-                urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5).read()
+                body = urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5).read()
+                index = body if path == "/" else index
+        with connect(f"ws://127.0.0.1:{port}/ws?token=sekrit-3", open_timeout=5):
+            pass
     finally:
         proc.send_signal(signal.SIGTERM)
         _out, err = proc.communicate(timeout=20)
-    per_request = [line for line in err.splitlines() if "HTTP response sent" in line]
     assert "Kibitz is up" in err  # INFO is on
-    assert len(per_request) == (20 if access_log else 0), err
+    assert "HTTP response sent" not in err and "sekrit" not in err, err
+    lines = [line.split("kibitz.access: ", 1)[1] for line in err.splitlines() if "access:" in line]
+    assert len(lines) == (21 if access_log else 0), err
+    if not access_log:
+        return
+    row = re.compile(r"GET (\S+) (\d+) (\d+) bytes (\d+\.\d) ms")
+    found = [m.groups() for m in map(row.fullmatch, lines) if m is not None]
+    assert len(found) == 21, lines
+    assert {(path, status) for path, status, _sent, _ms in found} == {
+        ("/", "200"), ("/api/games", "200"), ("/healthz", "200"), ("/nowhere", "404"),
+        ("/ws", "101"),
+    }  # fmt: skip
+    sent = {path: int(n) for path, _status, n, _ms in found}
+    assert len(index) < sent["/"] < len(index) + 1000  # the head and the page
+    assert 0 < sent["/ws"] < 1000  # the upgrade's head
 
 
 def test_workers_get_every_passed_through_option_as_given() -> None:

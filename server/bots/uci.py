@@ -6,7 +6,10 @@ plays from its seat's views like every bot: :func:`position` turns a view histor
 UCI ``position`` line, and :func:`read_move` turns the engine's ``bestmove`` into one of the
 seat's legal move texts (or refuses it). Nothing here starts a process: the processes and
 their pool are the shell's (:mod:`server.net.engines`), and ``kibitz arena`` drives the same
-pieces in-process (:mod:`server.tools.arena`).
+pieces in-process (:mod:`server.tools.arena`). What the shell reads from a process goes
+through a :class:`LineReader` first: bytes in, whole lines out, and no line longer than
+:data:`LINE_LIMIT` is ever held (an engine printing without newlines once grew a server by
+540 MB a minute).
 
 The argument, whole::
 
@@ -47,6 +50,9 @@ MAX_PROCESSES = 16
 MAX_LEVELS = 9
 MAX_MOVETIME = 60.0
 RESERVED = {"variant", "levels", "processes"}
+#: bytes an engine may print on one line (UCI lines are short: an ``info`` line with a long
+#: ``pv`` is a kilobyte or two); one byte more and the process is killed
+LINE_LIMIT = 64 * 1024
 
 
 class EngineSpecError(ValueError):
@@ -174,6 +180,52 @@ def engine_level(strength: str) -> tuple[str, int] | None:
     return None if m is None else (m[1], int(m[2]))
 
 
+# -- what an engine prints --------------------------------------------------------------
+
+
+class LineTooLong(Exception):
+    """An engine printed more than ``limit`` bytes without a newline (the engine's fault)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"it printed a line over {limit} bytes")
+        self.limit = limit
+
+
+class LineReader:
+    """An engine's output as lines of at most ``limit`` bytes (the newline not counted).
+
+    :meth:`feed` takes the bytes as they come and returns the lines they complete, each
+    with its newline; the unfinished rest is kept, and once it (or a finished line) passes
+    ``limit`` :meth:`feed` raises :class:`LineTooLong` and the reader takes nothing more.
+    Each byte is searched for a newline once, however the output is cut into chunks.
+    """
+
+    def __init__(self, limit: int = LINE_LIMIT) -> None:
+        self.limit = limit
+        self.rest = bytearray()
+        self.failed = False
+
+    def feed(self, data: bytes) -> list[bytes]:
+        if self.failed:
+            raise LineTooLong(self.limit)
+        lines = []
+        start = 0
+        while (end := data.find(b"\n", start)) >= 0:
+            line = data[start : end + 1]
+            if self.rest:
+                line, self.rest = bytes(self.rest) + line, bytearray()
+            if len(line) - 1 > self.limit:
+                self.failed = True
+                raise LineTooLong(self.limit)
+            lines.append(line)
+            start = end + 1
+        if len(self.rest) + len(data) - start > self.limit:
+            self.failed, self.rest = True, bytearray()
+            raise LineTooLong(self.limit)
+        self.rest += data[start:]
+        return lines
+
+
 # -- positions and moves ------------------------------------------------------------------
 
 
@@ -253,10 +305,13 @@ def read_move(game: str, best: str, legal: Sequence[str]) -> str:
 
 __all__ = [
     "DEFAULT_LEVELS",
+    "LINE_LIMIT",
     "VARIANTS",
     "EngineLevel",
     "EngineSpec",
     "EngineSpecError",
+    "LineReader",
+    "LineTooLong",
     "Position",
     "engine_level",
     "go_command",

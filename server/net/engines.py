@@ -13,6 +13,11 @@ A process that dies or hangs during a move is killed and dropped; the move fails
 on time). The next move that needs a process starts a new one — a process found dead while
 idle is replaced the same way, and no game pays for it.
 
+What a process prints is read in bounded lines (:class:`EngineProtocol`): a line over
+:data:`~server.bots.uci.LINE_LIMIT` bytes, or more than :data:`MOVE_OUTPUT_LINES` lines or
+:data:`MOVE_OUTPUT_BYTES` bytes in one move (or between two), kills the process at once, and
+the move fails as if it had crashed. Nothing an engine prints is kept but its ``bestmove``.
+
 The engine is told the position and ``go`` in one command of our own
 (:class:`BestMoveCommand`, python-chess's ``BaseCommand`` as its author suggests for
 commands it does not model): python-chess's ``play`` needs a ``chess.Board``, which XiangQi
@@ -26,13 +31,23 @@ import contextlib
 import logging
 import os
 import shutil
+import signal
 from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import chess.engine
 
-from ..bots.uci import EngineLevel, EngineSpec, Position, engine_level, go_command
+from ..bots.uci import (
+    LINE_LIMIT,
+    EngineLevel,
+    EngineSpec,
+    LineReader,
+    LineTooLong,
+    Position,
+    engine_level,
+    go_command,
+)
 from .errors import ProtocolError
 
 log = logging.getLogger("kibitz.engines")
@@ -41,6 +56,13 @@ log = logging.getLogger("kibitz.engines")
 GAMES_PER_PROCESS = 4
 #: seconds an engine has to start and answer ``uci`` / ``isready``
 START_TIMEOUT = 10.0
+#: lines and bytes a process may print from the start of a move to the start of the next
+#: (or from its own start) before it is killed: Stockfish prints about 170 lines, 11 KB, in
+#: 8 s of thinking, and each line costs the event loop 4-20 µs
+MOVE_OUTPUT_LINES = 10_000
+MOVE_OUTPUT_BYTES = 4 * 1024 * 1024
+#: lines of a process's stderr that reach the log (python-chess logs each at WARNING)
+STDERR_LINES_LOGGED = 20
 
 
 class EngineFailed(Exception):
@@ -49,6 +71,70 @@ class EngineFailed(Exception):
 
 class EngineConfigError(Exception):
     """An ``--engine`` whose engine does not start, is not UCI, or lacks what it was given."""
+
+
+class EngineProtocol(chess.engine.UciProtocol):
+    """python-chess's UCI client, reading what the process prints in bounded lines.
+
+    The bytes of stdout and stderr each go through a :class:`LineReader`, and only whole
+    lines reach python-chess. A line over :data:`LINE_LIMIT` bytes, or more than
+    :data:`MOVE_OUTPUT_LINES` lines or :data:`MOVE_OUTPUT_BYTES` bytes since
+    :meth:`new_move`, kills the process group (``setpgrp``) at once: ``failure`` says why,
+    what is still in the pipes is dropped, and the command waiting for an answer fails
+    with python-chess's ``EngineTerminatedError``, as for a crash. Only the first
+    :data:`STDERR_LINES_LOGGED` lines of stderr are logged."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.readers = {1: LineReader(LINE_LIMIT), 2: LineReader(LINE_LIMIT)}
+        #: why the process was killed for what it printed (None: it was not)
+        self.failure: str | None = None
+        #: lines and bytes printed since the move began (or the process started)
+        self.lines = 0
+        self.bytes = 0
+        self.stderr_lines = 0
+
+    def new_move(self) -> None:
+        """A move begins: the output budget starts again."""
+        self.lines = self.bytes = 0
+
+    def pipe_data_received(self, fd: int, data: bytes | str) -> None:
+        if self.failure is not None:
+            return  # killed: the rest of its output is dropped unread
+        chunk = data.encode() if isinstance(data, str) else data
+        try:
+            lines = self.readers[fd].feed(chunk)
+        except LineTooLong as exc:
+            self.kill(str(exc))
+            return
+        self.lines += len(lines)
+        self.bytes += len(chunk)
+        if self.lines > MOVE_OUTPUT_LINES:
+            self.kill(f"it printed over {MOVE_OUTPUT_LINES} lines in one move")
+            return
+        if self.bytes > MOVE_OUTPUT_BYTES:
+            self.kill(f"it printed over {MOVE_OUTPUT_BYTES} bytes in one move")
+            return
+        for line in lines:
+            super().pipe_data_received(fd, line)
+
+    def error_line_received(self, line: str) -> None:
+        self.stderr_lines += 1
+        if self.stderr_lines <= STDERR_LINES_LOGGED:
+            super().error_line_received(line)
+        elif self.stderr_lines == STDERR_LINES_LOGGED + 1:
+            log.warning("%s: stderr: more lines, not logged", self)
+
+    def kill(self, why: str) -> None:
+        """Kill the process (and any it started) for what it printed."""
+        self.failure = f"killed: {why}"
+        assert self.transport is not None
+        pid = self.transport.get_pid()
+        try:  # started with setpgrp: its group is its own
+            os.killpg(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            with contextlib.suppress(ProcessLookupError, OSError):
+                self.transport.kill()
 
 
 class BestMoveCommand(chess.engine.BaseCommand[str]):
@@ -121,7 +207,7 @@ class EngineSettings:
 @dataclass
 class _Process:
     transport: asyncio.SubprocessTransport
-    protocol: chess.engine.UciProtocol
+    protocol: EngineProtocol
     told: EngineSettings = field(default_factory=EngineSettings)
 
     @property
@@ -166,14 +252,14 @@ class EnginePool:
         """A new process, initialized and configured (:class:`EngineConfigError` if not)."""
         spec = self.spec
         try:
-            transport, protocol = await asyncio.wait_for(
-                chess.engine.popen_uci([spec.path], setpgrp=True), START_TIMEOUT
-            )
-        except (TimeoutError, OSError, chess.engine.EngineError) as exc:
-            why = "did not answer 'uci' in time" if isinstance(exc, TimeoutError) else exc
-            raise EngineConfigError(f"--engine {spec.name}: {spec.path} {why}") from exc
+            transport, protocol = await EngineProtocol.popen([spec.path], setpgrp=True)
+        except OSError as exc:
+            raise EngineConfigError(f"--engine {spec.name}: {spec.path} {exc}") from exc
         proc = _Process(transport, protocol)
+        late = "did not answer 'uci' in time"
         try:
+            await asyncio.wait_for(protocol.initialize(), START_TIMEOUT)
+            late = "no readyok in time"
             await asyncio.wait_for(protocol.configure(dict(spec.options)), START_TIMEOUT)
             check_engine(spec, protocol.options)
             await asyncio.wait_for(protocol.ping(), START_TIMEOUT)
@@ -181,7 +267,8 @@ class EnginePool:
             proc.kill()
             if isinstance(exc, EngineConfigError):
                 raise
-            raise EngineConfigError(f"--engine {spec.name}: {exc or 'no readyok in time'}") from exc
+            why = protocol.failure or str(exc) or late
+            raise EngineConfigError(f"--engine {spec.name}: {spec.path} {why}") from exc
         self.started += 1
         self.engine_id = str(protocol.id.get("name", spec.path))
         log.info("engine %s: process %d started", spec.name, proc.pid)
@@ -203,8 +290,12 @@ class EnginePool:
             while self.idle and proc is None:
                 proc = self.idle.pop()
                 if not proc.alive:  # died while idle: replaced, no game pays for it
+                    failure = proc.protocol.failure
                     log.warning(
-                        "engine %s: process %d had died; starting another", self.spec.name, proc.pid
+                        "engine %s: process %d %s; starting another",
+                        self.spec.name,
+                        proc.pid,
+                        f"was {failure}" if failure else "had died",
                     )
                     self.lost += 1
                     proc.kill()
@@ -220,6 +311,7 @@ class EnginePool:
             command = position.command()
             go = go_command(budget)
             self.busy[proc.pid] = room
+            proc.protocol.new_move()
             kept = False
             try:
                 best = await asyncio.wait_for(
@@ -234,7 +326,8 @@ class EnginePool:
                 why = f"no move in {timeout:.1f} s (process {proc.pid} killed)"
                 raise EngineFailed(why) from exc
             except chess.engine.EngineError as exc:
-                raise EngineFailed(f"process {proc.pid}: {exc}") from exc
+                why = proc.protocol.failure or str(exc)
+                raise EngineFailed(f"process {proc.pid}: {why}") from exc
             finally:
                 self.busy.pop(proc.pid, None)
                 if kept and proc.alive:
@@ -376,10 +469,13 @@ class Engines:
 
 __all__ = [
     "GAMES_PER_PROCESS",
+    "MOVE_OUTPUT_BYTES",
+    "MOVE_OUTPUT_LINES",
     "BestMoveCommand",
     "EngineConfigError",
     "EngineFailed",
     "EnginePool",
+    "EngineProtocol",
     "EngineSettings",
     "Engines",
     "check_engine",

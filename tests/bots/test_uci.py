@@ -71,6 +71,34 @@ def test_levels_and_strengths() -> None:
     assert uci.go_command(0.25) == "go movetime 250" and uci.go_command(depth=3) == "go depth 3"
 
 
+def test_an_engines_output_reads_as_whole_lines_however_it_is_cut() -> None:
+    reader = uci.LineReader(limit=8)
+    assert reader.feed(b"uci") == [] and reader.feed(b"ok\nread") == [b"uciok\n"]
+    assert reader.feed(b"yok\n\nbest") == [b"readyok\n", b"\n"]
+    many = b"info\n" * 10_000  # many lines in one chunk: all of them, in order
+    assert reader.feed(b"move\n" + many) == [b"bestmove\n"] + [b"info\n"] * 10_000
+    assert reader.rest == b""
+
+
+def test_a_line_over_the_limit_is_refused_and_never_held() -> None:
+    """An engine that prints without newlines: the reader raises as soon as the line passes
+    ``limit`` bytes, holding at most ``limit`` bytes, however the line is cut."""
+    reader = uci.LineReader(limit=8)
+    assert reader.feed(b"x" * 8) == [] and len(reader.rest) == 8  # at the limit: kept
+    with pytest.raises(uci.LineTooLong, match="over 8 bytes"):
+        reader.feed(b"x")
+    assert reader.rest == b""
+    with pytest.raises(uci.LineTooLong):  # and it takes nothing more
+        reader.feed(b"\n")
+    for cut in ([b"x" * 100], [b"ab\n", b"x" * 9], [b"xxxxx", b"xxxx\n"], [b"x" * 9 + b"\n"]):
+        reader = uci.LineReader(limit=8)
+        with pytest.raises(uci.LineTooLong):
+            for chunk in cut:
+                reader.feed(chunk)
+                assert len(reader.rest) <= 8
+    assert uci.LineReader().limit == uci.LINE_LIMIT == 64 * 1024
+
+
 def test_fairy_stockfish_plays_xiangqi_in_the_arena(capsys: pytest.CaptureFixture[str]) -> None:
     spec = "uci:/usr/games/fairy-stockfish?UCI_Variant=xiangqi&Skill Level=-20&time=0.02"
     code = main(["xiangqi", "random", spec, "-n", "1", "--max-plies", "16", "--json"])

@@ -8,6 +8,12 @@ timeout, as a chunked ``application/x-ndjson`` response on the connection's tran
 JSON object a line, and a bare newline every :data:`KEEPALIVE` seconds as lichess sends.
 The stream ends when the client goes, when the server closes, when its source ends, or when
 the client reads too slowly (:data:`MAX_BUFFER` bytes unsent).
+
+Since every request on the port passes through :class:`StreamingConnection`, it also writes
+the access log (``kibitz serve --access-log``; the logger ``kibitz.access``): one INFO line
+per request once it is answered — a WebSocket upgrade once it is accepted or refused, a
+stream once it ends — ``METHOD PATH STATUS BYTES bytes MS ms`` (:func:`access_line`). The
+query string is never logged: tokens travel in queries.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ import time
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from email.utils import formatdate
 from typing import Any
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, quote
 
 from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
@@ -30,6 +36,7 @@ from websockets.http11 import Request, Response
 from ..accounts import ApiConnection, respond
 
 log = logging.getLogger("kibitz.botapi")
+access_log = logging.getLogger("kibitz.access")
 
 #: seconds between keep-alive newlines on an idle stream (lichess: about 6)
 KEEPALIVE = 6.0
@@ -39,6 +46,8 @@ MAX_BUFFER = 256 * 1024
 OPEN_TIMEOUT = 10.0
 #: how often a stream looks whether the server is closing
 POLL = 0.5
+#: characters of a path the access log keeps
+ACCESS_PATH = 200
 
 #: a stream's source: yields dicts (a line each) or None (nothing new: a keep-alive is due)
 Source = Callable[[], AsyncGenerator[dict[str, Any] | None]]
@@ -114,19 +123,58 @@ def form(conn: ServerConnection, request: Request) -> dict[str, str]:
     return fields
 
 
+def access_line(method: str, target: str, status: int | None, sent: int, ms: float) -> str:
+    """One access-log line: ``GET /api/games 200 1234 bytes 1.5 ms`` (status ``-``: no
+    answer was made, the handshake timed out). ``target`` is the request's path with its
+    query, which is dropped; the path is cut to :data:`ACCESS_PATH` characters, and any
+    byte outside printable ASCII is written ``%XX``."""
+    path = target.partition("?")[0].partition("#")[0]
+    path = quote(path.encode("utf-8", "surrogateescape"), safe="/:@!$&'()*+,;=-._~%")
+    if len(path) > ACCESS_PATH:
+        path = path[:ACCESS_PATH] + "..."
+    return f"{method} {path} {'-' if status is None else status} {sent} bytes {ms:.1f} ms"
+
+
 class StreamingConnection(ApiConnection):
     """:class:`ApiConnection` that can also answer with an ndjson :class:`Stream`.
 
     The server is started with ``open_timeout=None``: this class times the handshake
-    (:data:`OPEN_TIMEOUT`) itself, and only the handshake — a stream is not one."""
+    (:data:`OPEN_TIMEOUT`) itself, and only the handshake — a stream is not one. It writes
+    the access log too (see the module docstring)."""
+
+    #: when the request had come in (None: not yet)
+    request_at: float | None = None
+    #: the answer was a stream, and the bytes of it written so far (head, chunks, framing)
+    streaming = False
+    streamed = 0
 
     async def handshake(self, process_request: Any = None, *args: Any, **kwargs: Any) -> None:
+        try:
+            await self._answer(process_request, *args, **kwargs)
+        finally:
+            if self.request_at is not None and access_log.isEnabledFor(logging.INFO):
+                self._log_access(time.monotonic() - self.request_at)
+
+    def _log_access(self, seconds: float) -> None:
+        assert self.request is not None
+        status: int | None = None
+        sent = 0
+        if self.streaming:
+            status, sent = 200, self.streamed
+        elif self.response is not None:
+            status, sent = self.response.status_code, len(self.response.serialize())
+        method, target = self.request.method, self.request.path
+        access_log.info(access_line(method, target, status, sent, seconds * 1000))
+
+    async def _answer(self, process_request: Any, *args: Any, **kwargs: Any) -> None:
         stream: Stream | None = None
         async with asyncio.timeout(OPEN_TIMEOUT):
             await asyncio.wait(
                 [self.request_rcvd, self.connection_lost_waiter],
                 return_when=asyncio.FIRST_COMPLETED,
             )
+            if self.request is not None:
+                self.request_at = time.monotonic()
             if self.request is None or process_request is None:
                 await super().handshake(process_request, *args, **kwargs)
                 return
@@ -141,6 +189,7 @@ class StreamingConnection(ApiConnection):
                 await super().handshake(lambda _c, _r: answer, *args, **kwargs)
                 return
             stream = answer
+        self.streaming = True
         try:
             await self.serve_stream(stream)
         finally:
@@ -154,7 +203,9 @@ class StreamingConnection(ApiConnection):
             return False
         if transport.get_write_buffer_size() + len(data) > MAX_BUFFER:
             return False
-        transport.write(b"%x\r\n%s\r\n" % (len(data), data))
+        chunk = b"%x\r\n%s\r\n" % (len(data), data)
+        transport.write(chunk)
+        self.streamed += len(chunk)
         return True
 
     async def serve_stream(self, stream: Stream) -> None:
@@ -168,6 +219,7 @@ class StreamingConnection(ApiConnection):
             "X-Content-Type-Options: nosniff\r\n\r\n"
         )
         self.transport.write(head.encode())
+        self.streamed += len(head)
         source = stream.source()
         last = time.monotonic()
         try:
@@ -187,6 +239,7 @@ class StreamingConnection(ApiConnection):
             await source.aclose()
             if not self.transport.is_closing():
                 self.transport.write(b"0\r\n\r\n")
+                self.streamed += 5
                 await self.drained()
 
     async def drained(self, limit: float = 5.0) -> None:

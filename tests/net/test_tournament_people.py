@@ -70,8 +70,9 @@ async def test_a_rated_arena_game_of_two_accounts(
             raise AssertionError("berserk after a move")
         except KibitzError as exc:
             assert exc.code == "bad_request"
-        await black.request("tournament_berserk", tournament=tid, room=room)
-        await black.request("tournament_berserk", tournament=tid, room=room)  # once only
+        first = await black.request("tournament_berserk", tournament=tid, room=room)
+        again = await black.request("tournament_berserk", tournament=tid, room=room)
+        assert "repeated" not in first and again["repeated"] is True  # once only, and said so
         assert n1.hub is not None
         assert n1.hub.rooms[room].room.clock.left == [60.0, 30.0]  # black's time halved
         await white.request("resign", room=room)

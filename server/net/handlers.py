@@ -85,7 +85,8 @@ def seat_token(client: Client, room_id: str, cid: str) -> str:
 
 
 def repeated(reply: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]:
-    """Mark the reply to a retried command (same ``cid``) that changed nothing new."""
+    """Mark the reply to a command that changed nothing new: a retried room command (same
+    ``cid``), or a ``tournament_berserk`` already done."""
     if result.get("repeated"):
         reply["repeated"] = True
     return reply

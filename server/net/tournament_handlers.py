@@ -15,7 +15,7 @@ from ..tournaments.spec import ID
 from .accounts import accounts_of
 from .connection import Client
 from .errors import ProtocolError
-from .handlers import Handlers
+from .handlers import Handlers, repeated
 from .names import guest_name
 from .tournament_service import Tournaments, entrant_key, tournaments_of
 
@@ -79,8 +79,8 @@ async def tournament_berserk(h: Handlers, client: Client, msg: dict[str, Any]) -
     room = msg.get("room")
     if not isinstance(room, str) or not ID.fullmatch(room):
         raise ProtocolError("no_such_room", f"there is no room {room!r}")
-    await _service(h).call(tid, "berserk", {"key": entrant_key(client), "room": room})
-    return {"type": "tournament_berserked", "tournament": tid, "room": room}
+    result = await _service(h).call(tid, "berserk", {"key": entrant_key(client), "room": room})
+    return repeated({"type": "tournament_berserked", "tournament": tid, "room": room}, result)
 
 
 async def tournament_list(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:

@@ -93,7 +93,7 @@ async def cancel(director: Director, tid: str, d: Directed, args: dict[str, Any]
 async def berserk(director: Director, tid: str, d: Directed, args: dict[str, Any]) -> Any:
     """Berserk: the tournament allows it (checked first, nothing stored), the room halves the
     player's clock (refused after their first move), then the tournament records it (the
-    extra point of a berserked win)."""
+    extra point of a berserked win). ``{"repeated": True}``: berserk already, nothing done."""
     key, room = str(args["key"]), str(args["room"])
     game = d.t.current_game(key)
     if game is None or game["room"] != room:
@@ -101,7 +101,7 @@ async def berserk(director: Director, tid: str, d: Directed, args: dict[str, Any
     hub, now = director.hub, director.hub.clock()
     try:
         if not d.t.berserk(key, room, now):
-            return {}  # berserk already
+            return {"repeated": True}
         hosted = hub.rooms.get(room) or await hub.hosting.take_over(room)
         if hosted is None:
             raise ProtocolError("unavailable", "the game is changing nodes; try again")
@@ -110,9 +110,9 @@ async def berserk(director: Director, tid: str, d: Directed, args: dict[str, Any
         raise ProtocolError(exc.code, exc.message) from None
     except RoomError as exc:
         raise ProtocolError(exc.code, str(exc)) from None
-    await director.run(tid, d, lambda t: t.berserk(key, room, now))
+    events = await director.run(tid, d, lambda t: t.berserk(key, room, now))
     await director.flush(tid, d)
-    return {}
+    return {} if events else {"repeated": True}  # none: a berserk just before recorded it
 
 
 async def view(director: Director, tid: str, d: Directed, args: dict[str, Any]) -> Any:

@@ -169,9 +169,17 @@ def ranks_of(room: Room) -> list[int] | None:
 
 
 def absent_seats(room: Room) -> list[int]:
-    """The people's seats in ``room`` that never moved."""
+    """The seats of an aborted game whose first move the room was waiting for: people to
+    move who had not moved (nor sealed a move) — White alone when nobody moved, Black alone
+    once White had. A player who never had the move is not absent: lichess pauses only the
+    one who did not move (lila's ``playerWhoDidNotMove``)."""
     moved = room.moved_seats()
-    return [s for s, seat in enumerate(room.seats) if seat.kind == "person" and s not in moved]
+    to_move = room.game.to_act(room.state)  # at the abort (``room.to_act()`` is empty once over)
+    return sorted(
+        s
+        for s in to_move
+        if room.seats[s].kind == "person" and s not in moved and s not in room.pending
+    )
 
 
 async def game_result(hub: Hub, tstore: TournamentStore, room: Room) -> str | None:
@@ -181,7 +189,7 @@ async def game_result(hub: Hub, tstore: TournamentStore, room: Room) -> str | No
     if tid is None or room.outcome is None:
         return None
     result: dict[str, Any] = {"ranks": ranks_of(room), "reason": room.outcome.reason}
-    if room.outcome.reason == ABORTED:  # who never moved: an arena pauses them
+    if room.outcome.reason == ABORTED:  # who owed their first move: an arena pauses them
         result["absent"] = absent_seats(room)
     await tstore.save_result(tid, room.id, result)
     return tid

@@ -7,9 +7,11 @@ Standings are ranked:
 * **arena**: by points, then performance (the mean, over games played, of the opponents'
   ratings + 400 for a win, -400 for a loss), as lichess does;
 * **swiss / round robin**: by points, then Buchholz, then Sonneborn-Berger
-  (:mod:`server.tournaments.tiebreaks`, stated in ``tiebreaks``), then starting rank.
+  (:mod:`server.tournaments.tiebreaks`, stated in ``tiebreaks``), then starting rank: once
+  it started, no two players share a rank.
 
-Players equal on every count share a rank. ``games`` lists the games still being played
+Players equal on every count share a rank (arena players of equal points and performance,
+everybody before a Swiss or round robin starts). ``games`` lists the games still being played
 and the last :data:`RECENT_GAMES` finished (a player's own games are in their ``sheet``).
 """
 
@@ -81,7 +83,7 @@ def standings(t: State) -> list[Json]:
             bh = buchholz(k, table, points)
             sb = sonneborn_berger(k, table, points)
             breaks = {"buchholz": bh, "sonneborn_berger": sb}
-            order = (-p.points, -bh, -sb)
+            order = (-p.points, -bh, -sb, start.get(k, len(start)))
         e = p.entrant
         row: Json = {
             "name": e.name,
@@ -103,12 +105,12 @@ def standings(t: State) -> list[Json]:
         if arena:
             row["streak"] = p.streak
             row["fire"] = p.fire
-        rows.append((order, start.get(k, len(start)), e.name, row))
-    rows.sort(key=lambda r: (r[0], r[1], r[2]))
+        rows.append((order, e.name, row))
+    rows.sort(key=lambda r: (r[0], r[1]))
     rank = 0
     last: tuple[Any, ...] | None = None
     out = []
-    for i, (order, _, _, row) in enumerate(rows, 1):
+    for i, (order, _, row) in enumerate(rows, 1):
         if order != last:
             rank, last = i, order
         out.append({"rank": rank, **row})

@@ -259,6 +259,7 @@ async def play_scene(server: KibitzServer) -> tuple[Scene, list[Message]]:
         await la.settle()
     game = next(f for f in la.frames if f["type"] == "paired" and f.get("tournament") == tid)
     await scene.ask(la, "tournament_berserk", tournament=tid, room=game["room"])
+    await scene.ask(la, "tournament_berserk", tournament=tid, room=game["room"])  # repeated
     await scene.ask(la, "tournament_withdraw", tournament=tid)
     await scene.ask(lb, "tournament_unwatch", tournament=tid)
     swiss = {"name": "Sat", "game": "chess", "system": "swiss", "clock": {"base": 60}, "rounds": 3}

@@ -9,6 +9,7 @@ import pytest
 
 from server.engine import Registry
 from server.net import tournament_rooms
+from server.rooms.room import Room
 from server.sdk import KibitzClient, KibitzError
 
 from .test_protocol_examples import register
@@ -69,8 +70,9 @@ async def test_a_rated_arena_game_of_two_accounts(
             raise AssertionError("berserk after a move")
         except KibitzError as exc:
             assert exc.code == "bad_request"
-        await black.request("tournament_berserk", tournament=tid, room=room)
-        await black.request("tournament_berserk", tournament=tid, room=room)  # once only
+        first = await black.request("tournament_berserk", tournament=tid, room=room)
+        again = await black.request("tournament_berserk", tournament=tid, room=room)
+        assert "repeated" not in first and again["repeated"] is True  # once only, and said so
         assert n1.hub is not None
         assert n1.hub.rooms[room].room.clock.left == [60.0, 30.0]  # black's time halved
         await white.request("resign", room=room)
@@ -120,3 +122,45 @@ async def test_a_player_who_does_not_start_their_game_is_paused(
             again = await paired(gus, tid)
             assert again["room"] != game["room"]
         await gus.close()
+
+
+def everyone_who_never_moved(room: Room) -> list[int]:
+    """The rule before: every person who never moved was absent (Black too, who never had
+    the move)."""
+    moved = room.moved_seats()
+    return [s for s, seat in enumerate(room.seats) if seat.kind == "person" and s not in moved]
+
+
+@pytest.mark.parametrize("twin", [False, True])
+async def test_only_the_player_who_had_the_move_is_paused(
+    redis_url: str, prefix: str, registry: Registry, monkeypatch: pytest.MonkeyPatch, twin: bool
+) -> None:
+    """Two people, neither moves: the game is aborted when White's first-move wait ends, and
+    White alone is paused; Black never had the move and plays on (lichess's rule)."""
+    monkeypatch.setattr(tournament_rooms, "FIRST_MOVE", 5)
+    if twin:  # the rule before, patched back in: the check catches Black paused too
+        monkeypatch.setattr(tournament_rooms, "absent_seats", everyone_who_never_moved)
+    async with nodes(redis_url, prefix, registry, 1) as (n1,):
+        ada = await KibitzClient.connect(n1.ws_url)
+        bob = await KibitzClient.connect(n1.ws_url)
+        spec = ARENA | {"rated": False, "seconds": 60}
+        tid = (await ada.request("tournament_create", **spec))["tournament"]
+        await ada.request("tournament_join", tournament=tid, name="Ada")
+        await bob.request("tournament_join", tournament=tid, name="Bob")
+        a_game, b_game = await paired(ada, tid), await paired(bob, tid)
+        assert a_game["room"] == b_game["room"]
+        white, black = ("Ada", "Bob") if a_game["seat"] == 0 else ("Bob", "Ada")
+        await ada.request("tournament_watch", tournament=tid)
+        view = await wait_view(ada, tid, lambda v: not v["games"][0]["ongoing"], 15)
+        assert view["games"][0]["reason"] == "aborted"
+        paused = {r["name"] for r in view["standings"] if r["paused"]}
+        if twin:
+            assert paused == {white, black}
+        else:
+            assert paused == {white}
+            me = (await (bob if black == "Bob" else ada).request(
+                "tournament_watch", tournament=tid
+            ))["me"]  # fmt: skip
+            assert me == {"joined": True, "paused": False, "game": None}
+        for c in (ada, bob):
+            await c.close()

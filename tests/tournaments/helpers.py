@@ -4,10 +4,11 @@ tournament decides (as the net does: decide, then fold) and keeps the log's reco
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from itertools import combinations
 from typing import Any
 
-from server.tournaments import Entrant, Spec, Tournament, TournamentEvent
+from server.tournaments import Entrant, Spec, Tournament, TournamentEvent, Waiting, arena
 
 T0 = 1_000_000.0
 
@@ -80,3 +81,19 @@ class Driver:
 
     def replayed(self) -> Tournament:
         return Tournament.replay(self.records)
+
+
+def old_levels(order: Sequence[Waiting], size: int, patient: arena.Patient) -> list[arena.Fits]:
+    """The rule before: nobody beside a player of their last table unless both waited
+    REPEAT_WAIT, whatever the table's size (a table's worth of free players waited)."""
+
+    def fresh(t: Sequence[int]) -> bool:
+        return all(arena._fresh(order[a], order[b]) for a, b in combinations(t, 2))
+
+    def again(t: Sequence[int]) -> bool:
+        return all(
+            arena._fresh(order[a], order[b]) or (patient(order[a]) and patient(order[b]))
+            for a, b in combinations(t, 2)
+        )
+
+    return [fresh, again]

@@ -61,3 +61,24 @@ def test_a_bye_adds_nothing_to_buchholz() -> None:
     points = {"A": 1.0, "B": 1.0, "C": 1.0}  # B and C had a bye each
     assert buchholz("C", table, points) == 0
     assert buchholz("A", table, points) == 1.0
+
+
+def test_equal_points_buchholz_and_sb_are_ranked_by_starting_rank() -> None:
+    """A one-round Swiss of four where the higher-rated win: Ada and Bob have 1 point,
+    Buchholz 0 and SB 0 each, Cy and Di nothing at all. The starting rank breaks both ties
+    (docs/TOURNAMENTS.md): nobody shares a rank."""
+    ratings = {"u:Ada": 1900, "u:Bob": 1800, "u:Cy": 1700, "u:Di": 1600}
+    d = Driver(spec("swiss", rounds=1, max_players=4))
+    d.join(*(person(k[2:], r) for k, r in ratings.items()))
+    d.start()
+    for room, (white, black) in d.ongoing():
+        d.finish(room, [0, 1] if ratings[white] > ratings[black] else [1, 0])
+    d.tick()
+    assert d.t.status == "finished"
+    rows = d.t.view()["standings"]
+    assert [(r["name"], r["points"]) for r in rows] == [
+        ("Ada", 1.0), ("Bob", 1.0), ("Cy", 0.0), ("Di", 0.0)
+    ]  # fmt: skip
+    assert rows[0]["tiebreaks"] == rows[1]["tiebreaks"] == {"buchholz": 0, "sonneborn_berger": 0}
+    assert rows[2]["tiebreaks"] == rows[3]["tiebreaks"]
+    assert [r["rank"] for r in rows] == [1, 2, 3, 4]

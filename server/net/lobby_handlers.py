@@ -9,7 +9,7 @@ from typing import Any
 from ..bots import ladder
 from .connection import Client
 from .errors import ProtocolError
-from .handlers import Handlers, _opt_int, bot_seat, seated, sitter
+from .handlers import Handlers, _opt_int, admitted, bot_seat, seated, sitter
 
 #: the most rooms one ``list_rooms`` answer holds
 LOBBY_PAGE_MAX = 200
@@ -102,11 +102,6 @@ async def create_room(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[
     """A new room; ``sit`` (a seat number) seats its creator there and ``bots`` (``[{"seat",
     "strength"}]``) puts bots in seats, all in the room's first append: the lobby never
     shows it with those seats open (docs/PROTOCOL.md, Lobby)."""
-    admission = h.hub.admission
-    if admission is not None and not admission.may_create(client.address):
-        raise ProtocolError(
-            "too_many", "too many new rooms from your address: try again in a minute"
-        )
     game = msg.get("game")
     sit: list[tuple[str, dict[str, Any]]] = []
     creator = _opt_int(msg, "sit")
@@ -124,9 +119,11 @@ async def create_room(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[
         if seat is None or not isinstance(game, str):
             raise ProtocolError("bad_request", "each of 'bots' names its seat")
         sit.append(("add_bot", {"seat": seat, **bot_seat(h, game, bot.get("strength"))}))
-    summary = await h.hub.create(
-        game, msg.get("options"), msg.get("seats"), msg.get("settings"), sit=sit
-    )
+    with admitted(h, client, bot=bool(bots)) as work:
+        summary = await h.hub.create(
+            game, msg.get("options"), msg.get("seats"), msg.get("settings"), sit=sit
+        )
+        work.made(summary["room"])
     room_id = summary["room"]
     reply = {"type": "room_created", "room": room_id, "summary": summary}
     if creator is not None:

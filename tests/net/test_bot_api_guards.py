@@ -20,9 +20,12 @@ from server.net.connection import Limits, wire
 from server.store import api_tokens
 from server.store.api_tokens import ApiStore
 
-#: the script without its bound: what a check-then-write in two steps would allow
+#: the scripts without their bounds: what a check-then-write in two steps would allow
 UNBOUNDED = api_tokens.ADD_BOUNDED.replace(
     "if redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end", ""
+)
+UNBOUNDED_CHALLENGE = api_tokens.ADD_CHALLENGE.replace(
+    "if redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[1]) then return -1 end", ""
 )
 
 
@@ -37,8 +40,10 @@ async def test_the_token_bound_and_a_broken_script(
     redis_url: str, prefix: str, monkeypatch: pytest.MonkeyPatch, broken: bool
 ) -> None:
     assert UNBOUNDED != api_tokens.ADD_BOUNDED
+    assert UNBOUNDED_CHALLENGE != api_tokens.ADD_CHALLENGE
     if broken:
         monkeypatch.setattr(api_tokens, "ADD_BOUNDED", UNBOUNDED)
+        monkeypatch.setattr(api_tokens, "ADD_CHALLENGE", UNBOUNDED_CHALLENGE)
     r = aioredis.from_url(redis_url)
     try:
         store = ApiStore(r, prefix)
@@ -47,10 +52,10 @@ async def test_the_token_bound_and_a_broken_script(
             assert held > api_tokens.MAX_TOKENS  # the check below would catch it
         else:
             assert held == api_tokens.MAX_TOKENS
-        challenge = {"id": "c1", "challenger": {"id": "ada"}}
+        challenge = {"id": "c1", "challenger": {"id": "ada"}, "destUser": {"id": "bob"}}
         made = 0
         for i in range(api_tokens.MAX_CHALLENGES + 2):
-            made += await store.add_challenge(challenge | {"id": f"c{i}"})
+            made += await store.add_challenge(challenge | {"id": f"c{i}"}) is None
         assert (made > api_tokens.MAX_CHALLENGES) is broken
     finally:
         await r.aclose()

@@ -76,9 +76,10 @@ class Refused(Exception):
 
 
 class Work:
-    """New work admitted by :meth:`Admission.start`: used as a context manager around its
-    creation. A block that raises gives back what was counted; a game with a bot names its
-    room with :meth:`made`, and from then on counts until it ends."""
+    """New work admitted by :meth:`Admission.start`, used as a context manager around its
+    creation: a block that raises gives back what was counted. A game with a bot names its
+    room with :meth:`made` before the room exists (its bots' first search is its owner's)
+    and counts from then on until it ends."""
 
     __slots__ = ("_admission", "_buckets", "_owner", "_slot", "room")
 
@@ -93,11 +94,16 @@ class Work:
         self._buckets = buckets
         self._owner = owner
         self._slot = slot
+        #: the room of a game with a bot, once named
         self.room: str | None = None
 
     def made(self, room: str) -> None:
-        """The work is the room ``room`` (a game with a bot: counted while in progress)."""
-        self.room = room
+        """The work is (or is about to be) the room ``room``: a game with a bot counts
+        against its owner from now on (a room that is somebody's already: no change)."""
+        if self._admission is not None and self._slot is not None:
+            if self._admission._settle(self._owner, self._slot, room):
+                self.room = room
+            self._slot = None
 
     def __enter__(self) -> Work:
         return self
@@ -108,11 +114,18 @@ class Work:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
+        admission = self._admission
+        if admission is None:
+            return
         if kind is not None:
             for bucket in self._buckets:
                 bucket.give_back()
-        if self._admission is not None and self._slot is not None:
-            self._admission._settle(self._owner, self._slot, None if kind else self.room)
+        if self._slot is not None:  # never named: nothing to count
+            admission._settle(self._owner, self._slot, None)
+        if self.room is not None:
+            admission.making.discard(self.room)
+            if kind is not None:  # not made after all
+                admission.forget(self.room)
 
 
 def unlimited() -> Work:
@@ -150,6 +163,8 @@ class Admission:
         self.bot_rooms: dict[str, set[str]] = {}
         #: room -> the owner of its bots
         self.owners: dict[str, str] = {}
+        #: rooms named by their work and not made yet (in progress, though not hosted yet)
+        self.making: set[str] = set()
         #: whether a room is still in progress on this node (the server's: hosted, not over)
         self.alive = alive
         self._slots = itertools.count(1)
@@ -235,7 +250,8 @@ class Admission:
         rooms = self.bot_rooms.get(owner)
         if not rooms:
             return 0
-        for room in [r for r in rooms if not r.startswith("?") and not self.alive(r)]:
+        making = self.making
+        for room in [r for r in rooms if r[0] != "?" and r not in making and not self.alive(r)]:
             rooms.discard(room)
             self.owners.pop(room, None)
         if not rooms:
@@ -248,37 +264,39 @@ class Admission:
         (a tournament's games, a game made before this node started)."""
         return self.owners.get(room, room)
 
-    def own(self, room: str, owner: str) -> None:
-        """Count a game with a bot made elsewhere (``add_bot``) against ``owner``, unless
-        it is somebody's already."""
-        if room in self.owners:
-            return
-        self.bot_rooms.setdefault(owner, set()).add(room)
-        self.owners[room] = owner
-        self._bound()
-
-    def _settle(self, owner: str, slot: str, room: str | None) -> None:
+    def _settle(self, owner: str, slot: str, room: str | None) -> bool:
+        """A reservation becomes ``room`` (True), unless it is somebody's already, or
+        nothing."""
         rooms = self.bot_rooms.get(owner)
         if rooms is not None:
             rooms.discard(slot)
             if not rooms:
                 del self.bot_rooms[owner]
-        if room is not None:
-            self.own(room, owner)
+        if room is None or room in self.owners:
+            return False
+        self.bot_rooms.setdefault(owner, set()).add(room)
+        self.owners[room] = owner
+        self.making.add(room)
+        self._bound()
+        return True
 
     def _bound(self) -> None:
         if len(self.owners) > MAX_OWNED:
             for owner in list(self.bot_rooms):
                 self.bot_games_of(owner)
 
-    async def game_over(self, room: Room) -> None:
-        """``hub.on_over``: the game no longer counts against its owner."""
-        owner = self.owners.pop(room.id, None)
+    def forget(self, room: str) -> None:
+        """The game no longer counts against its owner."""
+        owner = self.owners.pop(room, None)
         rooms = self.bot_rooms.get(owner or "")
         if owner is not None and rooms is not None:
-            rooms.discard(room.id)
+            rooms.discard(room)
             if not rooms:
                 del self.bot_rooms[owner]
+
+    async def game_over(self, room: Room) -> None:
+        """``hub.on_over``: the game no longer counts against its owner."""
+        self.forget(room.id)
 
     def _bucket(self, key: str) -> TokenBucket:
         bucket = self.creations.get(key)

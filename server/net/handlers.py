@@ -346,9 +346,9 @@ async def add_bot(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str,
         free = [i for i, s in enumerate(info["seats"]) if s["kind"] == "empty"]
         seat = free[0] if free else 0
     with admitted(h, client, bot=True, room=room_id) as work:
-        result = await h.command(room_id, "add_bot", seat=seat, **bot, **cid_arg(client, msg))
         if room_id in h.hub.rooms:  # a game with a bot hosted here: counted while it lasts
             work.made(room_id)
+        result = await h.command(room_id, "add_bot", seat=seat, **bot, **cid_arg(client, msg))
     return {"type": "ok", "room": room_id, "version": result["version"], "seat": seat}
 
 

@@ -120,12 +120,13 @@ async def create_room(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[
             raise ProtocolError("bad_request", "each of 'bots' names its seat")
         sit.append(("add_bot", {"seat": seat, **bot_seat(h, game, bot.get("strength"))}))
     with admitted(h, client, bot=bool(bots)) as work:
+        room_id = h.hub.make_secret(6)
+        work.made(room_id)  # its bots' first search is already their owner's
         summary = await h.hub.create(
-            game, msg.get("options"), msg.get("seats"), msg.get("settings"), sit=sit
-        )
-        work.made(summary["room"])
-    room_id = summary["room"]
-    reply = {"type": "room_created", "room": room_id, "summary": summary}
+            game, msg.get("options"), msg.get("seats"), msg.get("settings"), sit=sit,
+            room_id=room_id,
+        )  # fmt: skip
+    reply: dict[str, Any] = {"type": "room_created", "room": room_id, "summary": summary}
     if creator is not None:
         await seated(h, client, room_id, creator, token)
         reply |= {"seat": creator, "token": token}

@@ -361,11 +361,18 @@ class Challenges:
         return room_id
 
     async def against_ai(
-        self, caller: Caller, fields: dict[str, str], strengths: list[str], title: Any
+        self,
+        caller: Caller,
+        fields: dict[str, str],
+        strengths: list[str],
+        title: Any,
+        *,
+        room_id: str | None = None,
     ) -> dict[str, Any]:
         """lichess's ``POST /api/challenge/ai``: a casual game at once against one of
         Kibitz's own chess bots (``level`` 1-8 spread over ``strengths``, weakest first;
-        ``title(strength)``: its seat's name)."""
+        ``title(strength)``: its seat's name; ``room_id``: the game's id, when drawn
+        already)."""
         caller.need("challenge:write" if not caller.bot else "bot:play")
         level = whole(fields, "level", 1, 8) or 1
         limit = whole(fields, "clock.limit", 0, 10800)
@@ -395,7 +402,9 @@ class Challenges:
             ("take_seat", {"seat": seat, "token": token, "name": caller.name, "user": caller.name}),
             ("add_bot", {"seat": 1 - seat, "bot": strength, "name": name}),
         ]
-        summary = await self.hub.create("chess", {}, 2, settings, rated=None, sit=sit)
+        summary = await self.hub.create(
+            "chess", {}, 2, settings, rated=None, sit=sit, room_id=room_id
+        )
         room_id = summary["room"]
         seats = {caller.id: {"seat": seat, "token": token}}
         await self.store.add_game(room_id, seats)

@@ -153,8 +153,11 @@ class BotApi:
                 # challenged over the API)
                 strengths = self.handlers.bot_strengths("chess")
                 with self.admitted(conn, caller, bot=True) as work:
-                    made = await self.challenges.against_ai(caller, fields, strengths, self.title)
-                    work.made(made["id"])
+                    room_id = self.hub.make_secret(6)
+                    work.made(room_id)  # its bot's first search is already the caller's
+                    made = await self.challenges.against_ai(
+                        caller, fields, strengths, self.title, room_id=room_id
+                    )
                 return json_response(conn, 201, made)
             if len(parts) == 2:
                 with self.admitted(conn, caller):

@@ -207,17 +207,24 @@ class Admission:
     # -- new work -----------------------------------------------------------------------------
 
     def start(
-        self, address: str, account: str | None = None, *, bot: bool = False, room: str = ""
+        self,
+        address: str,
+        account: str | None = None,
+        *,
+        bot: bool = False,
+        room: str = "",
+        rate: bool = True,
     ) -> Work:
         """Admit new work from ``address`` (and ``account``, when logged in); ``bot``: a
         game with a bot, counted against its owner (``room``: the room a bot joins, when it
-        exists already: a room counted once is not counted again). Raises
+        exists already: a room counted once is not counted again); ``rate=False``: not new
+        work a minute (a bot added to a room that was counted when it was made). Raises
         :class:`Refused`, having counted nothing."""
         who = [("address", f"ip:{address}")]
         if account:
             who.append(("account", owner_key(address, account)))
-        buckets = [self._bucket(key) for _, key in who]
-        waits = [bucket.due() for bucket in buckets]
+        buckets = [self._bucket(key) for _, key in who] if rate else []
+        waits = [bucket.due() for bucket in buckets] or [0.0]
         worst = max(range(len(waits)), key=waits.__getitem__)
         if waits[worst] > 0:
             self.metrics.shed.labels("room_quota").inc()

@@ -310,14 +310,17 @@ async def take_seat(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[st
     return repeated({"type": "seated", "room": room_id, "seat": taken, "token": token}, result)
 
 
-def admitted(h: Handlers, client: Client, *, bot: bool = False, room: str = "") -> Work:
+def admitted(
+    h: Handlers, client: Client, *, bot: bool = False, room: str = "", rate: bool = True
+) -> Work:
     """New work from ``client`` (a room, a tournament; ``bot``: a game with a bot), to
     create inside the returned context (``with``): refused ``too_many`` past the limits of
-    :class:`~server.net.admission.Admission`, with nothing counted."""
+    :class:`~server.net.admission.Admission` (see :meth:`~.Admission.start`), with nothing
+    counted."""
     if h.admission is None:
         return unlimited()
     try:
-        return h.admission.start(client.address, client.user, bot=bot, room=room)
+        return h.admission.start(client.address, client.user, bot=bot, room=room, rate=rate)
     except Refused as exc:
         raise ProtocolError("too_many", exc.message) from None
 
@@ -345,7 +348,7 @@ async def add_bot(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str,
     if seat is None:
         free = [i for i, s in enumerate(info["seats"]) if s["kind"] == "empty"]
         seat = free[0] if free else 0
-    with admitted(h, client, bot=True, room=room_id) as work:
+    with admitted(h, client, bot=True, room=room_id, rate=False) as work:
         if room_id in h.hub.rooms:  # a game with a bot hosted here: counted while it lasts
             work.made(room_id)
         result = await h.command(room_id, "add_bot", seat=seat, **bot, **cid_arg(client, msg))

@@ -122,10 +122,8 @@ async def create_room(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[
     with admitted(h, client, bot=bool(bots)) as work:
         room_id = h.hub.make_secret(6)
         work.made(room_id)  # its bots' first search is already their owner's
-        summary = await h.hub.create(
-            game, msg.get("options"), msg.get("seats"), msg.get("settings"), sit=sit,
-            room_id=room_id,
-        )  # fmt: skip
+        options, seats, settings = msg.get("options"), msg.get("seats"), msg.get("settings")
+        summary = await h.hub.create(game, options, seats, settings, sit=sit, room_id=room_id)
     reply: dict[str, Any] = {"type": "room_created", "room": room_id, "summary": summary}
     if creator is not None:
         await seated(h, client, room_id, creator, token)

@@ -176,3 +176,39 @@ async def test_one_count_of_new_work_per_account_and_address_for_both_doors(
         assert (await guest.request("create_room", game="chess"))["type"] == "room_created"
         for c in (ada, guest, here):
             await c.close()
+
+
+async def test_the_bot_workers_fair_share_keeps_one_for_the_others() -> None:
+    """FairShare alone (no server): one owner's searches hold all workers but one, others
+    are served in turn, a cancelled waiter gives its turn on, and nothing is left held."""
+    share = FairShare(2)
+    ran: list[str] = []
+    gates: dict[str, asyncio.Event] = {}
+
+    async def search(owner: str, name: str) -> None:
+        gates[name] = asyncio.Event()
+        async with share.slot(owner):
+            ran.append(name)
+            await gates[name].wait()
+
+    async def settled(expected: list[str]) -> None:
+        for _ in range(100):  # bounded: a few turns of the loop
+            if ran == expected:
+                return
+            await asyncio.sleep(0)
+        assert ran == expected
+
+    flood = [asyncio.create_task(search("flood", f"f{i}")) for i in range(4)]
+    await settled(["f0"])  # one worker stays free for the others
+    other = asyncio.create_task(search("other", "o0"))
+    await settled(["f0", "o0"])
+    flood[1].cancel()  # a waiter that goes away gives its turn on
+    gates["o0"].set()
+    await settled(["f0", "o0"])  # the flood still holds all but one worker
+    gates["f0"].set()
+    await settled(["f0", "o0", "f2"])
+    gates["f2"].set()
+    await settled(["f0", "o0", "f2", "f3"])
+    gates["f3"].set()
+    await asyncio.gather(*flood, other, return_exceptions=True)
+    assert (share.running, dict(share.busy), share.waiting) == (0, {}, {})

@@ -119,7 +119,16 @@ def _parser() -> argparse.ArgumentParser:
         type=int,
         default=30,
         metavar="N",
-        help="new rooms a minute from one client address (default 30; 'too_many' beyond)",
+        help="new rooms, challenges and tournaments a minute from one client address, and "
+        "as many from one account (default 30; 'too_many', HTTP 429 beyond)",
+    )
+    s.add_argument(
+        "--bot-games",
+        type=int,
+        default=10,
+        metavar="N",
+        help="games with a bot one player (account, else address) may have in progress at "
+        "once (default 10; 'too_many', HTTP 429 beyond)",
     )
     s.add_argument(
         "--seeks-per-ip",
@@ -382,6 +391,7 @@ def _serve(args: argparse.Namespace) -> int:
         max_per_ip=args.max_per_ip,
         lag_limit=args.lag_limit,
         rooms_per_minute=args.rooms_per_minute,
+        bot_games=args.bot_games,
         seeks_per_ip=args.seeks_per_ip,
         limits=Limits(rate=args.msg_rate, burst=args.msg_burst),
         node_id=args.node_id,
@@ -449,6 +459,7 @@ PASSED_THROUGH = (
     ("--prefix", "prefix"),
     ("--max-per-ip", "max_per_ip"),
     ("--rooms-per-minute", "rooms_per_minute"),
+    ("--bot-games", "bot_games"),
     ("--msg-rate", "msg_rate"),
     ("--seeks-per-ip", "seeks_per_ip"),
     ("--msg-burst", "msg_burst"),

@@ -129,6 +129,7 @@ def test_workers_get_every_passed_through_option_as_given() -> None:
     from server.cli import PASSED_THROUGH, _parser, _passthrough
 
     given = ["serve", "--prefix", "p:", "--max-per-ip", "7", "--rooms-per-minute", "3"]
+    given += ["--bot-games", "2"]
     given += ["--msg-rate", "2.5", "--seeks-per-ip", "4", "--msg-burst", "9"]
     given += ["--lag-limit", "0.25", "--lease-ms", "1234", "--bot-workers", "0"]
     given += ["--durability", "replica", "--replica-wait-ms", "55", "--allow-origin", "o"]

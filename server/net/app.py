@@ -105,8 +105,11 @@ class Config:
     lag_limit: float = 0.5
     #: open connections per client address
     max_per_ip: int = 256
-    #: new rooms a minute from one client address
+    #: new rooms, challenges and tournaments a minute from one client address, and as many
+    #: from one account (both doors counted together)
     rooms_per_minute: int = 30
+    #: games with a bot one player (account, else address) may have in progress at once
+    bot_games: int = 10
     #: open seeks from one client address (besides 5 per player)
     seeks_per_ip: int = 20
     #: share the port with other worker processes (``kibitz serve --workers``)
@@ -174,28 +177,41 @@ class KibitzServer:
         self.cluster = Cluster(self.hub, self.store)
         await self.cluster.start()
         self.hub.audience.alone = lambda: self.cluster.peers == 0  # presence is per node
-        self.handlers = server_handlers(self.hub, bots=cfg.bot_workers > 0)
+        # who gets in, and how much new work each address and account may start: one
+        # count for both doors (the WebSocket's handlers and the Bot API) and the bots
+        hosted = self.hub.rooms
+        self.admission = Admission(
+            self.hub.metrics,
+            lag_limit=cfg.lag_limit,
+            per_ip=cfg.max_per_ip,
+            rooms_per_minute=cfg.rooms_per_minute,
+            bot_games=cfg.bot_games,
+            alive=lambda room: room in hosted and hosted[room].room.status != "over",
+        )
+        self.hub.admission = self.admission
+        self.hub.on_over.append(self.admission.game_over)
+        self.handlers = server_handlers(
+            self.hub, bots=cfg.bot_workers > 0, admission=self.admission
+        )
         seeks = await start_seeks(self.hub, self.handlers)  # seeks, pools, ratings on_over
         seeks.seeks_per_ip = cfg.seeks_per_ip
         await start_tournaments(self.hub)  # directs tournaments, routes their requests
         self.handlers.engines = self.engines
-        self.botapi = BotApi(self.hub, self.handlers)  # the lichess-compatible Bot API
+        self.botapi = BotApi(self.hub, self.handlers, self.admission)  # lichess's Bot API
         await self.botapi.start()
         self.archiver: Archiver | None = None
         if cfg.archive is not None:  # finished games leave Redis for the archive
             self.archiver = await start_archiving(self.hub, cfg.archive, grace=cfg.archive_grace)
         self.bots: BotRunner | None = None
         if cfg.bot_workers > 0:
-            self.bots = BotRunner(self.hub, workers=cfg.bot_workers, engines=self.engines)
+            self.bots = BotRunner(
+                self.hub,
+                workers=cfg.bot_workers,
+                engines=self.engines,
+                owner_of=self.admission.owner_of,  # the workers shared fairly by owner
+            )
             self.bots.start()
         await self.hub.recover()
-        self.admission = Admission(
-            self.hub.metrics,
-            lag_limit=cfg.lag_limit,
-            per_ip=cfg.max_per_ip,
-            rooms_per_minute=cfg.rooms_per_minute,
-        )
-        self.hub.admission = self.admission
         self.hub.spawn(self.admission.watch_lag(), "loop lag")
         self.hub.metrics.gc_pauses.install()
         if self.embedded is not None:

@@ -8,6 +8,10 @@ the room's log when needed, e.g. after a restart) and its legal moves — never 
 Its answer goes through ``Room.move`` with the room version it was computed at, so a
 move for a position that changed meanwhile (take-back, resignation) is simply dropped.
 
+The workers are shared fairly between the owners of the games (:class:`FairShare`): one
+player's many games with a bot wait their turn, and never take every worker, so they cannot
+stall another player's bot.
+
 A seat of a UCI engine (``kibitz serve --engine``) is run the same way from the same views,
 but its move comes from the engine's process pool (:mod:`server.net.engines`) instead of a
 worker; an engine that fails during a move plays no more in that game (it loses on time).
@@ -27,7 +31,8 @@ import os
 import random
 import signal
 import time
-from collections.abc import Sequence
+from collections import Counter, deque
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -121,6 +126,66 @@ def view_history(room: Room, seat: int) -> list[dict[str, Any]]:
 # -- the server side ------------------------------------------------------------------------------
 
 
+class FairShare:
+    """The bot workers shared between owners (:meth:`Admission.owner_of
+    <server.net.admission.Admission.owner_of>`): at most ``slots`` searches at once, of which
+    one owner's at most ``slots - 1`` (at least one), so that one player's many games always
+    leave a worker to everybody else's; owners who wait are served in turn."""
+
+    def __init__(self, slots: int) -> None:
+        self.slots = slots
+        self.per_owner = max(1, slots - 1)
+        self.running = 0
+        self.busy: Counter[str] = Counter()
+        #: owners waiting, in turn order, each with its waiters in order
+        self.waiting: dict[str, deque[asyncio.Future[None]]] = {}
+
+    @contextlib.asynccontextmanager
+    async def slot(self, owner: str) -> AsyncIterator[None]:
+        """Hold one of the workers for ``owner`` (waiting for its turn)."""
+        granted: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.waiting.setdefault(owner, deque()).append(granted)
+        self._grant()
+        try:
+            await granted
+        except asyncio.CancelledError:
+            if granted.done() and not granted.cancelled():  # granted as it was cancelled
+                self._release(owner)
+            else:
+                queue = self.waiting.get(owner)
+                if queue is not None and granted in queue:
+                    queue.remove(granted)
+                    if not queue:
+                        del self.waiting[owner]
+            raise
+        try:
+            yield
+        finally:
+            self._release(owner)
+
+    def _grant(self) -> None:
+        while self.running < self.slots:
+            owner = next((o for o in self.waiting if self.busy[o] < self.per_owner), None)
+            if owner is None:
+                return
+            queue = self.waiting.pop(owner)
+            granted = queue.popleft()
+            if queue:  # its next search waits behind the others' (round robin)
+                self.waiting[owner] = queue
+            if granted.cancelled():
+                continue
+            granted.set_result(None)
+            self.running += 1
+            self.busy[owner] += 1
+
+    def _release(self, owner: str) -> None:
+        self.running -= 1
+        self.busy[owner] -= 1
+        if self.busy[owner] <= 0:
+            del self.busy[owner]
+        self._grant()
+
+
 @dataclass
 class _SeatMind:
     """What the runner remembers of one bot seat: its view history, built incrementally."""
@@ -134,14 +199,23 @@ class BotRunner:
     """Schedules bot moves for every room of a hub (call :meth:`attach` once)."""
 
     def __init__(
-        self, hub: Hub, *, workers: int | None = None, engines: Engines | None = None
+        self,
+        hub: Hub,
+        *,
+        workers: int | None = None,
+        engines: Engines | None = None,
+        owner_of: Callable[[str], str] = lambda room: room,
     ) -> None:
         self.hub = hub
+        #: who owns a room's bots (the server's: ``Admission.owner_of``): the workers'
+        #: fair share is by owner
+        self.owner_of = owner_of
         #: UCI engines as seats (``kibitz serve --engine``; server/net/engines.py)
         self.engines = engines
         #: engine seats whose engine failed in this game: they play no more moves in it
         self.failed: set[tuple[str, int]] = set()
         self.workers = workers or max(1, os.cpu_count() or 1)
+        self.share = FairShare(self.workers)
         self.pool: concurrent.futures.ProcessPoolExecutor | None = None
         self.thinking: set[tuple[str, int]] = set()
         self.minds: dict[tuple[str, int], _SeatMind] = {}
@@ -251,17 +325,22 @@ class BotRunner:
                 move = played
             else:
                 loop = asyncio.get_running_loop()
-                move, spent = await loop.run_in_executor(
-                    self.pool,
-                    think,
-                    room.game.name,
-                    room.seats[seat].bot,
-                    seat,
-                    views,
-                    legal,
-                    self.budget(room, seat),
-                    seed,
-                )
+                async with self.share.slot(self.owner_of(room.id)):
+                    pool = self.pool  # closed while this search waited its turn: none
+                    if pool is None:
+                        self.thinking.discard(key)
+                        return
+                    move, spent = await loop.run_in_executor(
+                        pool,
+                        think,
+                        room.game.name,
+                        room.seats[seat].bot,
+                        seat,
+                        views,
+                        legal,
+                        self.budget(room, seat),
+                        seed,
+                    )
                 self.hub.metrics.bot_think.observe(spent)
             if hosted.room.version != version:
                 self.thinking.discard(key)

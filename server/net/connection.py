@@ -152,6 +152,19 @@ class TokenBucket:
             return True
         return False
 
+    def due(self) -> float:
+        """Seconds until a token is there (0.0: one is there now); takes nothing."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            return 0.0
+        return (1.0 - self.tokens) / self.rate if self.rate > 0 else float("inf")
+
+    def give_back(self) -> None:
+        """Return a token taken for work that was refused after all."""
+        self.tokens = min(self.burst, self.tokens + 1.0)
+
 
 @dataclass(eq=False, slots=True)
 class Client:

@@ -20,6 +20,7 @@ from ..bots import ladder, strengths
 from ..rooms.errors import Forbidden, NotSeated
 from ..rooms.room import clamp_since
 from .accounts import accounts_of, authenticate
+from .admission import Admission, Refused, Work, unlimited
 from .connection import Client, TokenBucket
 from .engines import Engines
 from .errors import ProtocolError
@@ -111,12 +112,16 @@ class Handlers:
         on_join: Sequence[JoinHook] = (),
         server_name: str = "kibitz",
         bots: bool = True,
+        admission: Admission | None = None,
     ) -> None:
         self.hub = hub
         self.table = table
         self.on_join = tuple(on_join)
         self.server_name = server_name
         self.bots = bots
+        #: the node's admission of new work (rooms, tournaments, games with a bot): the
+        #: counts both doors share (None: nothing counted)
+        self.admission = admission
         #: the ladder as ``kibitz ladder`` measured it (read once, at start)
         self.ladder = ladder.load() if bots else {}
         #: UCI engines offered as seats (``kibitz serve --engine``), set by the server
@@ -306,6 +311,21 @@ async def take_seat(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[st
     return repeated({"type": "seated", "room": room_id, "seat": taken, "token": token}, result)
 
 
+def admitted(
+    h: Handlers, client: Client, *, bot: bool = False, room: str = "", rate: bool = True
+) -> Work:
+    """New work from ``client`` (a room, a tournament; ``bot``: a game with a bot), to
+    create inside the returned context (``with``): refused ``too_many`` past the limits of
+    :class:`~server.net.admission.Admission` (see :meth:`~.Admission.start`), with nothing
+    counted."""
+    if h.admission is None:
+        return unlimited()
+    try:
+        return h.admission.start(client.address, client.user, bot=bot, room=room, rate=rate)
+    except Refused as exc:
+        raise ProtocolError("too_many", exc.message) from None
+
+
 def bot_seat(h: Handlers, game: str, strength: Any) -> dict[str, str]:
     """The ``add_bot`` arguments for a bot of ``strength`` in ``game``, checked: a strength
     this server offers for the game, and a place in an engine's pool for an engine's."""
@@ -329,7 +349,10 @@ async def add_bot(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str,
     if seat is None:
         free = [i for i, s in enumerate(info["seats"]) if s["kind"] == "empty"]
         seat = free[0] if free else 0
-    result = await h.command(room_id, "add_bot", seat=seat, **bot, **cid_arg(client, msg))
+    with admitted(h, client, bot=True, room=room_id, rate=False) as work:
+        if room_id in h.hub.rooms:  # a game with a bot hosted here: counted while it lasts
+            work.made(room_id)
+        result = await h.command(room_id, "add_bot", seat=seat, **bot, **cid_arg(client, msg))
     return {"type": "ok", "room": room_id, "version": result["version"], "seat": seat}
 
 

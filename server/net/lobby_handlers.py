@@ -9,7 +9,7 @@ from typing import Any
 from ..bots import ladder
 from .connection import Client
 from .errors import ProtocolError
-from .handlers import Handlers, _opt_int, bot_seat, seated, sitter
+from .handlers import Handlers, _opt_int, admitted, bot_seat, seated, sitter
 
 #: the most rooms one ``list_rooms`` answer holds
 LOBBY_PAGE_MAX = 200
@@ -102,11 +102,6 @@ async def create_room(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[
     """A new room; ``sit`` (a seat number) seats its creator there and ``bots`` (``[{"seat",
     "strength"}]``) puts bots in seats, all in the room's first append: the lobby never
     shows it with those seats open (docs/PROTOCOL.md, Lobby)."""
-    admission = h.hub.admission
-    if admission is not None and not admission.may_create(client.address):
-        raise ProtocolError(
-            "too_many", "too many new rooms from your address: try again in a minute"
-        )
     game = msg.get("game")
     sit: list[tuple[str, dict[str, Any]]] = []
     creator = _opt_int(msg, "sit")
@@ -125,11 +120,12 @@ async def create_room(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[
         if seat is None or not isinstance(game, str):
             raise ProtocolError("bad_request", "each of 'bots' names its seat")
         sit.append(("add_bot", {"seat": seat, **bot_seat(h, game, bot.get("strength"))}))
-    summary = await h.hub.create(
-        game, msg.get("options"), msg.get("seats"), msg.get("settings"), sit=sit
-    )
-    room_id = summary["room"]
-    reply = {"type": "room_created", "room": room_id, "summary": summary}
+    with admitted(h, client, bot=bool(bots)) as work:
+        room_id = h.hub.make_secret(6)
+        work.made(room_id)  # its bots' first search is already their owner's
+        options, seats, settings = msg.get("options"), msg.get("seats"), msg.get("settings")
+        summary = await h.hub.create(game, options, seats, settings, sit=sit, room_id=room_id)
+    reply: dict[str, Any] = {"type": "room_created", "room": room_id, "summary": summary}
     if creator is not None:
         await seated(h, client, room_id, creator, token)
         reply |= {"seat": creator, "token": token}

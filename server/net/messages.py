@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from . import handlers, lobby_handlers, seek_handlers, social
 from . import tournament_handlers as tournaments
+from .admission import Admission
 from .handlers import Handler, Handlers, JoinHook
 from .hub import Hub
 
@@ -69,6 +70,6 @@ MESSAGES: dict[str, Handler] = {
 ON_JOIN: tuple[JoinHook, ...] = (social.chat_history, social.presence)
 
 
-def server_handlers(hub: Hub, *, bots: bool = True) -> Handlers:
+def server_handlers(hub: Hub, *, bots: bool = True, admission: Admission | None = None) -> Handlers:
     """The server's handlers on ``hub``: every message type of :data:`MESSAGES`."""
-    return Handlers(hub, MESSAGES, on_join=ON_JOIN, bots=bots)
+    return Handlers(hub, MESSAGES, on_join=ON_JOIN, bots=bots, admission=admission)

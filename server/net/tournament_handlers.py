@@ -15,7 +15,7 @@ from ..tournaments.spec import ID
 from .accounts import accounts_of
 from .connection import Client
 from .errors import ProtocolError
-from .handlers import Handlers, repeated
+from .handlers import Handlers, admitted, repeated
 from .names import guest_name
 from .tournament_service import Tournaments, entrant_key, tournaments_of
 
@@ -35,7 +35,9 @@ async def tournament_create(h: Handlers, client: Client, msg: dict[str, Any]) ->
     raw = {k: v for k, v in msg.items() if k not in ("type", "id")}
     if raw.get("rated") is True and client.user is None:
         raise ProtocolError("forbidden", "log in to create a rated tournament")
-    tid, view = await _service(h).create(raw, entrant_key(client))
+    guest = "" if client.user else client.address  # guests are counted by address
+    with admitted(h, client):
+        tid, view = await _service(h).create(raw, entrant_key(client), address=guest)
     return {"type": "tournament_created", "tournament": tid, "view": view}
 
 

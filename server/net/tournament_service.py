@@ -22,6 +22,7 @@ import logging
 import weakref
 from typing import Any
 
+from ..store import tournaments as tstore
 from ..store.tournaments import Full
 from .cluster import next_message
 from .connection import Client
@@ -247,13 +248,20 @@ class Tournaments:
 
     # -- creating -----------------------------------------------------------------------------
 
-    async def create(self, raw: Any, creator: str) -> tuple[str, dict[str, Any]]:
-        """Create a tournament this node directs; (its id, its view)."""
+    async def create(
+        self, raw: Any, creator: str, *, address: str = ""
+    ) -> tuple[str, dict[str, Any]]:
+        """Create a tournament this node directs (``address``: a guest's, whose guests
+        share a bound); (its id, its view)."""
         try:
-            return await self.director.create(raw, creator)
+            return await self.director.create(raw, creator, address=address)
         except Full as exc:
             what = {
-                "creator": "you have as many upcoming and running tournaments as one may",
+                "creator": f"you have as many upcoming and running tournaments as one may"
+                f" ({tstore.PER_CREATOR}): cancel one, or wait until one ends",
+                "address": f"guests from your address have as many upcoming and running"
+                f" tournaments as they may ({tstore.GUESTS_PER_ADDRESS} together): log in to"
+                " create one, or wait until one ends",
                 "everybody": "the server has as many tournaments as it takes; try later",
             }.get(exc.who, "try again")
             raise ProtocolError("rate_limited", what) from None

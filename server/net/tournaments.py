@@ -207,8 +207,11 @@ class Director:
             return self.directed.get(tid)
         return await self.load(tid)
 
-    async def create(self, raw: Any, creator: str) -> tuple[str, dict[str, Any]]:
-        """Create a tournament directed here from a creator's request; (id, view).
+    async def create(
+        self, raw: Any, creator: str, *, address: str = ""
+    ) -> tuple[str, dict[str, Any]]:
+        """Create a tournament directed here from a creator's request (``address``: a
+        guest's, counted with the other guests of that address); (id, view).
         Raises :class:`ProtocolError` (bad fields) or :class:`Full`, nothing stored."""
         tid = self.hub.make_secret(8)
         now = self.hub.clock()
@@ -217,7 +220,7 @@ class Director:
             _new, events = Tournament.create(spec, now)
         except TournamentError as exc:
             raise ProtocolError(exc.code, exc.message) from None
-        await self.store.reserve(tid, creator, secrets.token_urlsafe(24))
+        await self.store.reserve(tid, creator, secrets.token_urlsafe(24), address=address)
         try:
             if not await self.store.acquire([tid], self.node, self.lease_ms):
                 raise ProtocolError("unavailable", "could not create the tournament; try again")

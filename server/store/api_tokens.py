@@ -6,15 +6,19 @@ lower-cased user name):
     apitokens:{n}        hash: token id -> JSON {id, hash, scopes, description, created}
     apitoken:{sha256}    JSON {user, id, scopes}: a token's owner, found by the token's hash
     challenge:{id}       JSON: an open challenge (expires)
-    challenges:{n}       hash: challenge id -> "1": the open challenges a user made
-    incoming:{n}         set: ids of challenges made to a user (expires; pruned when read)
+    challenges:{n}       hash: challenge id -> when it was made (µs): the open challenges a
+                         user made
+    inbox:{n}            sorted set: ids of the open challenges made to a user, by when they
+                         were made (µs; the lapsed ones dropped on every add, the gone ones
+                         when read)
     apigame:{room}       hash: user -> JSON {seat, token}: who plays a room over the API
     apigames:{n}         set: the rooms a user plays over the API, until they end
 
 A token itself is never stored, only its SHA-256 (it is 32 random bytes: no salt or slow
-hash is needed). A user holds at most :data:`MAX_TOKENS` tokens and :data:`MAX_CHALLENGES`
-open challenges; both bounds are checked and written in one Lua script, so two nodes cannot
-pass them together.
+hash is needed). A user holds at most :data:`MAX_TOKENS` tokens, has made at most
+:data:`MAX_CHALLENGES` open challenges and has at most :data:`MAX_INCOMING` waiting for an
+answer; each bound is checked and written in one Lua script, so two nodes cannot pass it
+together.
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ from typing import Any
 MAX_TOKENS = 10
 #: open challenges one account may have made
 MAX_CHALLENGES = 5
+#: open challenges waiting for one account's answer (a bot's event stream opens with them)
+MAX_INCOMING = 50
 #: an unanswered challenge is forgotten after this many seconds
 CHALLENGE_TTL = 600
 #: a room's API seats are kept this long (a game longer than this loses its API door)
@@ -48,6 +54,21 @@ end
 return 1
 """
 
+# KEYS: the maker's hash, the challenge, the recipient's inbox; ARGV: the maker's bound, the
+# id, the challenge's JSON, its lifetime (s), the recipient's bound, now (µs). -1: the maker
+# has made as many as it may; -2: as many wait for the recipient as may
+ADD_CHALLENGE = """
+local now = tonumber(ARGV[6])
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - tonumber(ARGV[4]) * 1000000)
+if redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[1]) then return -1 end
+if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[5]) then return -2 end
+redis.call('HSET', KEYS[1], ARGV[2], ARGV[6])
+redis.call('SET', KEYS[2], ARGV[3], 'EX', tonumber(ARGV[4]))
+redis.call('ZADD', KEYS[3], ARGV[6], ARGV[2])
+redis.call('EXPIRE', KEYS[3], tonumber(ARGV[4]))
+return 1
+"""
+
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
@@ -64,6 +85,7 @@ class ApiStore:
         self.redis = redis
         self.prefix = prefix
         self._add = redis.register_script(ADD_BOUNDED)
+        self._add_challenge = redis.register_script(ADD_CHALLENGE)
 
     def k(self, *parts: str) -> str:
         return self.prefix + ":".join(parts)
@@ -116,13 +138,28 @@ class ApiStore:
 
     # -- challenges ---------------------------------------------------------------------------
 
-    async def add_challenge(self, challenge: dict[str, Any]) -> bool:
-        """Store an open challenge; False when its maker has MAX_CHALLENGES open already."""
+    async def add_challenge(self, challenge: dict[str, Any]) -> str | None:
+        """Store an open challenge for its recipient to answer; None, or the bound that
+        refused it (nothing stored): ``challenger`` (it has made MAX_CHALLENGES open ones)
+        or ``recipient`` (MAX_INCOMING wait for the recipient's answer)."""
         maker = challenge["challenger"]["id"]
         await self._prune(maker)
-        keys = [self.k("challenges", maker), self.k("challenge", challenge["id"])]
-        args = [MAX_CHALLENGES, challenge["id"], "1", json.dumps(challenge), CHALLENGE_TTL]
-        return bool(await self._add(keys=keys, args=args))
+        keys = [
+            self.k("challenges", maker),
+            self.k("challenge", challenge["id"]),
+            self.k("inbox", challenge["destUser"]["id"]),
+        ]
+        now = int(time.time() * 1_000_000)
+        args = [
+            MAX_CHALLENGES,
+            challenge["id"],
+            json.dumps(challenge),
+            CHALLENGE_TTL,
+            MAX_INCOMING,
+            now,
+        ]
+        got = int(await self._add_challenge(keys=keys, args=args))
+        return {1: None, -1: "challenger", -2: "recipient"}[got]
 
     async def challenge(self, challenge_id: str) -> dict[str, Any] | None:
         raw = await self.redis.get(self.k("challenge", challenge_id))
@@ -132,27 +169,28 @@ class ApiStore:
         """Remove an open challenge; True for the one caller that removed it."""
         taken = await self.redis.delete(self.k("challenge", challenge["id"]))
         await self.redis.hdel(self.k("challenges", challenge["challenger"]["id"]), challenge["id"])
+        await self.redis.zrem(self.k("inbox", challenge["destUser"]["id"]), challenge["id"])
         return bool(taken)
 
-    async def add_incoming(self, user: str, challenge_id: str) -> None:
-        key = self.k("incoming", user.lower())
-        await self.redis.sadd(key, challenge_id)
-        await self.redis.expire(key, CHALLENGE_TTL)
-
-    async def drop_incoming(self, user: str, challenge_id: str) -> None:
-        await self.redis.srem(self.k("incoming", user.lower()), challenge_id)
-
-    async def incoming(self, user: str) -> list[dict[str, Any]]:
-        """Open challenges made to ``user`` (the expired ones are forgotten here)."""
-        key = self.k("incoming", user.lower())
+    async def incoming(
+        self, user: str, *, after: float | None = None, count: int | None = None
+    ) -> tuple[list[dict[str, Any]], float | None]:
+        """Up to ``count`` open challenges made to ``user``, oldest first, made after
+        ``after`` (the cursor of the page before); (them, the cursor for the next page, or
+        None when there is none). The gone ones are forgotten here."""
+        count = MAX_INCOMING if count is None else count
+        key = self.k("inbox", user.lower())
+        low = "-inf" if after is None else f"({after!r}"
+        ids = await self.redis.zrangebyscore(key, low, "+inf", start=0, num=count, withscores=True)
         found = []
-        for cid in sorted(_s(i) for i in await self.redis.smembers(key)):
-            challenge = await self.challenge(cid)
+        for raw, _score in ids:
+            challenge = await self.challenge(_s(raw))
             if challenge is None:
-                await self.redis.srem(key, cid)
+                await self.redis.zrem(key, raw)
             else:
                 found.append(challenge)
-        return found
+        cursor = float(ids[-1][1]) if len(ids) == count else None
+        return found, cursor
 
     async def _prune(self, maker: str) -> None:
         """Forget the maker's challenges that expired."""
@@ -163,10 +201,11 @@ class ApiStore:
                 await self.redis.hdel(key, cid)
 
     async def challenges_of(self, user: str) -> list[dict[str, Any]]:
-        """Open challenges made by ``user``."""
+        """Open challenges made by ``user``, oldest first."""
         await self._prune(user.lower())
-        ids = [_s(i) for i in await self.redis.hkeys(self.k("challenges", user.lower()))]
-        found = [await self.challenge(cid) for cid in ids]
+        made = await self.redis.hgetall(self.k("challenges", user.lower()))
+        ids = sorted(made, key=lambda cid: (int(made[cid]), _s(cid)))
+        found = [await self.challenge(_s(cid)) for cid in ids]
         return [c for c in found if c is not None]
 
     # -- games --------------------------------------------------------------------------------

@@ -7,6 +7,9 @@ Keys (under the accounts prefix, so one hash tag holds them on a Redis Cluster):
     tlease:{id}          String: the node directing the tournament, with a TTL
     tours:live           Set: ids of upcoming and running tournaments (directors claim them)
     tours:creator:{key}  Set: the live tournaments a player created (at most PER_CREATOR)
+    tours:guests:{addr}  Set: the live tournaments guests from one client address created
+                         (at most GUESTS_PER_ADDRESS; the address is kept, never shown)
+    tours:guestaddr      Hash: id -> the address of the guest who created it
     tours:finished       Sorted set: finished or cancelled ids by end time (KEEP_FINISHED kept)
     tours:summary        Hash: id -> msgpack(summary) for the list
     tview:{id}           String: msgpack(Tournament.view()), what every door shows
@@ -21,7 +24,9 @@ names the version it builds on and the node that directs, and lands only if both
 two nodes never both write version N, and a director that lost its lease writes nothing.
 ``status`` ``live`` / ``over`` adds the id to, or removes it from, ``tours:live`` in the same
 step. Nothing a client sends grows this without bound: :data:`MAX_LIVE` live tournaments,
-:data:`PER_CREATOR` per creator, :data:`KEEP_FINISHED` finished ones (older ones are deleted
+:data:`PER_CREATOR` per creator, :data:`GUESTS_PER_ADDRESS` per client address for guests
+(a guest is a new creator with every new session: counted by address, guests from one
+address cannot fill the server), :data:`KEEP_FINISHED` finished ones (older ones are deleted
 with every key they had), and the log's length is capped (:data:`MAX_EVENTS`).
 """
 
@@ -39,6 +44,8 @@ from .scripts import ACQUIRE, APPEND, RELEASE, RENEW
 MAX_LIVE = 100
 #: live tournaments one player may have created
 PER_CREATOR = 3
+#: live tournaments guests from one client address may have created, all together
+GUESTS_PER_ADDRESS = 3
 #: finished (or cancelled) tournaments kept for the list and their pages
 KEEP_FINISHED = 50
 #: events a tournament's log may hold (500 players, their games, joins and pauses)
@@ -46,19 +53,26 @@ MAX_EVENTS = 60_000
 #: how long a room remembers its tournament (seconds)
 ROOM_TTL = 7 * 24 * 3600
 
-#: reserve a creator's slot: refused (0) when the creator or everybody is at the cap
+#: reserve a creator's slot (and a guest's address's: ARGV[5], '' for an account): refused
+#: (< 0) when the creator, the guests of that address or everybody is at the cap
 RESERVE = """
 if redis.call('SCARD', KEYS[1]) >= tonumber(ARGV[2]) then return -1 end
+if ARGV[5] ~= '' and redis.call('SCARD', KEYS[5]) >= tonumber(ARGV[6]) then return -4 end
 if redis.call('SCARD', KEYS[2]) >= tonumber(ARGV[3]) then return -2 end
 if redis.call('EXISTS', KEYS[3]) == 1 then return -3 end
 redis.call('SADD', KEYS[1], ARGV[1])
 redis.call('SET', KEYS[4], ARGV[4])
+if ARGV[5] ~= '' then
+  redis.call('SADD', KEYS[5], ARGV[1])
+  redis.call('HSET', KEYS[6], ARGV[1], ARGV[5])
+end
 return 1
 """
 
 
 class Full(Exception):
-    """A bound was reached: nothing was stored (``who``: ``creator`` or ``everybody``)."""
+    """A bound was reached: nothing was stored (``who``: ``creator``, ``address`` (guests
+    of one address), ``everybody`` or ``exists``)."""
 
     def __init__(self, who: str) -> None:
         super().__init__(who)
@@ -83,29 +97,37 @@ class TournamentStore:
 
     # -- creating -----------------------------------------------------------------------------
 
-    async def reserve(self, tid: str, creator: str, secret: str) -> None:
-        """Count a new tournament against its creator's and everybody's bound (raises
+    async def reserve(self, tid: str, creator: str, secret: str, *, address: str = "") -> None:
+        """Count a new tournament against its creator's bound, a guest's address's
+        (``address``: a guest's; empty for an account) and everybody's (raises
         :class:`Full`, nothing stored) and keep its token secret."""
         keys = [
             self.k("tours", "creator", creator),
             self.k("tours", "live"),
             self.k("tour", tid),
             self.k("tsecret", tid),
+            self.k("tours", "guests", address),
+            self.k("tours", "guestaddr"),
         ]
-        got = int(await self._reserve(keys=keys, args=[tid, PER_CREATOR, MAX_LIVE, secret]))
-        if got == -1:
-            raise Full("creator")
-        if got == -2:
-            raise Full("everybody")
-        if got == -3:
-            raise Full("exists")
+        args = [tid, PER_CREATOR, MAX_LIVE, secret, address, GUESTS_PER_ADDRESS]
+        got = int(await self._reserve(keys=keys, args=args))
+        if got < 0:
+            raise Full({-1: "creator", -2: "everybody", -3: "exists", -4: "address"}[got])
 
     async def unreserve(self, tid: str, creator: str) -> None:
         """Give a reservation back (the tournament was not created after all)."""
         pipe = self.redis.pipeline(transaction=True)
         pipe.srem(self.k("tours", "creator", creator), tid)
         pipe.delete(self.k("tsecret", tid))
+        await self._uncount_guest(pipe, tid)
         await pipe.execute()
+
+    async def _uncount_guest(self, pipe: Any, tid: str) -> None:
+        """Add to ``pipe``: the tournament counts against its guest's address no more."""
+        address = await self.redis.hget(self.k("tours", "guestaddr"), tid)
+        if address is not None:
+            pipe.srem(self.k("tours", "guests", address.decode()), tid)
+            pipe.hdel(self.k("tours", "guestaddr"), tid)
 
     async def secret(self, tid: str) -> str | None:
         raw = await self.redis.get(self.k("tsecret", tid))
@@ -231,6 +253,7 @@ class TournamentStore:
         pipe.srem(self.k("tours", "creator", creator), tid)
         pipe.srem(self.k("tours", "live"), tid)
         pipe.zadd(self.k("tours", "finished"), {tid: at})
+        await self._uncount_guest(pipe, tid)
         await pipe.execute()
         old = await self.redis.zrange(self.k("tours", "finished"), 0, -KEEP_FINISHED - 1)
         gone = [o.decode() for o in old]
@@ -245,4 +268,12 @@ class TournamentStore:
         return gone
 
 
-__all__ = ["KEEP_FINISHED", "MAX_EVENTS", "MAX_LIVE", "PER_CREATOR", "Full", "TournamentStore"]
+__all__ = [
+    "GUESTS_PER_ADDRESS",
+    "KEEP_FINISHED",
+    "MAX_EVENTS",
+    "MAX_LIVE",
+    "PER_CREATOR",
+    "Full",
+    "TournamentStore",
+]

@@ -11,7 +11,9 @@ from server.engine import Registry
 from server.net import tournament_ops, tournament_service
 from server.net.tournament_service import tournaments_of
 from server.sdk import KibitzClient, KibitzError
+from server.store import tournaments as tstore
 
+from .test_accounts import register_and_login
 from .tournament_helpers import log_of, nodes
 
 SPEC = {
@@ -102,3 +104,48 @@ async def test_creators_watchers_and_gone_connections_are_bounded(
             await asyncio.sleep(0.1)
         assert service.watchers == {}
         await c.close()
+
+
+@pytest.mark.parametrize("bounded", [True, False], ids=["per-address", "broken-per-address"])
+async def test_guests_from_one_address_take_their_share_and_an_account_still_creates(
+    redis_url: str, prefix: str, registry: Registry, monkeypatch: pytest.MonkeyPatch, bounded: bool
+) -> None:
+    """Issue 47: 40 guest connections from one address created 3 tournaments each and
+    filled the server's cap (the per-creator bound counted a session). Guests from one
+    address now share 3 live tournaments; an account still creates its own."""
+    monkeypatch.setattr(tstore, "MAX_LIVE", 8)  # the server's cap, small: quick to fill
+    if not bounded:
+        monkeypatch.setattr(tstore, "GUESTS_PER_ADDRESS", 1000)
+    async with nodes(redis_url, prefix, registry, 1) as (n1,):
+        guests = [await KibitzClient.connect(n1.ws_url) for _ in range(4)]
+        made, refusals = [], []
+        for i, guest in enumerate(guests):
+            for j in range(3):
+                try:
+                    spec = SPEC | {"name": f"G{i}-{j}"}
+                    made.append((await guest.request("tournament_create", **spec))["tournament"])
+                except KibitzError as exc:
+                    refusals.append(exc)
+        login = await register_and_login(n1, "Ada")
+        ada = await KibitzClient.connect(n1.ws_url, hello=False)
+        await ada.request("hello", protocol=2, auth=login)
+        listed = await ada.request("tournament_list")
+        assert sorted(t["id"] for t in listed["upcoming"]) == sorted(made)
+        if bounded:
+            assert len(made) == tstore.GUESTS_PER_ADDRESS == 3
+            assert {(e.code, e.message) for e in refusals} == {
+                (
+                    "rate_limited",
+                    "guests from your address have as many upcoming and running tournaments"
+                    " as they may (3 together): log in to create one, or wait until one ends",
+                )
+            }
+            created = await ada.request("tournament_create", **SPEC | {"name": "Ada's"})
+            assert created["view"]["spec"]["name"] == "Ada's"
+            await guests[0].request("tournament_cancel", tournament=made[0])  # one ends:
+            await guests[1].request("tournament_create", **SPEC)  # the address's share again
+        else:  # the twin: the guests of one address fill the server; the account is refused
+            assert len(made) == tstore.MAX_LIVE
+            await refused(ada, "rate_limited", "tournament_create", **SPEC)
+        for c in (*guests, ada):
+            await c.close()

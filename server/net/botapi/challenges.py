@@ -10,7 +10,9 @@ records each account's seat for the API's game routes.
 Events (``challenge``, ``challengeCanceled``, ``challengeDeclined``, ``gameStart``,
 ``gameFinish``) are published on one Redis channel; every node hands them to the event
 streams of the account on that node. An event stream starts with the account's open
-challenges and running API games, as lichess's does.
+challenges (those it made, then those waiting for it, oldest first, read a page at a time;
+at most :data:`~server.store.api_tokens.MAX_INCOMING` wait for one account) and running API
+games, as lichess's does.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from typing import Any
 from ...rooms.policy import Policy
 from ...rooms.ratings import Glicko, category, speed
 from ...rooms.room import Room
+from ...store import api_tokens
 from ...store.api_tokens import ApiStore
 from ..accounts import Accounts
 from ..cluster import next_message
@@ -40,6 +43,9 @@ log = logging.getLogger("kibitz.botapi")
 
 #: events an event stream may hold unread; past it the stream ends (the client reconnects)
 QUEUE = 64
+#: the challenges waiting for an account are read this many at a time when its event
+#: stream opens (at most MAX_INCOMING of them: a bounded burst, read in bounded steps)
+PAGE = 20
 VARIANTS = {"standard": ("chess", "Standard", "Std")}
 DECLINE_REASONS = {
     "generic": "I'm not accepting challenges at the moment.",
@@ -133,8 +139,15 @@ class Challenges:
     async def event_source(
         self, caller: Caller, queue: asyncio.Queue[dict[str, Any] | None]
     ) -> AsyncGenerator[dict[str, Any] | None]:
-        for challenge in await self.open_challenges(caller.id):
+        for challenge in await self.store.challenges_of(caller.id):
             yield {"type": "challenge", "challenge": self.directed(challenge, caller.id)}
+        after: float | None = None
+        for _ in range(api_tokens.MAX_INCOMING // PAGE + 1):  # waiting for it, oldest first
+            page, after = await self.store.incoming(caller.id, after=after, count=PAGE)
+            for challenge in page:
+                yield {"type": "challenge", "challenge": self.directed(challenge, caller.id)}
+            if after is None:
+                break
         for room_id in await self.store.games_of(caller.id):
             seats = await self.store.game_seats(room_id)
             if caller.id in seats:
@@ -154,8 +167,10 @@ class Challenges:
             yield event
 
     async def open_challenges(self, user: str) -> list[dict[str, Any]]:
-        """Open challenges to or from ``user`` (from: the maker's list; to: the dest's)."""
-        return await self.store.challenges_of(user) + await self.store.incoming(user)
+        """Open challenges from or to ``user``, oldest first (from: the maker's list; to: the
+        recipient's, at most MAX_INCOMING)."""
+        incoming, _ = await self.store.incoming(user)
+        return await self.store.challenges_of(user) + incoming
 
     @staticmethod
     def directed(challenge: dict[str, Any], user: str) -> dict[str, Any]:
@@ -244,9 +259,21 @@ class Challenges:
             "settings": settings,
             "category": cat,
         }
-        if not await self.store.add_challenge(challenge):
-            raise BotApiError(429, "Too many open challenges: cancel one first")
-        await self.store.add_incoming(dest_user["id"], challenge_id)
+        refused = await self.store.add_challenge(challenge)
+        lapse = api_tokens.CHALLENGE_TTL // 60
+        if refused == "challenger":
+            raise BotApiError(
+                429,
+                f"Too many open challenges: at most {api_tokens.MAX_CHALLENGES} at once; cancel "
+                f"one first (an unanswered one lapses after {lapse} minutes)",
+            )
+        if refused == "recipient":
+            raise BotApiError(
+                429,
+                f"{dest_user['name']} has {api_tokens.MAX_INCOMING} challenges waiting for an "
+                "answer, as many as one may: try again once they have answered some (an "
+                f"unanswered challenge lapses after {lapse} minutes)",
+            )
         shown = public(challenge)
         await self.publish(caller.id, {"type": "challenge", "challenge": shown})
         await self.publish(dest_user["id"], {"type": "challenge", "challenge": shown})
@@ -261,7 +288,6 @@ class Challenges:
     async def take(self, challenge: dict[str, Any]) -> None:
         if not await self.store.take_challenge(challenge):
             raise BotApiError(404, "No such challenge")
-        await self.store.drop_incoming(challenge["destUser"]["id"], challenge["id"])
 
     async def decline(self, caller: Caller, challenge_id: str, reason: str) -> None:
         caller.need("challenge:write" if not caller.bot else "bot:play")
@@ -335,11 +361,18 @@ class Challenges:
         return room_id
 
     async def against_ai(
-        self, caller: Caller, fields: dict[str, str], strengths: list[str], title: Any
+        self,
+        caller: Caller,
+        fields: dict[str, str],
+        strengths: list[str],
+        title: Any,
+        *,
+        room_id: str | None = None,
     ) -> dict[str, Any]:
         """lichess's ``POST /api/challenge/ai``: a casual game at once against one of
         Kibitz's own chess bots (``level`` 1-8 spread over ``strengths``, weakest first;
-        ``title(strength)``: its seat's name)."""
+        ``title(strength)``: its seat's name; ``room_id``: the game's id, when drawn
+        already)."""
         caller.need("challenge:write" if not caller.bot else "bot:play")
         level = whole(fields, "level", 1, 8) or 1
         limit = whole(fields, "clock.limit", 0, 10800)
@@ -369,7 +402,9 @@ class Challenges:
             ("take_seat", {"seat": seat, "token": token, "name": caller.name, "user": caller.name}),
             ("add_bot", {"seat": 1 - seat, "bot": strength, "name": name}),
         ]
-        summary = await self.hub.create("chess", {}, 2, settings, rated=None, sit=sit)
+        summary = await self.hub.create(
+            "chess", {}, 2, settings, rated=None, sit=sit, room_id=room_id
+        )
         room_id = summary["room"]
         seats = {caller.id: {"seat": seat, "token": token}}
         await self.store.add_game(room_id, seats)

@@ -34,6 +34,7 @@ from websockets.http11 import Request, Response
 from ...rooms.ratings import speed
 from ...store.api_tokens import ApiStore
 from ..accounts import accounts_of
+from ..admission import Admission, Refused, Work, unlimited
 from ..codec import Codec
 from ..connection import Limits, TokenBucket
 from ..errors import ProtocolError
@@ -75,9 +76,11 @@ def is_api_path(path: str) -> bool:
 class BotApi:
     """The Bot and Board API of one hub (started once with the server)."""
 
-    def __init__(self, hub: Hub, handlers: Handlers) -> None:
+    def __init__(self, hub: Hub, handlers: Handlers, admission: Admission | None = None) -> None:
         self.hub = hub
         self.handlers = handlers
+        #: the node's admission of new work, shared with the WebSocket door (None: none)
+        self.admission = admission
         self.accounts = accounts_of(hub)
         self.store = ApiStore(hub.store.redis, hub.store.accounts_prefix + "botapi:")
         self.tokens = Tokens(self.accounts, self.store)
@@ -149,10 +152,16 @@ class BotApi:
                 # lichess's route: a Kibitz bot at once (an account named "ai" is not
                 # challenged over the API)
                 strengths = self.handlers.bot_strengths("chess")
-                made = await self.challenges.against_ai(caller, fields, strengths, self.title)
+                with self.admitted(conn, caller, bot=True) as work:
+                    room_id = self.hub.make_secret(6)
+                    work.made(room_id)  # its bot's first search is already the caller's
+                    made = await self.challenges.against_ai(
+                        caller, fields, strengths, self.title, room_id=room_id
+                    )
                 return json_response(conn, 201, made)
             if len(parts) == 2:
-                made = await self.challenges.create(caller, parts[1], fields)
+                with self.admitted(conn, caller):
+                    made = await self.challenges.create(caller, parts[1], fields)
                 return json_response(conn, 200, made)
             if parts[2] == "accept":
                 await self.challenges.accept(caller, parts[1])
@@ -174,6 +183,19 @@ class BotApi:
             caller.need(f"{parts[0]}:play")
             return await self.game_route(conn, request, caller, parts[2:])
         raise BotApiError(404, "Not found")
+
+    def admitted(self, conn: ServerConnection, caller: Caller, *, bot: bool = False) -> Work:
+        """New work from the caller's account and address (``bot``: a game with a bot), to
+        create inside the returned context: 429 past the limits shared with the WebSocket
+        door (:class:`~server.net.admission.Admission`), with nothing counted."""
+        if self.admission is None:
+            return unlimited()
+        addr = conn.remote_address
+        address = str(addr[0]) if addr else "?"
+        try:
+            return self.admission.start(address, caller.name, bot=bot)
+        except Refused as exc:
+            raise BotApiError(429, exc.message, retry_after=exc.retry_after) from None
 
     def title(self, strength: str) -> str:
         """A bot seat's name, as the lobby's add-bot gives it (an engine's seat: only while

@@ -54,12 +54,14 @@ Source = Callable[[], AsyncGenerator[dict[str, Any] | None]]
 
 
 class BotApiError(Exception):
-    """A refused request: its status and lichess's body ``{"error": message}``."""
+    """A refused request: its status and lichess's body ``{"error": message}``
+    (``retry_after``: whole seconds, sent as ``Retry-After``)."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, *, retry_after: int | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.retry_after = retry_after
 
 
 @dataclasses.dataclass(kw_only=True)
@@ -81,7 +83,10 @@ def json_response(conn: ServerConnection, status: int, data: Any) -> Response:
 
 
 def error_response(conn: ServerConnection, exc: BotApiError) -> Response:
-    return json_response(conn, exc.status, {"error": exc.message})
+    response = json_response(conn, exc.status, {"error": exc.message})
+    if exc.retry_after is not None:
+        response.headers["Retry-After"] = str(exc.retry_after)
+    return response
 
 
 def form(conn: ServerConnection, request: Request) -> dict[str, str]:

@@ -15,7 +15,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PY=${PYTHON:-python3}
-if [ ! -x .venv/bin/python ]; then
+# a .venv left half-made (a first run stopped while it was being created) is made anew
+if [ ! -x .venv/bin/python ] || ! .venv/bin/python -m pip --version >/dev/null 2>&1; then
+    rm -rf .venv
     "$PY" -m venv .venv
 fi
 

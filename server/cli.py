@@ -235,7 +235,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     pf.add_argument("game", help="game name (see 'kibitz games')")
     pf.add_argument("depth", type=int, help="depth in turns")
-    pf.add_argument("--fen", help="start position (chess, dark_chess)")
+    pf.add_argument("--fen", help="start position (chess, dark_chess, xiangqi)")
     pf.add_argument("--seats", type=int, help="number of seats (default: the game's minimum)")
     pf.add_argument("--seed", default="perft", help="seed of the room rng (default 'perft')")
     pf.add_argument("--divide", action="store_true", help="print the count under each first move")

@@ -15,6 +15,8 @@ import pytest
 from .conftest import env_with_path, free_port, kibitz_cmd
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+#: a XiangQi middle game (tests/engine/test_xiangqi_fen.py; Fairy-Stockfish counts the same)
+XIANGQI = "1r1akabnr/9/b8/pcp1C1p1p/9/9/N3P3R/R8/9/2BAKABN1 w - - 1 11"
 
 
 def kibitz(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
@@ -29,6 +31,7 @@ def kibitz(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]
         (("perft", "chess", "5"), 4865609),
         (("perft", "chess", "4", "--fen", KIWIPETE), 4085603),
         (("perft", "dark_chess", "3"), 8902),
+        (("perft", "xiangqi", "2", "--fen", XIANGQI), 930),
         (("perft", "apocalypse", "1"), 81),
         (("perft", "banqi", "1"), 32),
         (("perft", "hase_und_igel", "1", "--seats", "4"), 9),
@@ -58,6 +61,7 @@ def test_games_lists_every_game() -> None:
         (("perft", "go", "2"), "unknown game"),
         (("perft", "chess", "2", "--fen", "not a fen"), "fen"),
         (("perft", "banqi", "1", "--fen", "x"), "takes no --fen"),
+        (("perft", "xiangqi", "1", "--fen", "4k4/9/9/9/9/9/9/9/9/4K4 w"), "faces the other"),
         (("perft", "hase_und_igel", "1", "--seats", "9"), "seats"),
     ],
 )

@@ -38,6 +38,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote
 
+from ..engine.xiangqi import START_FEN as XIANGQI_START
+
 #: our games an engine can play, by the UCI variant name it is told (``UCI_Variant``)
 VARIANTS = {"chess": "chess", "xiangqi": "xiangqi"}
 
@@ -261,7 +263,7 @@ def position(game: Any, seat: int, views: Sequence[Mapping[str, Any]]) -> Positi
     """The position a seat's views describe, as its engine is told it: the game's root and
     every move since, so the engine knows the repetitions too. Chess: the game's own
     ``determinize`` (the views' chain of ``last_move``, from the start FEN); XiangQi: the
-    first view's board, then each later view's ``last_move``."""
+    first view's ``fen``, then each later view's ``last_move``."""
     if game.name == "chess":
         import chess
 
@@ -278,11 +280,8 @@ def _xiangqi_position(views: Sequence[Mapping[str, Any]]) -> Position:
     first = len(views) - 1
     while first > 0 and views[first - 1]["ply"] + 1 == views[first]["ply"]:
         first -= 1
-    root = views[first]
-    placement = re.sub(r"\.+", lambda m: str(len(m[0])), str(root["board"]))
-    side = "w" if root["to_move"] == 0 else "b"
-    fen = f"{placement} {side} - - {root['counters']['quiet']} {1 + int(root['ply']) // 2}"
-    start = fen == "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+    fen = str(views[first]["fen"])  # the game's own FEN (server/engine/xiangqi/fen.py)
+    start = fen == XIANGQI_START
     moves = tuple(to_uci("xiangqi", str(v["last_move"])) for v in views[first + 1 :])
     return Position("xiangqi", None if start else fen, moves)
 

@@ -291,7 +291,7 @@ def test_checked_play_refuses_and_changes_nothing() -> None:
 
 
 def test_options() -> None:
-    assert GAME.check_options(None) == {"draw_plies": 120}
+    assert GAME.check_options(None)["draw_plies"] == 120  # fen: test_xiangqi_fen.py
     assert start(draw_plies=200).draw_plies == 200
     for bad in ({"draw_plies": 0}, {"draw_plies": 5000}, {"draw_plies": "9"}, {"variant": "x"}):
         with pytest.raises(InvalidOptions):

@@ -2,8 +2,8 @@
 
 Fairy-Stockfish's ``xiangqi`` writes the same squares as we do (files a-i, ranks 1-10 from
 Red's side, ``a10`` style) and the same piece letters; its moves are UCI (``h3e3``), ours are
-gestures (``h3-e3``, ``h3xh10``), and its FEN counts empty points with digits where our rows
-write dots. Used by tests/engine/test_xiangqi.py and scripts/xiangqi_fsf.py.
+gestures (``h3-e3``, ``h3xh10``); its FEN is the engine's own (server/engine/xiangqi/fen.py).
+Used by tests/engine/test_xiangqi.py and scripts/xiangqi_fsf.py.
 """
 
 from __future__ import annotations
@@ -14,18 +14,12 @@ from collections.abc import Callable, Iterable
 
 import pyffish as sf
 
-from server.engine.xiangqi import XiangqiMove, XiangqiState, apply, generate, outcome, rows
+from server.engine.xiangqi import XiangqiMove, XiangqiState, apply, generate, outcome
+from server.engine.xiangqi import write_fen as fen
 from server.engine.xiangqi.board import EMPTY, parse_square
 
 VARIANT = "xiangqi"
 _UCI = re.compile(r"([a-i](?:10|[1-9]))([a-i](?:10|[1-9]))")
-
-
-def fen(state: XiangqiState) -> str:
-    """Our position as Fairy-Stockfish's FEN (no move counters that matter to it)."""
-    placement = re.sub(r"\.+", lambda m: str(len(m[0])), rows(state.board))
-    side = "w" if state.to_move == 0 else "b"
-    return f"{placement} {side} - - {state.quiet} {1 + state.ply // 2}"
 
 
 def from_uci(text: str, board: str) -> str:

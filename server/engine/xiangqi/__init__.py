@@ -6,7 +6,8 @@ river; the Horse is blocked at its leg, the Elephant at its eye; the Cannon capt
 jumping exactly one screen; a Soldier steps forward, and sideways too once across the river.
 The generals may never face each other on an open file.
 
-Options: ``draw_plies`` (that many plies in a row without a capture draw).
+Options: ``draw_plies`` (that many plies in a row without a capture draw) and ``fen`` (the
+starting position, in Fairy-Stockfish's FEN: :mod:`.fen`).
 
 Notation (the gesture notation of :mod:`server.engine.grid`): ``h3-e3`` a quiet move,
 ``h3xh10`` a capture; files a-i, ranks 1-10 from Red's side.
@@ -18,13 +19,15 @@ the three (``perpetual_check``), else draws (``repetition``); ``draw_plies`` pli
 capture draw (``no_progress``).
 
 The package, each module importing only those above it: :mod:`.board` (squares, palaces,
-pieces, move tables), :mod:`.values` (move, state), :mod:`.rules` (moves, end of game) and
-:mod:`.game` (the :class:`~server.engine.base.Game`).
+pieces, move tables), :mod:`.values` (move, state), :mod:`.rules` (moves, end of game),
+:mod:`.fen` (positions as text: layouts and FEN) and :mod:`.game` (the
+:class:`~server.engine.base.Game`).
 """
 
 from __future__ import annotations
 
 from .board import BLACK, RED, START, parse_square, square_name
+from .fen import START_FEN, from_fen, read_fen, write_fen
 from .game import Xiangqi, position
 from .rules import apply, generate, in_check, legal, outcome, pseudo_moves
 from .values import XiangqiMove, XiangqiState, position_key, rows
@@ -36,10 +39,12 @@ __all__ = [
     "GAMES",
     "RED",
     "START",
+    "START_FEN",
     "Xiangqi",
     "XiangqiMove",
     "XiangqiState",
     "apply",
+    "from_fen",
     "generate",
     "in_check",
     "legal",
@@ -48,6 +53,8 @@ __all__ = [
     "position",
     "position_key",
     "pseudo_moves",
+    "read_fen",
     "rows",
     "square_name",
+    "write_fen",
 ]

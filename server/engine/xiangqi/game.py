@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .. import grid
-from ..base import Json, Option, Outcome, Seat
+from ..base import InvalidOptions, Json, Option, Outcome, Seat
 from ..turns import TurnGame
 from .board import (
     EMPTY,
@@ -18,10 +17,10 @@ from .board import (
     PALACES,
     RED,
     SEAT_NAMES,
-    START,
     seat_of,
     square_name,
 )
+from .fen import START_FEN, board_of, from_fen, read_fen, write_fen
 from .rules import apply, generate, in_check, outcome
 from .values import XiangqiMove, XiangqiState, position_key, rows
 
@@ -88,13 +87,24 @@ class Xiangqi(TurnGame[XiangqiState, XiangqiMove]):
             minimum=20,
             maximum=1000,
         ),
+        "fen": Option(
+            "str", START_FEN, "Starting position (Fairy-Stockfish's FEN)", max_length=120
+        ),
     }
 
     # -- setup ---------------------------------------------------------------------------
 
+    def check_options(self, raw: Mapping[str, Any] | None) -> dict[str, Any]:
+        opts = super().check_options(raw)
+        try:
+            read_fen(opts["fen"])
+        except ValueError as exc:
+            raise InvalidOptions(f"option 'fen' is not a XiangQi position: {exc}") from None
+        return opts
+
     def new(self, options: Mapping[str, Any], n_seats: int, rng: random.Random) -> XiangqiState:
         opts = self.check_options(options)
-        return position(START, draw_plies=opts["draw_plies"])
+        return from_fen(opts["fen"], draw_plies=opts["draw_plies"])
 
     # -- playing -------------------------------------------------------------------------
 
@@ -116,6 +126,7 @@ class Xiangqi(TurnGame[XiangqiState, XiangqiMove]):
         return {
             "draw_plies": state.draw_plies,
             "board": rows(state.board),
+            "fen": write_fen(state),
             "ply": state.ply,
             "to_move": state.to_move,
             "to_act": sorted(self.to_act(state)),
@@ -182,9 +193,12 @@ class Xiangqi(TurnGame[XiangqiState, XiangqiMove]):
 
     def determinize(self, views: Sequence[Json], seat: Seat, rng: random.Random) -> XiangqiState:
         """The state itself: everything is public, and the view holds all of it (the board,
-        the counters, and the positions since the last capture that repetition compares)."""
+        the counters, the positions since the last capture that repetition compares, and the
+        FEN's move number)."""
         view = views[-1]
-        return self.decode_state({**view, "quiet": view["counters"]["quiet"]})
+        plies = read_fen(str(view["fen"]))[3]  # before this position, by its move number
+        quiet, first = view["counters"]["quiet"], plies - int(view["ply"])
+        return self.decode_state({**view, "quiet": quiet, "first_ply": first})
 
     def encode_state(self, state: XiangqiState) -> Json:
         return {
@@ -195,18 +209,20 @@ class Xiangqi(TurnGame[XiangqiState, XiangqiMove]):
             "ply": state.ply,
             "last_move": None if state.last_move is None else str(state.last_move),
             "draw_plies": state.draw_plies,
+            "first_ply": state.first_ply,
         }
 
     def decode_state(self, data: Mapping[str, Any]) -> XiangqiState:
         last = data["last_move"]
         return XiangqiState(
-            _board(str(data["board"])),
+            board_of(str(data["board"])),
             int(data["to_move"]),
             int(data["quiet"]),
             tuple(str(k) for k in data["history"]),
             int(data["ply"]),
             None if last is None else XiangqiMove.from_text(last),
             int(data["draw_plies"]),
+            int(data.get("first_ply", 0)),  # snapshots before the fen option had none
         )
 
 
@@ -232,27 +248,13 @@ def _placement(kind: str, sq: int, owner: int) -> float:
     return 0.0
 
 
-def _board(layout: str) -> str:
-    """A board string from rows rank 10 .. rank 1 separated by ``/``; ``ValueError`` if bad."""
-    lines = layout.split("/")
-    if len(lines) != N_RANKS or any(len(line) != N_FILES for line in lines):
-        raise ValueError(f"{layout!r}: expected {N_RANKS} rows of {N_FILES} points")
-    board = "".join(reversed(lines))
-    counts = Counter(ch for ch in board if ch != EMPTY)
-    if any(ch.lower() not in KINDS for ch in counts):
-        raise ValueError(f"{layout!r}: pieces are K A B N R C P (Red) or lower case (Black)")
-    if counts["K"] != 1 or counts["k"] != 1:
-        raise ValueError(f"{layout!r}: each side needs exactly one general")
-    king, other = board.index("K"), board.index("k")
-    if king not in PALACES[0] or other not in PALACES[1]:
-        raise ValueError(f"{layout!r}: a general stands outside its palace")
-    return board
-
-
 def position(layout: str, *, to_move: Seat = 0, draw_plies: int = 120) -> XiangqiState:
     """A state from a layout (for tests and analysis): rows rank 10 .. rank 1 separated by
-    ``/``, 9 chars each, ``.`` empty, Red's pieces in upper case, Black's in lower case."""
+    ``/``, 9 chars each, ``.`` empty, Red's pieces in upper case, Black's in lower case; the
+    first move of the game (Black's first: ``first_ply`` 1 when Black is to move)."""
     opts = Xiangqi().check_options({"draw_plies": draw_plies})
-    board = _board(layout)
+    board = board_of(layout)
     key = position_key(board, to_move, in_check(board, to_move))
-    return XiangqiState(board, to_move, history=(key,), draw_plies=opts["draw_plies"])
+    return XiangqiState(
+        board, to_move, history=(key,), draw_plies=opts["draw_plies"], first_ply=to_move
+    )

@@ -173,6 +173,7 @@ def apply(state: XiangqiState, move: XiangqiMove) -> XiangqiState:
         state.ply + 1,
         move,
         state.draw_plies,
+        state.first_ply,
     )
 
 

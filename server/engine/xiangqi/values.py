@@ -30,6 +30,8 @@ class XiangqiState:
         ply: turns played.
         last_move: the move that produced this state.
         draw_plies: that many plies without a capture draw (0: never).
+        first_ply: the plies before the game's first position by its FEN's move number
+            (2 x (number - 1), + 1 with Black to move: :mod:`.fen`); 0 from the start.
         cache: the legal moves once generated (not part of the value).
     """
 
@@ -40,6 +42,7 @@ class XiangqiState:
     ply: int = 0
     last_move: XiangqiMove | None = None
     draw_plies: int = 120
+    first_ply: int = 0
     cache: list[Any] | None = field(default=None, compare=False, repr=False, hash=False)
 
     @property

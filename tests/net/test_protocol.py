@@ -239,6 +239,26 @@ async def test_bad_requests(
     await c.close()
 
 
+async def test_xiangqi_from_a_fen_and_a_bad_fen_refused_with_its_reason(
+    server: KibitzServer,
+) -> None:
+    """The option in the games' schema (the lobby's "More options"), a room from a FEN whose
+    view shows it back, and a bad one refused with what the lobby toasts: the message."""
+    c = await KibitzClient.connect(server.ws_url)
+    facing = "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1"  # the generals face each other
+    frame = {"type": "create_room", "game": "xiangqi", "options": {"fen": facing}}
+    err = await error_for(c, json.dumps(frame))
+    assert err["code"] == "bad_options"
+    assert err["message"].startswith("option 'fen' is not a XiangQi position: Black, not to")
+    games = {g["name"]: g for g in (await c.request("list_games"))["games"]}
+    assert games["xiangqi"]["options"]["fen"]["type"] == "str"
+    fen = "4k4/4n4/9/9/9/9/9/r3C4/9/3K5 b - - 0 20"
+    room = (await c.request("create_room", game="xiangqi", options={"fen": fen}))["room"]
+    await c.request("watch", room=room)
+    assert (await c.next_update(room))["view"]["fen"] == fen
+    await c.close()
+
+
 async def test_seat_and_move_errors(server: KibitzServer) -> None:
     a, b, room = await seated_pair(server)
     c = await KibitzClient.connect(server.ws_url)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from playwright.async_api import Browser, Page, expect
 
+from server.engine.xiangqi import START_FEN
 from server.net.app import KibitzServer
 
 from .tabs import Tab
@@ -106,3 +107,24 @@ async def test_lobby_options_live_rooms_and_keyboard(
     await assert_accessible_names(bob.page)
     ada.assert_clean()
     bob.assert_clean()
+
+
+async def test_xiangqi_from_a_fen_under_more_options(
+    browser: Browser, server: KibitzServer
+) -> None:
+    """XiangQi's ``fen`` option is a text field under "More options": a bad FEN is refused
+    with its reason in a toast and no room, a good one starts the room from that position."""
+    ada = await Tab.open(browser, server.url, "Ada")
+    page = ada.page
+    await page.select_option("#game", "xiangqi")
+    await page.click("details.advanced summary")
+    field = page.locator("#opt-fen")
+    assert await field.input_value() == START_FEN
+    await field.fill("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1")
+    await page.click("#create-room")
+    await page.locator("#toasts").get_by_text("faces the other on an open file").wait_for()
+    assert "#room=" not in page.url
+    await field.fill("4k4/4n4/9/9/9/9/9/r3C4/9/3K5 b - - 0 20")
+    await page.click("#create-room")
+    await page.wait_for_url("**/#room=*")
+    await expect(page.locator(".grid-status")).to_have_text("Black to move — check!")

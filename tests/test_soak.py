@@ -27,7 +27,7 @@ def bench(*args: str, timeout: float) -> dict[str, object]:
 
 def test_a_short_soak_stores_every_move_and_lets_finished_games_go() -> None:
     r: dict[str, object] = bench(
-        "--soak", "0.7", "--connections", "200", "--grace", "2", "--sample", "3",
+        "--soak", "0.6", "--connections", "200", "--grace", "2", "--sample", "2",
         "--plies", "20", "--think", "100", timeout=240,
     )  # fmt: skip
     assert r["connections_held"] == 200 and r["tables"] == 100

@@ -258,7 +258,7 @@ def test_no_moves_is_a_draw() -> None:
 
 # -- OpenSpiel on random games ----------------------------------------------------------------
 
-N_GAMES = 200
+N_GAMES = 100  # about 7,000 positions in the suite; raise it for a longer trial
 PLY_CAP = 150
 
 

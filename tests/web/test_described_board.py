@@ -26,7 +26,7 @@ from .tabs import Tab
 
 GRID_GAMES = [g.name for g in REGISTRY if g.board == "grid" and g.min_seats <= 2 <= g.max_seats]
 PLY_CAP = 200
-PLAY_SECONDS = 8.0  # then the side to move resigns (the checks are of the first dozen plies)
+PLAY_SECONDS = 5.0  # then the side to move resigns (the checks are of the first dozen plies)
 #: room options that make a game short (the smallest board)
 QUICK_OPTIONS: dict[str, dict[str, Any]] = {"ming_mang": {"size": 8}}
 PHONE_W, PHONE_H = 390, 844

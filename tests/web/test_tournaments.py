@@ -18,6 +18,8 @@ from playwright.async_api import Browser, Page, expect
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from server.net import tournament_rooms
+from server.tournaments import arena as arena_rules
+from server.tournaments import spec as tournament_spec
 from server.net.app import KibitzServer
 
 from .tabs import Tab
@@ -210,6 +212,8 @@ async def test_two_people_and_bots_play_an_arena_and_see_the_standings_change(
     # a minute for the first move (berserk, screenshots and the standings checks come before
     # it: under load they outlast the 15 s a bullet game gives, and the game is aborted)
     monkeypatch.setattr(tournament_rooms, "FIRST_MOVE", 60.0)
+    # the form's one minute lasts 40 s here: the first games and a few more, not a minute's
+    monkeypatch.setattr(tournament_spec, "MINUTE", 40.0)
     ada = await Tab.open(browser, server.url, "Ada", **DESKTOP)
     await sign_up(ada, "Ada", "lime-tree-123")
     bob = await Tab.open(browser, server.url, "Bob", **PHONE)  # a guest, on a phone
@@ -404,12 +408,15 @@ async def test_pause_come_back_and_the_creators_cancel(
     await ada.page.click("#t-add-bot")
     first = (await first_game(ada))["room"]
     assert await resign(ada)
+    ended = time.monotonic()
     await ada.page.click("#t-back")  # within the 5 s before the same two meet again
     await ada.page.click("#t-withdraw")
     row = ada.page.locator("#t-standings tr[data-name='Ada']")
     await row.locator(".badge.paused").wait_for()
     await ada.page.wait_for_selector("#t-return")
-    await asyncio.sleep(7)  # past the wait: a player not paused would have been paired
+    # past the wait before the same two meet again (counted from the game's end), and a
+    # director's round more: a player not paused would have been paired by now
+    await asyncio.sleep(max(0.0, ended + arena_rules.REPEAT_WAIT + 1.5 - time.monotonic()))
     assert ada.page.url.endswith(f"#/tournament/{arena}")
     assert "You are paused" in await ada.page.inner_text("#t-status")
     await ada.screenshot(shots, "tournament-paused-1280")

@@ -18,9 +18,9 @@ from playwright.async_api import Browser, Page, expect
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from server.net import tournament_rooms
+from server.net.app import KibitzServer
 from server.tournaments import arena as arena_rules
 from server.tournaments import spec as tournament_spec
-from server.net.app import KibitzServer
 
 from .tabs import Tab
 from .test_accounts import sign_up

@@ -391,9 +391,9 @@ class BotRunner:
     ) -> str | None:
         """An engine seat's move: the engine is told the position its views describe and
         its answer is read back as a legal move. If the engine dies, hangs or answers
-        nonsense, the seat plays no more in this game (None): with the clocks running its
-        flag falls; before they run, or with no clock, it resigns at once. The room lives
-        on either way."""
+        nonsense, the seat plays no more in this game (None) and loses it at once: on time
+        with the clocks running (as its flag would, later), else by resigning. The room
+        lives on either way."""
         pool, level = engine
         room = hosted.room
         budget = self.budget(room, seat)
@@ -416,9 +416,10 @@ class BotRunner:
                 exc,
             )
             self.failed.add((room.id, seat))
-            if not timing and hosted.room.status == "playing":
+            if hosted.room.status == "playing":  # it loses now: on time if the clocks run
+                why = "timeout" if timing else "resignation"
                 with contextlib.suppress(RoomError, ProtocolError):
-                    await self.hub.run(hosted, lambda r: r.resign(seat, BOT, self.hub.clock()))
+                    await self.hub.run(hosted, lambda r: r.resign(seat, BOT, self.hub.clock(), why))
             return None
         self.hub.metrics.bot_think.observe(time.perf_counter() - started)
         return move

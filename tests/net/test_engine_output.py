@@ -31,6 +31,8 @@ from .test_engine_seats import person_vs_engine, play_moves, pool_of
 
 MB = 1024  # VmRSS and VmHWM are in kB
 CLOCK = {"clock": {"type": "fischer", "base": 3, "increment": 0}, "first_move": 0}
+#: a clock that would keep the game going for an hour: the killed engine must lose at once
+LONG_CLOCK = {"clock": {"type": "fischer", "base": 3600, "increment": 0}, "first_move": 0}
 
 #: a UCI engine that says 30 lines on stderr, answers its first ``ANSWERS`` moves (each
 #: ``bestmove`` after ``CHATTER`` short ``info`` lines) and then, told ``go`` again, notes
@@ -122,13 +124,14 @@ async def test_an_engine_printing_without_newlines_is_killed_and_loses_on_time(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     """Issue 47: such an engine grew the server from 70 to 612 MB in a minute, and its game
-    ended only when its clock ran out. Now it is killed as its line passes 64 KiB."""
+    ended only when its clock ran out. Now it is killed as its line passes 64 KiB, and loses
+    on time at once, though an hour is left on its clock."""
     path, started = flooding_engine(tmp_path, answers=1, flood=b"x", total=256 << 20)
     specs = [parse_engine(f"floods={path}?levels=@0.1&processes=1")]
     async with serving(redis_url, prefix, registry, engines=specs) as srv:
         pool = pool_of(srv, "floods")
         me = await KibitzClient.connect(srv.ws_url)
-        room = await person_vs_engine(me, "floods:1", settings=CLOCK)
+        room = await person_vs_engine(me, "floods:1", settings=LONG_CLOCK)
         update = await play_moves(me, room, 1, random.Random(3))  # it answered: clocks run
         [pid] = pool.pids()
         before = reset_peak()
@@ -138,11 +141,17 @@ async def test_an_engine_printing_without_newlines_is_killed_and_loses_on_time(
         grown = memory("VmHWM") - before
         flooding_for = killed_at - float(started.read_text())
         over = await me.wait_update(lambda m: m["status"] == "over", room=room, timeout=15)
+        lost_after = time.monotonic() - killed_at
         await me.close()
-    print(f"killed {flooding_for:.3f} s into its flood; peak grew {grown} kB")
+    print(
+        f"killed {flooding_for:.3f} s into its flood; peak grew {grown} kB;"
+        f" lost {lost_after:.2f} s on"
+    )
     assert flooding_for < 1.0
     assert grown < 50 * MB
+    # on time, at once: not when its hour-long clock would have run out
     assert over["outcome"]["reason"] == "timeout" and over["outcome"]["winner"] == 0
+    assert lost_after < 5.0
     assert pool.lost == 1 and pid not in pool.pids()
     said = [r.getMessage() for r in caplog.records if "killed:" in r.getMessage()]
     assert (
@@ -212,8 +221,12 @@ async def test_an_engine_printing_lines_without_end_is_killed_and_resigns(
         grown = memory("VmHWM") - before
         flooding_for = killed_at - float(started.read_text())
         over = await me.wait_update(lambda m: m["status"] == "over", room=room, timeout=15)
+        lost_after = time.monotonic() - killed_at
         await me.close()
-    print(f"killed {flooding_for:.3f} s into its flood; peak grew {grown} kB")
+    print(
+        f"killed {flooding_for:.3f} s into its flood; peak grew {grown} kB;"
+        f" lost {lost_after:.2f} s on"
+    )
     assert flooding_for < 1.0
     assert grown < 50 * MB
     assert over["outcome"]["reason"] == "resignation" and over["outcome"]["winner"] == 0

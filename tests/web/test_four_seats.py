@@ -31,7 +31,7 @@ from .test_described_board import (
 GAME = "yonin_shogi"
 SEAT = 1  # West
 PLY_LIMIT = 80  # the game's own draw after this many plies ends the test's game
-PLAY_SECONDS = 20.0  # then the person resigns and the bots play on to the ply limit
+PLAY_SECONDS = 12.0  # then the person resigns and the bots play on to the ply limit
 
 
 @pytest.fixture(scope="module")

@@ -40,6 +40,15 @@ async def bot_account(server: KibitzServer, name: str) -> tuple[berserk.Client, 
     return client, token
 
 
+async def person_account(
+    server: KibitzServer, name: str, scopes: tuple[str, ...] = ("board:play", "challenge:write")
+) -> tuple[berserk.Client, str]:
+    """A person's account with an API token of ``scopes``, and its berserk client."""
+    login = await register_and_login(server, name)
+    token = await api_token(server, login, list(scopes))
+    return berserk_client(server, token), token
+
+
 def berserk_client(server: KibitzServer, token: str) -> berserk.Client:
     return berserk.Client(session=berserk.TokenSession(token), base_url=server.url)
 

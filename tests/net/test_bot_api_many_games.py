@@ -76,9 +76,13 @@ async def test_challenge_after_challenge_two_at_a_time(server: KibitzServer) -> 
         games = []
         for _ in range(ROUNDS):
             made = await asyncio.to_thread(
-                client.challenges.create, "Robo", False, clock_limit=300, clock_increment=0,
+                client.challenges.create,
+                "Robo",
+                False,
+                clock_limit=300,
+                clock_increment=0,
                 color="white",
-            )  # fmt: skip
+            )
             start = await own.until(lambda e: e["type"] == "gameStart", timeout=60)
             assert start["game"]["gameId"] == made["id"]  # the challenge became the game
             await asyncio.to_thread(client.bots.make_move, made["id"], "e2e4")

@@ -99,13 +99,17 @@ class Presence:
     def logged_in(self) -> set[str]:
         return {c.user.lower() for c in self.hub.audience.clients if c.user}
 
+    async def write(self) -> None:
+        """Write who is online here now (every :data:`PRESENCE_EVERY` seconds)."""
+        users = sorted(set(self.streams) | self.logged_in())
+        bots = [u for u, (_, bot) in self.streams.items() if bot]
+        await self.store.mark_online(users, bots, self.hub.clock() + PRESENCE_TTL)
+
     async def _refresh(self) -> None:
         while True:
             await asyncio.sleep(PRESENCE_EVERY)
-            users = sorted(set(self.streams) | self.logged_in())
-            bots = [u for u, (_, bot) in self.streams.items() if bot]
             try:
-                await self.store.mark_online(users, bots, self.hub.clock() + PRESENCE_TTL)
+                await self.write()
             except Exception:  # the store is down: the next round tries again
                 log.exception("presence not written")
 

@@ -8,36 +8,20 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-import berserk
-import pytest
 import requests
 
 from server.net.app import KibitzServer
 
-from .botapi_helpers import Reader, berserk_client, bot_account, person_account, raw_first_line
-
-
-async def challenged(
-    server: KibitzServer, robo: berserk.Client, person: berserk.Client, **clock: Any
-) -> str:
-    """The person challenges Robo (white, rated blitz unless ``clock`` says otherwise), Robo
-    accepts; the game's id (the challenge's)."""
-    events = Reader(robo.bots.stream_incoming_events)
-    terms = {"clock_limit": 180, "clock_increment": 2} | clock
-    made = await asyncio.to_thread(person.challenges.create, "Robo", True, color="white", **terms)
-    await events.until(lambda e: e["type"] == "challenge" and e["challenge"]["id"] == made["id"])
-    await asyncio.to_thread(robo.bots.accept_challenge, made["id"])
-    start = await events.until(lambda e: e["type"] == "gameStart")
-    assert start["game"]["gameId"] == start["game"]["id"] == made["id"]
-    return str(made["id"])
-
-
-async def refused(call: Any, *args: Any) -> tuple[int, str]:
-    """A berserk call refused: (its status, the error of lichess's body ``{"error": ...}``)."""
-    with pytest.raises(berserk.exceptions.ResponseError) as caught:
-        await asyncio.to_thread(call, *args)
-    assert list(caught.value.cause) == ["error"]
-    return caught.value.status_code, caught.value.cause["error"]
+from .botapi_helpers import (
+    Reader,
+    berserk_client,
+    bot_account,
+    challenged,
+    person_account,
+    raw_first_line,
+    refused,
+    until_over,
+)
 
 
 async def test_game_full_and_urls_as_lichess_sends_them(server: KibitzServer) -> None:
@@ -151,11 +135,3 @@ async def test_refusals_in_lichess_words_and_order(server: KibitzServer) -> None
     await until_over(server, game_id)
     assert await refused(robo.bots.make_move, game_id, "g8f6") == not_yet
     assert await refused(robo.bots.resign_game, game_id) == (400, "This game cannot be resigned")
-
-
-async def until_over(server: KibitzServer, game_id: str) -> None:
-    for _ in range(100):
-        if (await server.hub.read(game_id, "info", {}))["status"] == "over":
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"{game_id} is not over")

@@ -118,6 +118,7 @@ async def test_a_game_exported_as_lichess_exports_it(server: KibitzServer) -> No
     assert read.headers["Site"] == f"{server.url}#room={game_id}"
     assert read.headers["GameId"] == game_id and read.headers["Result"] == "1-0"
     assert read.headers["White"] == "Bea" and read.headers["Black"] == "Robo"
+    assert read.headers["BlackTitle"] == "BOT" and "WhiteTitle" not in read.headers
     assert read.headers["Event"] == "Rated blitz game" and read.headers["Variant"] == "Standard"
     assert [m.uci() for m in read.mainline_moves()] == ["e2e4", "e7e5", "g1f3"]
     bare = await asyncio.to_thread(anyone.games.export, game_id, as_pgn=True, moves=False)

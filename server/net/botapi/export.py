@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -36,14 +37,24 @@ def flags(query: str) -> dict[str, bool]:
     }
 
 
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A game to export: its id, the room's record and info, each player's lichess title."""
+
+    id: str
+    record: dict[str, Any]
+    info: dict[str, Any]
+    titles: tuple[str | None, ...]
+
+
 class Export:
-    """The game export of one hub (``games``: seat titles)."""
+    """The game export of one hub (``games``: the players' titles)."""
 
     def __init__(self, hub: Hub, games: GameStreams) -> None:
         self.hub = hub
         self.games = games
 
-    async def read(self, game_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    async def read(self, game_id: str) -> Found:
         """The game's record and its room's info; 404 unless it is a chess room."""
         try:
             record: dict[str, Any] = await self.hub.read(game_id, "record", {})
@@ -52,49 +63,45 @@ class Export:
             raise BotApiError(404, "No such game") from None
         if record.get("game") != "chess":
             raise BotApiError(404, "No such game (only chess games are exported here)")
-        return record, info
+        titles = tuple([await self.games.title(s) for s in record.get("seats") or []])
+        return Found(game_id, record, info, titles)
 
     async def export(self, game_id: str, query: str, accept: str, base: str) -> tuple[bytes, str]:
         """(the body, its content type)."""
-        record, info = await self.read(game_id)
+        found = await self.read(game_id)
         asked = flags(query)
         if "application/json" in accept:
-            game = await self.json(game_id, record, info, base)
+            game = self.json(found, base)
             if asked.get("pgnInJson"):
-                game["pgn"] = self.pgn(game_id, record, base, {})
+                game["pgn"] = self.pgn(found, base, {})
             if not asked.get("moves", True):
                 game.pop("moves", None)
             return json.dumps(game).encode(), "application/json"
-        return self.pgn(game_id, record, base, asked).encode(), PGN
+        return self.pgn(found, base, asked).encode(), PGN
 
-    def game(self, game_id: str, record: dict[str, Any], base: str) -> chess.pgn.Game:
-        """The PGN game with lichess's tags (``Site`` the game's page, ``GameId``, ``UTCDate``
-        and ``UTCTime`` of its creation)."""
+    @staticmethod
+    def game(found: Found, base: str) -> chess.pgn.Game:
+        """The PGN game with lichess's tags (``Event``, ``Site`` the game's page, ``GameId``,
+        ``UTCDate`` and ``UTCTime`` of its creation, ``Variant``, the players' titles)."""
+        record = found.record
         game = pgn_game(record)
         clock = (record.get("policy") or {}).get("clock")
         rated = "Rated" if record.get("rated") else "Casual"
         created = time.gmtime(float(record.get("created_at") or 0))
         game.headers["Event"] = f"{rated} {lichess_speed(clock)} game"
-        game.headers["Site"] = f"{base}#room={game_id}"
-        game.headers["GameId"] = game_id
+        game.headers["Site"] = f"{base}#room={found.id}"
+        game.headers["GameId"] = found.id
         game.headers["UTCDate"] = time.strftime("%Y.%m.%d", created)
         game.headers["UTCTime"] = time.strftime("%H:%M:%S", created)
         game.headers["Variant"] = "Standard"
-        for seat, side in enumerate(("White", "Black")):
-            seats = record.get("seats") or []
-            if seat < len(seats) and seats[seat].get("kind") == "bot":
-                game.headers[f"{side}Title"] = "BOT"
+        for side, title in zip(("White", "Black"), found.titles, strict=False):
+            if title is not None:
+                game.headers[f"{side}Title"] = title
         return game
 
-    def pgn(
-        self,
-        game_id: str,
-        record: dict[str, Any],
-        base: str,
-        asked: dict[str, bool],
-    ) -> str:
+    def pgn(self, found: Found, base: str, asked: dict[str, bool]) -> str:
         """The PGN (``asked``: ``tags``, ``moves``; both by default)."""
-        game = self.game(game_id, record, base)
+        game = self.game(found, base)
         exporter = chess.pgn.StringExporter(
             headers=asked.get("tags", True), variations=False, comments=False
         )
@@ -102,38 +109,31 @@ class Export:
             game = game_with_no_moves(game)
         return game.accept(exporter) + "\n\n"
 
-    async def json(
-        self, game_id: str, record: dict[str, Any], info: dict[str, Any], base: str
-    ) -> dict[str, Any]:
+    def json(self, found: Found, base: str) -> dict[str, Any]:
         """lichess's game JSON: id, rated, variant, speed, perf, createdAt, lastMoveAt,
         status, source, players, winner, moves (SAN), clock."""
-        game = self.game(game_id, record, base)
-        status, winner = status_of({"status": info["status"], "outcome": record.get("outcome")})
+        record = found.record
+        game = self.game(found, base)
+        status, winner = status_of(
+            {"status": found.info["status"], "outcome": record.get("outcome")}
+        )
         clock = (record.get("policy") or {}).get("clock")
         pace = lichess_speed(clock)
         created = float(record.get("created_at") or 0)
         moves = record.get("moves") or []
         last = float(moves[-1]["at"]) if moves and moves[-1].get("at") else created
         changes = (record.get("rated") or {}).get("changes") or []
-        players = {}
-        for seat, side in enumerate(("white", "black")):
-            s = (record.get("seats") or [{}, {}])[seat]
-            player: dict[str, Any] = {}
-            if s.get("account") or s.get("kind") == "bot":
-                user = {"name": s.get("name"), "id": str(s.get("name", "")).lower()}
-                title = await self.games.title(s)
-                player["user"] = user | ({"title": title} if title else {})
-            else:
-                player["name"] = s.get("name")
-            if s.get("rating") is not None:
-                player["rating"] = s["rating"]
-                if s.get("provisional"):
-                    player["provisional"] = True
-            if seat < len(changes) and changes[seat]:
-                player["ratingDiff"] = round(changes[seat]["change"])
-            players[side] = player
+        seats = record.get("seats") or []
+        players = {
+            side: player(
+                seats[seat] if seat < len(seats) else {},
+                found.titles[seat] if seat < len(found.titles) else None,
+                changes[seat] if seat < len(changes) else None,
+            )
+            for seat, side in enumerate(("white", "black"))
+        }
         out: dict[str, Any] = {
-            "id": game_id,
+            "id": found.id,
             "rated": bool(record.get("rated")),
             "variant": "standard",
             "speed": pace,
@@ -155,6 +155,26 @@ class Export:
                 "totalTime": initial + 40 * increment,
             }
         return out
+
+
+def player(
+    seat: dict[str, Any], title: str | None, change: dict[str, Any] | None
+) -> dict[str, Any]:
+    """One of the game JSON's ``players`` from the room's public seat: an account (or a
+    Kibitz bot) as ``user``, a guest by ``name``; the rating at the start, its change."""
+    out: dict[str, Any] = {}
+    if seat.get("account") or seat.get("kind") == "bot":
+        user = {"name": seat.get("name"), "id": str(seat.get("name", "")).lower()}
+        out["user"] = user | ({"title": title} if title else {})
+    else:
+        out["name"] = seat.get("name")
+    if seat.get("rating") is not None:
+        out["rating"] = seat["rating"]
+        if seat.get("provisional"):
+            out["provisional"] = True
+    if change:
+        out["ratingDiff"] = round(change["change"])
+    return out
 
 
 def game_with_no_moves(game: chess.pgn.Game) -> chess.pgn.Game:

@@ -143,3 +143,10 @@ async def test_the_game_chat_read_back(server: KibitzServer) -> None:
     status, body = await get(server, f"/api/board/game/{game_id}/chat", stranger)
     assert (status, body) == (404, {"error": "Not your game"})
     assert await refused(robo.board.get_game_chat, game_id) == (403, "Missing scope")
+    # a budget per game and chat room, as a WebSocket connection has in a room: lichess-bot
+    # greets both rooms of each game it starts and ends
+    for n in range(4):  # 5 lines a 10 s in the players' room: one is spent
+        await asyncio.to_thread(robo.bots.post_message, game_id, f"line {n}")
+    too_many = (429, "Too many requests. Try again later.")
+    assert await refused(robo.bots.post_message, game_id, "one more") == too_many
+    await asyncio.to_thread(robo.bots.post_message, game_id, "to the watchers again", True)

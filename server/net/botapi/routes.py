@@ -84,7 +84,7 @@ ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
 #: event streams, and game streams, one account may hold open on one node
 MAX_EVENT_STREAMS = 4
 MAX_GAME_STREAMS = 16
-#: accounts whose chat budget is kept (the table is emptied past this)
+#: chat budgets kept, one per account, game and chat room (the table is emptied past this)
 MAX_BUDGETS = 10_000
 
 
@@ -111,7 +111,10 @@ class BotApi:
         self.export = Export(hub, self.games)
         #: (account, kind) -> streams open on this node
         self.open: dict[tuple[str, str], int] = {}
-        self.chat_budgets: dict[str, TokenBucket] = {}
+        #: (account, game, chat room) -> its chat budget: CHAT_RATE lines a CHAT_WINDOW, as a
+        #: WebSocket connection has in one room (lichess-bot greets both rooms of every game
+        #: it starts and ends, two games at a time: an account-wide budget refused it)
+        self.chat_budgets: dict[tuple[str, str, str], TokenBucket] = {}
 
     async def start(self) -> None:
         seeks = await start_seeks(self.hub, self.handlers)
@@ -435,11 +438,12 @@ class BotApi:
         room = fields.get("room", "player")
         if room not in ("player", "spectator"):
             raise BotApiError(400, "room: player or spectator")
-        budget = self.chat_budgets.get(caller.id)
+        key = (caller.id, room_id, room)
+        budget = self.chat_budgets.get(key)
         if budget is None:
             if len(self.chat_budgets) >= MAX_BUDGETS:
                 self.chat_budgets.clear()
-            budget = self.chat_budgets[caller.id] = TokenBucket(CHAT_RATE / CHAT_WINDOW, CHAT_RATE)
+            budget = self.chat_budgets[key] = TokenBucket(CHAT_RATE / CHAT_WINDOW, CHAT_RATE)
         if not budget.take():
             raise BotApiError(429, "Too many requests. Try again later.")
         # the chat handler itself, for a speaker that holds the seat (or, in the spectators'

@@ -17,6 +17,7 @@ from typing import Any
 import berserk
 
 from server.net.app import KibitzServer
+from server.net.hub import ROOM_ID
 
 from .botapi_helpers import Reader, bot_account
 
@@ -99,6 +100,7 @@ async def test_challenge_after_challenge_two_at_a_time(server: KibitzServer) -> 
     await asyncio.gather(*playing)
     every = [g for games in played for g in games]
     assert len(set(every)) == len(challengers) * ROUNDS  # six games, each its own id
+    assert all(ROOM_ID.fullmatch(game_id) for game_id in every)  # ids as rooms have them
     assert sorted(accepted) == sorted(every) == sorted(finished)
     assert most_busy == CONCURRENCY and busy == {}  # two at a time, every slot freed
     for game_id in every:  # ordinary rooms of the challenge's id, each over

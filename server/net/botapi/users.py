@@ -94,7 +94,10 @@ class Presence:
             self.streams[caller.id] = (count - 1, bot)
             return
         self.streams.pop(caller.id, None)
-        await self.store.mark_offline(caller.id, bot_only=caller.id in self.logged_in())
+        try:
+            await self.store.mark_offline(caller.id, bot_only=caller.id in self.logged_in())
+        except Exception:  # the store is down: the entry lapses by itself
+            log.exception("presence not written")
 
     def logged_in(self) -> set[str]:
         return {c.user.lower() for c in self.hub.audience.clients if c.user}

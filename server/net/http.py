@@ -11,7 +11,8 @@ Routes (GET only):
     /api/tournaments[/{id}]     the tournament list, one tournament's view
     /api/users/{name}/export    every game of a player, streamed (ndjson: PGN or record)
     /api/account, /api/bot/..., /api/board/..., /api/challenge..., /api/stream/event,
-    /api/tokens                 the lichess-compatible Bot API (server/net/botapi/)
+    /api/tokens, /api/user/{name}, /api/users/status, /game/export/{id}
+                                the lichess-compatible Bot API (server/net/botapi/)
     /, /{file}                  static files from web/ (no directory listing, no "..")
 """
 
@@ -149,12 +150,12 @@ class HttpRoutes:
             return self.json(conn, 200, [g.info() for g in self.hub.registry])
         if is_export_path(path):  # a player's games, streamed (server/net/exports.py)
             return await export(self.hub, conn, request)
+        if self.botapi is not None and is_api_path(path):  # a Stream is served by the
+            return await self.botapi.route(conn, request)  # connection (botapi/wire.py)
         # -- accounts (issue 13): register, login, logout, me, users -------------------------
         if is_account_path(path):
             return await accounts_of(self.hub).route(conn, request)
         # -- end accounts ----------------------------------------------------------------------
-        if self.botapi is not None and is_api_path(path):  # a Stream is served by the
-            return await self.botapi.route(conn, request)  # connection (botapi/wire.py)
         if path.startswith("/api/rooms/"):
             return await self.room_api(conn, path)
         if is_tournament_path(path):  # the list and one view (server/net/tournament_http.py)

@@ -358,6 +358,7 @@ class Hub:
                 "game": room.game.name,
                 "status": room.status,
                 "version": room.version,
+                "created_at": room.created_at,
                 "spectator_delay": room.policy.spectator_delay,
                 "seats": [s.public() for s in room.seats],
             }

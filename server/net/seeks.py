@@ -245,9 +245,10 @@ class Seeks:
         return paired.get(key)
 
     async def start_game(
-        self, seek: dict[str, Any], order: list[dict[str, Any]]
+        self, seek: dict[str, Any], order: list[dict[str, Any]], *, room_id: str | None = None
     ) -> dict[str, dict[str, Any]]:
-        """Create the room with everyone seated; publish ``paired`` to every player."""
+        """Create the room with everyone seated; publish ``paired`` to every player
+        (``room_id``: the room's id, when the caller drew it already: an API challenge's)."""
         rated = bool(seek["rated"]) and all(p["user"] for p in order)
         tokens = [self.hub.make_secret(24) for _ in order]
         sit: list[tuple[str, dict[str, Any]]] = []
@@ -265,6 +266,7 @@ class Seeks:
             seek["settings"],
             rated=seek["category"] if rated else None,
             sit=sit,
+            room_id=room_id,
         )
         room_id = summary["room"]
         messages: dict[str, dict[str, Any]] = {}

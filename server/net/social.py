@@ -25,7 +25,7 @@ from .archived import archived_chat
 from .connection import Client, TokenBucket
 from .errors import ProtocolError
 from .handlers import Handlers, _room, seat_command
-from .hub import Outs
+from .hub import Hub, Outs
 
 CHAT_MAX = 500
 CHAT_KEEP = 50
@@ -167,15 +167,22 @@ async def chat(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, An
     return {"type": "chat_sent", "room": room_id, "channel": channel}
 
 
-async def chat_history(h: Handlers, client: Client, room_id: str, status: str) -> None:
-    """Send ``client`` the messages it may read of the room's last :data:`CHAT_KEEP` (from
-    Redis, or from the archive once the finished game has left it)."""
-    store = h.hub.store
+async def readable_chat(hub: Hub, room_id: str) -> list[dict[str, Any]]:
+    """The room's last :data:`CHAT_KEEP` messages, oldest first, both channels (from Redis,
+    or from the archive once the finished game has left it): the caller shows each reader
+    what it may read (:func:`may_read`)."""
+    store = hub.store
     raw = await store.redis.lrange(store.rk("chat", room_id), 0, CHAT_KEEP - 1)
-    seated = bool(client.seats.get(room_id))
     entries = [unpack(b) for b in reversed(raw)]
-    if not entries and status == "over" and not await store.exists(room_id):
-        entries = await archived_chat(h.hub, room_id)
+    if not entries and not await store.exists(room_id):
+        entries = await archived_chat(hub, room_id)
+    return entries
+
+
+async def chat_history(h: Handlers, client: Client, room_id: str, status: str) -> None:
+    """Send ``client`` the messages it may read of the room's last :data:`CHAT_KEEP`."""
+    seated = bool(client.seats.get(room_id))
+    entries = await readable_chat(h.hub, room_id)
     shown = [e for e in entries if may_read(e, seated, status)]
     client.send({"type": "chat_history", "room": room_id, "messages": shown})
 

@@ -13,6 +13,8 @@ lower-cased user name):
                          when read)
     apigame:{room}       hash: user -> JSON {seat, token}: who plays a room over the API
     apigames:{n}         set: the rooms a user plays over the API, until they end
+    online               sorted set: user -> until when (s) it counts as online
+    onlinebots           sorted set: the same, for bot accounts with an event stream open
 
 A token itself is never stored, only its SHA-256 (it is 32 random bytes: no salt or slow
 hash is needed). A user holds at most :data:`MAX_TOKENS` tokens, has made at most
@@ -39,6 +41,8 @@ MAX_INCOMING = 50
 CHALLENGE_TTL = 600
 #: a room's API seats are kept this long (a game longer than this loses its API door)
 GAME_TTL = 7 * 24 * 3600
+#: seconds an account counts as online after its presence was last written
+PRESENCE_TTL = 30.0
 #: a token: this prefix and 32 random bytes in URL-safe base64
 TOKEN_PREFIX = "kbt_"
 
@@ -230,3 +234,36 @@ class ApiStore:
     async def end_game(self, room: str, users: list[str]) -> None:
         for user in users:
             await self.redis.srem(self.k("apigames", user), room)
+
+    # -- presence -----------------------------------------------------------------------------
+
+    async def mark_online(self, users: list[str], bots: list[str], until: float) -> None:
+        """``users`` are online until ``until``, ``bots`` (some of them) online bots too;
+        entries that lapsed before are dropped."""
+        pipe = self.redis.pipeline(transaction=False)
+        for key, members in (("online", users), ("onlinebots", bots)):
+            if members:
+                pipe.zadd(self.k(key), {m.lower(): until for m in members})
+            pipe.zremrangebyscore(self.k(key), "-inf", f"({until - 2 * PRESENCE_TTL!r}")
+        await pipe.execute()
+
+    async def mark_offline(self, user: str, *, bot_only: bool = False) -> None:
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zrem(self.k("onlinebots"), user.lower())
+        if not bot_only:
+            pipe.zrem(self.k("online"), user.lower())
+        await pipe.execute()
+
+    async def online(self, users: list[str], now: float) -> list[bool]:
+        """Whether each of ``users`` is online at ``now``."""
+        if not users:
+            return []
+        until = await self.redis.zmscore(self.k("online"), [u.lower() for u in users])
+        return [u is not None and float(u) > now for u in until]
+
+    async def online_bots(self, now: float, count: int) -> list[str]:
+        """Up to ``count`` bot accounts online at ``now``."""
+        found = await self.redis.zrangebyscore(
+            self.k("onlinebots"), f"({now!r}", "+inf", start=0, num=count
+        )
+        return [_s(b) for b in found]

@@ -13,6 +13,7 @@ import threading
 from typing import Any
 
 import berserk
+import pytest
 import requests
 
 from server.net.app import KibitzServer
@@ -38,6 +39,15 @@ async def bot_account(server: KibitzServer, name: str) -> tuple[berserk.Client, 
     client = berserk_client(server, token)
     await asyncio.to_thread(client.account.upgrade_to_bot)
     return client, token
+
+
+async def person_account(
+    server: KibitzServer, name: str, scopes: tuple[str, ...] = ("board:play", "challenge:write")
+) -> tuple[berserk.Client, str]:
+    """A person's account with an API token of ``scopes``, and its berserk client."""
+    login = await register_and_login(server, name)
+    token = await api_token(server, login, list(scopes))
+    return berserk_client(server, token), token
 
 
 def berserk_client(server: KibitzServer, token: str) -> berserk.Client:
@@ -91,6 +101,18 @@ async def raw_first_line(server: KibitzServer, path: str, token: str) -> tuple[b
     return head, first
 
 
+async def held_stream(server: KibitzServer, path: str, token: str) -> asyncio.StreamWriter:
+    """Open an ndjson stream on a bare socket and read its head; the caller drops it
+    (``writer.close()``) as a client that goes away does."""
+    port = server.port
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                 f"Authorization: Bearer {token}\r\n\r\n".encode())  # fmt: skip
+    head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+    assert head.startswith(b"HTTP/1.1 200 OK"), head
+    return writer
+
+
 def raw_stream(server: KibitzServer, path: str, token: str) -> requests.Response:
     return requests.get(server.url.rstrip("/") + path, stream=True, timeout=15,
                         headers={"Authorization": f"Bearer {token}"})  # fmt: skip
@@ -114,3 +136,43 @@ async def get(server: KibitzServer, path: str, token: str | None) -> tuple[int, 
         return r.status_code, json.loads(r.content)
 
     return await asyncio.to_thread(run)
+
+
+async def challenged(
+    server: KibitzServer, robo: berserk.Client, person: berserk.Client, **clock: Any
+) -> str:
+    """The person challenges Robo (white, rated blitz unless ``clock`` says otherwise), Robo
+    accepts; the game's id (the challenge's)."""
+    events = Reader(robo.bots.stream_incoming_events)
+    terms = {"clock_limit": 180, "clock_increment": 2} | clock
+    made = await asyncio.to_thread(person.challenges.create, "Robo", True, color="white", **terms)
+    await events.until(lambda e: e["type"] == "challenge" and e["challenge"]["id"] == made["id"])
+    await asyncio.to_thread(robo.bots.accept_challenge, made["id"])
+    start = await events.until(lambda e: e["type"] == "gameStart")
+    assert start["game"]["gameId"] == start["game"]["id"] == made["id"]
+    return str(made["id"])
+
+
+async def refused(call: Any, *args: Any) -> tuple[int, str]:
+    """A berserk call refused: (its status, the error of lichess's body ``{"error": ...}``)."""
+    with pytest.raises(berserk.exceptions.ResponseError) as caught:
+        await asyncio.to_thread(call, *args)
+    assert list(caught.value.cause) == ["error"]
+    return caught.value.status_code, caught.value.cause["error"]
+
+
+async def until_over(server: KibitzServer, game_id: str) -> None:
+    for _ in range(100):
+        if (await server.hub.read(game_id, "info", {}))["status"] == "over":
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"{game_id} is not over")
+
+
+async def login(server: KibitzServer, name: str) -> str:
+    """A new web login of an account made by :func:`register_and_login`."""
+    status, body, _ = await api(
+        server, "POST", "/api/login", {"name": name, "password": "pa55-w0rd!"}
+    )
+    assert status == 200
+    return str(body["token"])

@@ -2,7 +2,9 @@
 
 A challenge (``POST /api/challenge/{username}``) is kept in Redis until it is accepted,
 declined, cancelled or expires (:mod:`server.store.api_tokens`). Accepting it makes an
-ordinary Kibitz room through the seek service's ``start_game`` — seats by account, the
+ordinary Kibitz room of the challenge's own id (a challenge becomes its game, as on lichess:
+lichess-bot counts a challenge it accepted as busy until that id's game finishes) through
+the seek service's ``start_game`` — seats by account, the
 clock, rated by the usual rules, the pairing kept for the rating, ``paired`` sent to every
 WebSocket connection of both players (a person in the web client lands in the room) — and
 records each account's seat for the API's game routes.
@@ -27,7 +29,7 @@ from collections.abc import AsyncGenerator
 from typing import Any
 
 from ...rooms.policy import Policy
-from ...rooms.ratings import Glicko, category, speed
+from ...rooms.ratings import Glicko, category
 from ...rooms.room import Room
 from ...store import api_tokens
 from ...store.api_tokens import ApiStore
@@ -35,9 +37,9 @@ from ..accounts import Accounts
 from ..cluster import next_message
 from ..hub import Hub
 from ..seeks import Seeks
-from .games import status_of
 from .tokens import Caller
 from .wire import POLL, BotApiError
+from .words import lichess_speed, perf_name, speed_key, status_of
 
 log = logging.getLogger("kibitz.botapi")
 
@@ -60,7 +62,6 @@ DECLINE_REASONS = {
     "nobot": "I'm not accepting challenges from bots.",
     "onlybot": "I'm only accepting challenges from bots.",
 }
-SPEED_NAMES = {"ultrabullet": "UltraBullet", "correspondence": "Correspondence"}
 
 
 def flag(fields: dict[str, str], key: str) -> bool:
@@ -137,15 +138,16 @@ class Challenges:
                 log.exception("bot API event failed")
 
     async def event_source(
-        self, caller: Caller, queue: asyncio.Queue[dict[str, Any] | None]
+        self, caller: Caller, queue: asyncio.Queue[dict[str, Any] | None], base: str
     ) -> AsyncGenerator[dict[str, Any] | None]:
+        """The account's events, as its stream at ``base`` (this server's URL) shows them."""
         for challenge in await self.store.challenges_of(caller.id):
-            yield {"type": "challenge", "challenge": self.directed(challenge, caller.id)}
+            yield {"type": "challenge", "challenge": self.directed(challenge, caller.id, base)}
         after: float | None = None
         for _ in range(api_tokens.MAX_INCOMING // PAGE + 1):  # waiting for it, oldest first
             page, after = await self.store.incoming(caller.id, after=after, count=PAGE)
             for challenge in page:
-                yield {"type": "challenge", "challenge": self.directed(challenge, caller.id)}
+                yield {"type": "challenge", "challenge": self.directed(challenge, caller.id, base)}
             if after is None:
                 break
         for room_id in await self.store.games_of(caller.id):
@@ -163,7 +165,7 @@ class Challenges:
             if event is None:
                 return
             if "challenge" in event:
-                event = {**event, "challenge": self.directed(event["challenge"], caller.id)}
+                event = {**event, "challenge": self.directed(event["challenge"], caller.id, base)}
             yield event
 
     async def open_challenges(self, user: str) -> list[dict[str, Any]]:
@@ -173,9 +175,11 @@ class Challenges:
         return await self.store.challenges_of(user) + incoming
 
     @staticmethod
-    def directed(challenge: dict[str, Any], user: str) -> dict[str, Any]:
+    def directed(challenge: dict[str, Any], user: str, base: str) -> dict[str, Any]:
+        """A challenge as ``user`` sees it: its direction, and its absolute ``url`` on this
+        server at ``base`` (the game's page once accepted: the game has the challenge's id)."""
         direction = "out" if challenge["challenger"]["id"] == user else "in"
-        return {**challenge, "direction": direction}
+        return {**challenge, "url": f"{base}#room={challenge['id']}", "direction": direction}
 
     # -- challenges ---------------------------------------------------------------------------
 
@@ -194,7 +198,9 @@ class Challenges:
             "online": True,
         }
 
-    async def create(self, caller: Caller, dest: str, fields: dict[str, str]) -> dict[str, Any]:
+    async def create(
+        self, caller: Caller, dest: str, fields: dict[str, str], base: str
+    ) -> dict[str, Any]:
         caller.need("challenge:write" if not caller.bot else "bot:play")
         rated = flag(fields, "rated")
         limit = whole(fields, "clock.limit", 0, 10800)
@@ -229,14 +235,13 @@ class Challenges:
         if rated and clock is None:
             raise BotApiError(400, "a rated game needs a clock")
         cat = category(game, clock)
-        pace = cat.split(":", 1)[1]
+        pace = speed_key(cat.split(":", 1)[1])
         challenger = await self.player(caller.name, cat)
         dest_user = await self.player(dest, cat)
         final = color if color != "random" else random.choice(("white", "black"))
-        challenge_id = secrets.token_urlsafe(6)[:8]
+        challenge_id = await self.new_id()
         challenge = {
             "id": challenge_id,
-            "url": f"/#challenge={challenge_id}",
             "status": "created",
             "challenger": challenger,
             "destUser": dest_user,
@@ -255,7 +260,7 @@ class Challenges:
             },
             "color": color,
             "finalColor": final,
-            "perf": {"name": SPEED_NAMES.get(pace, pace.capitalize())},
+            "perf": {"name": perf_name(pace)},
             "settings": settings,
             "category": cat,
         }
@@ -277,7 +282,16 @@ class Challenges:
         shown = public(challenge)
         await self.publish(caller.id, {"type": "challenge", "challenge": shown})
         await self.publish(dest_user["id"], {"type": "challenge", "challenge": shown})
-        return self.directed(shown, caller.id)
+        return self.directed(shown, caller.id, base)
+
+    async def new_id(self) -> str:
+        """A challenge's id: 8 characters, also its game's id once accepted (as on lichess,
+        where lichess-bot keeps a challenge's id as the game it waits for), so not a room's
+        already."""
+        while True:
+            challenge_id = secrets.token_urlsafe(6)
+            if not await self.hub.store.exists(challenge_id):
+                return challenge_id
 
     async def find(self, challenge_id: str) -> dict[str, Any]:
         found = await self.store.challenge(challenge_id) if len(challenge_id) <= 16 else None
@@ -347,7 +361,7 @@ class Challenges:
             "rated": challenge["rated"],
             "category": cat,
         }
-        messages = await self.seeks.start_game(seek, order)
+        messages = await self.seeks.start_game(seek, order, room_id=challenge["id"])
         room_id = next(iter(messages.values()))["room"]
         seats = {
             key.split(":", 1)[1]: {"seat": m["seat"], "token": m["token"]}
@@ -414,7 +428,7 @@ class Challenges:
         return {
             "id": room_id,
             "variant": {"key": "standard"},
-            "speed": speed(clock),
+            "speed": lichess_speed(clock),
             "rated": False,
             "source": "ai",
             "status": {"name": "started"},
@@ -452,7 +466,7 @@ class Challenges:
                 "rating": other.get("rating"),
             },
             "rated": bool(update.get("rated")),
-            "speed": speed((update.get("settings") or {}).get("clock")),
+            "speed": lichess_speed((update.get("settings") or {}).get("clock")),
             "source": "friend",
             "status": {"name": status},
             "variant": {"key": "standard", "name": "Standard"},

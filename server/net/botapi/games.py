@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,29 +22,16 @@ from websockets.asyncio.server import ServerConnection
 
 from ...engine import EngineError
 from ...rooms.errors import RoomError
+from ..accounts import Accounts
 from ..codec import Codec
 from ..connection import Client, Limits
 from ..errors import ProtocolError
 from ..hub import Hub
 from .wire import BotApiError, Stream, stream, ticks
+from .words import illegal_move, lichess_speed, perf_name, refusal, status_of
 
 #: renderings a game stream may hold unread before it drops them and reads afresh
 QUEUE = 64
-#: lichess's status names for Kibitz's outcome reasons
-STATUS = {
-    "checkmate": "mate",
-    "resignation": "resign",
-    "stalemate": "stalemate",
-    "timeout": "outoftime",
-    "agreement": "draw",
-    "insufficient_material": "draw",
-    "fifty_moves": "draw",
-    "repetition": "draw",
-    "aborted": "aborted",
-    "no_first_move": "aborted",
-    "abandoned": "timeout",  # lichess's status when the win is claimed: the opponent left
-}
-COLORS = ("white", "black")
 _JSON = Codec()
 
 
@@ -71,23 +57,6 @@ class SeatListener(Client):
         else:
             self.queue.append(json.loads(unwire(data)))
         self.wake.set()
-
-
-def status_of(update: dict[str, Any]) -> tuple[str, str | None]:
-    """(lichess status, winner colour or None) of a room's update."""
-    if update["status"] == "waiting":
-        return "created", None
-    if update["status"] != "over":
-        return "started", None
-    outcome = update.get("outcome") or {}
-    reason = str(outcome.get("reason", ""))
-    winner = outcome.get("winner")
-    status = STATUS.get(reason, "draw" if winner is None else "resign")
-    if winner is None and status == "timeout":  # claim-draw: a draw
-        return "draw", None
-    if status == "aborted":
-        return status, None
-    return status, COLORS[winner] if winner in (0, 1) else None
 
 
 def clocks(update: dict[str, Any], now: float) -> dict[str, int]:
@@ -142,10 +111,51 @@ def opponent_gone(msg: dict[str, Any], wake: asyncio.Event) -> dict[str, Any]:
 class GameStreams:
     """Game streams and commands of one hub for the Bot API (seats found by the service)."""
 
-    def __init__(self, hub: Hub, describe: Any) -> None:
+    def __init__(self, hub: Hub, accounts: Accounts) -> None:
         self.hub = hub
-        #: ``describe(room_id, update) -> gameFull's fields`` (players, speed, rated)
-        self.describe = describe
+        self.accounts = accounts
+
+    async def title(self, seat: dict[str, Any]) -> str | None:
+        """lichess's ``title`` of a seat: ``BOT`` for a bot account or a Kibitz bot."""
+        if seat.get("kind") == "bot":
+            return "BOT"
+        if not seat.get("account") or not seat.get("name"):
+            return None
+        user = await self.accounts.store.user(str(seat["name"]))
+        return "BOT" if user is not None and user.get("bot") == "1" else None
+
+    async def describe(self, update: dict[str, Any]) -> dict[str, Any]:
+        """gameFull's fields that do not change: variant, speed, perf, rated, clock and the
+        players (from the room's public seats)."""
+        seats = update.get("seats") or [{}, {}]
+        clock = (update.get("settings") or {}).get("clock")
+        players = []
+        for s in seats[:2]:
+            name = str(s.get("name", ""))
+            players.append(
+                {
+                    "id": name.lower(),
+                    "name": name,
+                    "title": await self.title(s),
+                    "rating": s.get("rating"),
+                    "provisional": bool(s.get("provisional")),
+                }
+            )
+        pace = lichess_speed(clock)
+        return {
+            "variant": {"key": "standard", "name": "Standard", "short": "Std"},
+            "speed": pace,
+            "perf": {"name": perf_name(pace)},
+            "rated": bool(update.get("rated")),
+            "clock": None
+            if not clock
+            else {
+                "initial": int(float(clock["base"]) * 1000),
+                "increment": int(float(clock["increment"]) * 1000),
+            },
+            "white": players[0] if players else {},
+            "black": players[1] if len(players) > 1 else {},
+        }
 
     async def moves_of(self, room_id: str, seat: int) -> list[str]:
         found = await self.hub.read(room_id, "history", {"recipient": seat})
@@ -161,8 +171,8 @@ class GameStreams:
             update: dict[str, Any] = await self.hub.read(
                 room_id, "resync", {"recipient": seat, "since": None}
             )
-        except (ProtocolError, RoomError) as exc:
-            raise BotApiError(404, f"No such game: {exc}") from None
+        except (ProtocolError, RoomError):
+            raise BotApiError(404, "No such game") from None
         return update
 
     def stream(self, conn: ServerConnection, room_id: str, seat: int) -> Stream:
@@ -173,11 +183,12 @@ class GameStreams:
         async def source() -> AsyncGenerator[dict[str, Any] | None]:
             update = await self.read(room_id, seat)
             moves = await self.moves_of(room_id, seat)
+            info = await self.hub.read(room_id, "info", {})
             full = {
                 "type": "gameFull",
                 "id": room_id,
-                **self.describe(room_id, update),
-                "createdAt": int(float(update.get("at") or time.time()) * 1000),
+                **await self.describe(update),
+                "createdAt": int(float(info["created_at"]) * 1000),  # the room's creation
                 "initialFen": "startpos",
                 "state": game_state(update, moves, self.hub.clock()),
             }
@@ -244,7 +255,14 @@ class GameStreams:
     # -- commands -----------------------------------------------------------------------------
 
     async def command(self, room_id: str, op: str, seat: int, token: str, **args: Any) -> None:
+        """A seat's command; a refusal in lichess's words (:func:`.words.refusal`)."""
         try:
             await self.hub.command(room_id, op, {"seat": seat, "actor": token, **args})
         except (ProtocolError, RoomError, EngineError) as exc:
-            raise BotApiError(400, str(exc)) from None
+            if exc.code == "illegal_move" and op == "move":
+                view = (await self.read(room_id, seat)).get("view") or {}
+                fen = view.get("fen")
+                words = illegal_move(str(args["text"]), fen if isinstance(fen, str) else None)
+            else:
+                words = refusal(op, exc.code, str(exc))
+            raise BotApiError(400, words) from None

@@ -14,24 +14,30 @@
     POST /api/{bot,board}/game/{id}/chat       room=player|spectator, text
     POST /api/{bot,board}/game/{id}/abort | /resign | /draw/{yes,no}
     POST /api/{bot,board}/game/{id}/claim-victory | /claim-draw
+    GET  /api/{bot,board}/game/{id}/chat       the players' chat so far: [{user, text}]
     GET  /api/tokens, POST /api/tokens, POST /api/tokens/{id}/revoke   (the account page)
 
+and, public as on lichess (no token): ``GET /api/user/{name}``, ``GET /api/users/status``,
+``GET /api/bot/online`` (:mod:`.users`) and ``GET /game/export/{id}`` (:mod:`.export`).
+
 Every refusal is lichess's ``{"error": "..."}`` with 400, 401, 403, 404 or 429, and changes
-nothing. The ``bot`` routes are a bot account's (``bot:play``), the ``board`` routes a
-person's (``board:play``); each plays the seat its account holds in the room.
+nothing; as on lichess, a token is checked for the route's scope first (403 ``Missing
+scope``), then the game is found (404), then the account's kind (400). The ``bot`` routes
+are a bot account's (``bot:play``), the ``board`` routes a person's (``board:play``); each
+plays the seat its account holds in the room. ``url`` fields are absolute, on the address
+the client called (:func:`.wire.base_url`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 from typing import Any
+from urllib.parse import parse_qs
 
 from websockets.asyncio.server import ServerConnection
 from websockets.http11 import Request, Response
 
-from ...rooms.ratings import speed
 from ...store.api_tokens import ApiStore
 from ..accounts import accounts_of
 from ..admission import Admission, Refused, Work, unlimited
@@ -41,11 +47,22 @@ from ..errors import ProtocolError
 from ..handlers import Handlers
 from ..hub import Hub
 from ..seeks import start_seeks
-from ..social import CHAT_RATE, CHAT_WINDOW, chat
+from ..social import CHAT_RATE, CHAT_WINDOW, chat, readable_chat
 from .challenges import Challenges, flag
+from .export import Export
 from .games import GameStreams, SeatListener
-from .tokens import TOKEN, Caller, Tokens
-from .wire import BotApiError, Stream, error_response, form, json_response, stream
+from .tokens import Caller, Tokens
+from .users import MAX_ONLINE_BOTS, Presence, Users, perfs
+from .wire import (
+    BotApiError,
+    Stream,
+    base_url,
+    content_response,
+    error_response,
+    form,
+    json_response,
+    stream,
+)
 
 PREFIXES = (
     "/api/account",
@@ -55,9 +72,11 @@ PREFIXES = (
     "/api/challenge",
     "/api/tokens",
     "/api/token/test",
+    "/api/user/",
+    "/game/export/",
 )
-#: tokens one ``/api/token/test`` may ask about
-MAX_TESTED = 10
+#: the routes that take no token, as on lichess
+PUBLIC = ("/api/user/", "/api/users/status", "/api/bot/online", "/game/export/")
 UCI = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?")
 ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
 
@@ -65,12 +84,13 @@ ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
 #: event streams, and game streams, one account may hold open on one node
 MAX_EVENT_STREAMS = 4
 MAX_GAME_STREAMS = 16
-#: accounts whose chat budget is kept (the table is emptied past this)
+#: chat budgets kept, one per account, game and chat room (the table is emptied past this)
 MAX_BUDGETS = 10_000
 
 
 def is_api_path(path: str) -> bool:
-    return path.startswith(PREFIXES)
+    """The Bot API's paths (``/api/users/status`` is lichess's, not a user's)."""
+    return path.startswith(PREFIXES) or path == "/api/users/status"
 
 
 class BotApi:
@@ -85,17 +105,25 @@ class BotApi:
         self.store = ApiStore(hub.store.redis, hub.store.accounts_prefix + "botapi:")
         self.tokens = Tokens(self.accounts, self.store)
         self.challenges: Challenges | None = None
-        self.games = GameStreams(hub, self.describe)
+        self.games = GameStreams(hub, self.accounts)
+        self.users = Users(hub, self.accounts, self.store)
+        self.presence = Presence(hub, self.store)
+        self.export = Export(hub, self.games)
         #: (account, kind) -> streams open on this node
         self.open: dict[tuple[str, str], int] = {}
-        self.chat_budgets: dict[str, TokenBucket] = {}
+        #: (account, game, chat room) -> its chat budget: CHAT_RATE lines a CHAT_WINDOW, as a
+        #: WebSocket connection has in one room (lichess-bot greets both rooms of every game
+        #: it starts and ends, two games at a time: an account-wide budget refused it)
+        self.chat_budgets: dict[tuple[str, str, str], TokenBucket] = {}
 
     async def start(self) -> None:
         seeks = await start_seeks(self.hub, self.handlers)
         self.challenges = Challenges(self.hub, self.accounts, seeks, self.store)
         await self.challenges.start()
+        self.presence.start()
 
     async def close(self) -> None:
+        await self.presence.close()
         if self.challenges is not None:
             await self.challenges.close()
 
@@ -107,11 +135,13 @@ class BotApi:
 
     async def _route(self, conn: ServerConnection, request: Request) -> Response | Stream:
         path, method = request.path.partition("?")[0], request.method
+        if path.startswith(PUBLIC):
+            return await self.public_route(conn, request, path, method)
         parts = path.strip("/").split("/")[1:]  # after "api"
         if parts[0] == "tokens":
-            return await self.token_route(conn, request, parts, method)
+            return await self.tokens.route(conn, request, parts, method)
         if parts == ["token", "test"]:
-            return json_response(conn, 200, await self.token_test(conn, method))
+            return json_response(conn, 200, await self.tokens.test(conn, method))
         caller = await self.tokens.caller(request)
         want = (
             "GET"
@@ -119,21 +149,23 @@ class BotApi:
             or (len(parts) == 4 and parts[1:3] == ["game", "stream"])
             else "POST"
         )
-        if method != want:
+        chat_read = len(parts) == 4 and parts[1] == "game" and parts[3] == "chat"
+        if method != want and not (chat_read and method == "GET"):
             raise BotApiError(405, f"{path} takes a {want}")
+        base = base_url(request)
         if parts == ["account"]:
-            return json_response(conn, 200, await self.account(caller))
+            return json_response(conn, 200, await self.account(caller, base))
         if parts == ["account", "playing"]:
             return json_response(conn, 200, {"nowPlaying": await self.playing(caller)})
         if parts == ["bot", "account", "upgrade"]:
             return json_response(conn, 200, await self.upgrade(caller))
         if parts == ["stream", "event"]:
-            return self.event_stream(caller)
+            return await self.event_stream(caller, base)
         assert self.challenges is not None
         if parts == ["challenge"]:
             caller.need("challenge:read" if not caller.bot else "bot:play")
             mine = [
-                self.challenges.directed(c, caller.id)
+                self.challenges.directed(c, caller.id, base)
                 for c in await self.challenges.open_challenges(caller.id)
             ]
             return json_response(
@@ -161,7 +193,7 @@ class BotApi:
                 return json_response(conn, 201, made)
             if len(parts) == 2:
                 with self.admitted(conn, caller):
-                    made = await self.challenges.create(caller, parts[1], fields)
+                    made = await self.challenges.create(caller, parts[1], fields, base)
                 return json_response(conn, 200, made)
             if parts[2] == "accept":
                 await self.challenges.accept(caller, parts[1])
@@ -173,15 +205,8 @@ class BotApi:
                 raise BotApiError(404, "Not found")
             return json_response(conn, 200, {"ok": True})
         if parts[0] in ("bot", "board") and len(parts) >= 3 and parts[1] == "game":
-            if (parts[0] == "bot") != caller.bot:
-                raise BotApiError(
-                    400,
-                    "This endpoint is for bot accounts only"
-                    if parts[0] == "bot"
-                    else "This endpoint cannot be used with a Bot account.",
-                )
-            caller.need(f"{parts[0]}:play")
-            return await self.game_route(conn, request, caller, parts[2:])
+            caller.need(f"{parts[0]}:play")  # lichess's order: the scope, the game, the kind
+            return await self.game_route(conn, request, caller, parts[0], parts[2:])
         raise BotApiError(404, "Not found")
 
     def admitted(self, conn: ServerConnection, caller: Caller, *, bot: bool = False) -> Work:
@@ -212,25 +237,15 @@ class BotApi:
 
     # -- account ------------------------------------------------------------------------------
 
-    async def account(self, caller: Caller) -> dict[str, Any]:
+    async def account(self, caller: Caller, base: str) -> dict[str, Any]:
         """Any token may read its own account, as on lichess."""
         profile = await self.accounts.profile(caller.name)
-        perfs = {}
-        for cat, r in profile["ratings"].items():
-            game, pace = cat.split(":", 1)
-            if game == "chess":
-                perfs[pace] = {
-                    "games": r.get("games", 0),
-                    "rating": round(r["rating"]),
-                    "rd": round(r.get("rd", 0)),
-                    "prov": r.get("provisional", True),
-                }
         out: dict[str, Any] = {
             "id": caller.id,
             "username": caller.name,
-            "perfs": perfs,
+            "perfs": perfs(profile["ratings"]),
             "createdAt": int(profile["created"] * 1000),
-            "url": f"/#/@/{caller.name}",
+            "url": f"{base}#/@/{caller.name}",
         }
         if caller.bot:
             out["title"] = "BOT"
@@ -248,27 +263,36 @@ class BotApi:
                     games.append(event["game"])
         return games
 
-    async def token_test(self, conn: ServerConnection, method: str) -> dict[str, Any]:
-        """lichess's ``POST /api/token/test``: the body is tokens separated by commas; each
-        is answered with its owner and scopes, or null."""
-        if method != "POST":
-            raise BotApiError(405, "/api/token/test takes a POST")
-        try:
-            text = getattr(conn.protocol, "body", b"").decode()
-        except UnicodeDecodeError:
-            raise BotApiError(400, "the body is not UTF-8") from None
-        tokens = [t.strip() for t in text.split(",") if t.strip()]
-        if not tokens or len(tokens) > MAX_TESTED:
-            raise BotApiError(400, f"1 to {MAX_TESTED} tokens, separated by commas")
-        found: dict[str, Any] = {}
-        for token in tokens:
-            owner = await self.store.owner(token) if TOKEN.fullmatch(token) else None
-            found[token] = owner and {
-                "userId": owner["user"],
-                "scopes": ",".join(owner["scopes"]),
-                "expires": None,
-            }
-        return found
+    async def public_route(
+        self, conn: ServerConnection, request: Request, path: str, method: str
+    ) -> Response:
+        """The routes that take no token: a user's public data and status, the bots online,
+        a game's export (:mod:`.users`, :mod:`.export`)."""
+        if method != "GET":
+            raise BotApiError(405, f"{path} takes a GET")
+        query = parse_qs(request.path.partition("?")[2])
+        base = base_url(request)
+        parts = path.strip("/").split("/")
+        if parts[:2] == ["api", "user"] and len(parts) == 3:
+            return json_response(conn, 200, await self.users.public_data(parts[2], base))
+        if path == "/api/users/status":
+            ids = query.get("ids", [""])[-1]
+            with_ids = query.get("withGameIds", ["false"])[-1].lower() == "true"
+            return json_response(conn, 200, await self.users.statuses(ids, with_ids))
+        if path == "/api/bot/online":
+            try:
+                nb = int(query.get("nb", ["100"])[-1])
+            except ValueError:
+                raise BotApiError(400, "nb: a whole number") from None
+            body = await self.users.online_bots(max(1, min(nb, MAX_ONLINE_BOTS)), base)
+            return content_response(conn, 200, body, "application/x-ndjson")
+        if parts[:2] == ["game", "export"] and len(parts) == 3 and ID.fullmatch(parts[2]):
+            accept = request.headers.get("Accept", "")
+            body, kind = await self.export.export(
+                parts[2], request.path.partition("?")[2], accept, base
+            )
+            return content_response(conn, 200, body, kind)
+        raise BotApiError(404, "Not found")
 
     async def upgrade(self, caller: Caller) -> dict[str, Any]:
         caller.need("bot:play")
@@ -295,70 +319,64 @@ class BotApi:
 
         return release
 
-    def event_stream(self, caller: Caller) -> Stream:
+    async def event_stream(self, caller: Caller, base: str) -> Stream:
+        """The caller's events (``base``: this server's URL, for the challenges' ``url``);
+        while it is open the caller is online (:class:`.users.Presence`)."""
         assert self.challenges is not None
         caller.need("bot:play" if caller.bot else "challenge:read")
         release = self.hold(caller, "events", MAX_EVENT_STREAMS)
         challenges = self.challenges
+        presence = self.presence
         queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(maxsize=64)
         challenges.streams.setdefault(caller.id, []).append(queue)
+        try:
+            await presence.arrived(caller)
+        except BaseException:
+            await self.drop_events(caller, queue)
+            await release()
+            raise
 
         async def close() -> None:
-            queues = challenges.streams.get(caller.id, [])
-            if queue in queues:
-                queues.remove(queue)
-            if not queues:
-                challenges.streams.pop(caller.id, None)
+            await self.drop_events(caller, queue)
             await release()
+            await presence.left(caller)
 
-        return stream(lambda: challenges.event_source(caller, queue), close)
+        return stream(lambda: challenges.event_source(caller, queue, base), close)
+
+    async def drop_events(self, caller: Caller, queue: asyncio.Queue[Any]) -> None:
+        assert self.challenges is not None
+        queues = self.challenges.streams.get(caller.id, [])
+        if queue in queues:
+            queues.remove(queue)
+        if not queues:
+            self.challenges.streams.pop(caller.id, None)
 
     # -- games --------------------------------------------------------------------------------
 
-    def describe(self, room_id: str, update: dict[str, Any]) -> dict[str, Any]:
-        seats = update.get("seats") or [{}, {}]
-        clock = (update.get("settings") or {}).get("clock")
-
-        def player(s: dict[str, Any]) -> dict[str, Any]:
-            name = str(s.get("name", ""))
-            out = {
-                "id": name.lower(),
-                "name": name,
-                "title": None,
-                "rating": s.get("rating"),
-                "provisional": bool(s.get("provisional")),
-            }
-            return out
-
-        return {
-            "variant": {"key": "standard", "name": "Standard", "short": "Std"},
-            "speed": speed(clock),
-            "perf": {"name": speed(clock)},
-            "rated": bool(update.get("rated")),
-            "clock": None
-            if not clock
-            else {
-                "initial": int(float(clock["base"]) * 1000),
-                "increment": int(float(clock["increment"]) * 1000),
-            },
-            "white": player(seats[0]),
-            "black": player(seats[1]) if len(seats) > 1 else {},
-        }
-
-    async def seat_of(self, caller: Caller, room_id: str) -> tuple[int, str]:
-        if not ID.fullmatch(room_id):
-            raise BotApiError(404, "No such game")
-        seats = await self.store.game_seats(room_id)
+    async def seat_of(self, caller: Caller, kind: str, room_id: str) -> tuple[int, str]:
+        """The caller's seat and its token in an API game: 404 when there is no such game
+        or it is not the caller's, then 400 when the route is not for the caller's kind of
+        account (``kind``: ``bot`` or ``board``), as lichess checks."""
+        seats = await self.store.game_seats(room_id) if ID.fullmatch(room_id) else {}
         mine = seats.get(caller.id)
         if mine is None:
-            raise BotApiError(404, "No such game")
+            there = ID.fullmatch(room_id) and await self.hub.store.exists(room_id)
+            raise BotApiError(404, "Not your game" if there else "No such game")
+        if kind == "bot" and not caller.bot:
+            raise BotApiError(
+                400,
+                "This endpoint can only be used with a Bot account. See "
+                "https://lichess.org/api#operation/botAccountUpgrade",
+            )
+        if kind == "board" and caller.bot:
+            raise BotApiError(400, "This endpoint cannot be used with a Bot account.")
         return int(mine["seat"]), str(mine["token"])
 
     async def game_route(
-        self, conn: ServerConnection, request: Request, caller: Caller, rest: list[str]
+        self, conn: ServerConnection, request: Request, caller: Caller, kind: str, rest: list[str]
     ) -> Response | Stream:
         if rest[0] == "stream" and len(rest) == 2:
-            seat, _ = await self.seat_of(caller, rest[1])
+            seat, _ = await self.seat_of(caller, kind, rest[1])
             await self.games.read(rest[1], seat)  # a gone room: 404 now, not a stream
             release = self.hold(caller, "games", MAX_GAME_STREAMS)
             game = self.games.stream(conn, rest[1], seat)
@@ -371,8 +389,10 @@ class BotApi:
 
             return stream(game.source, close)
         room_id = rest[0]
-        seat, token = await self.seat_of(caller, room_id)
+        seat, token = await self.seat_of(caller, kind, room_id)
         action = rest[1:]
+        if action == ["chat"] and request.method == "GET":
+            return json_response(conn, 200, await self.chat_lines(room_id))
         fields = form(conn, request)
         if len(action) == 2 and action[0] == "move":
             if not UCI.fullmatch(action[1]):
@@ -398,6 +418,14 @@ class BotApi:
             raise BotApiError(404, "Not found")
         return json_response(conn, 200, {"ok": True})
 
+    async def chat_lines(self, room_id: str) -> list[dict[str, str]]:
+        """lichess's game chat: the players' chat so far, oldest first, ``{user, text}``
+        (the spectators' room is not the players' chat, on lichess as here)."""
+        entries = await readable_chat(self.hub, room_id)
+        return [
+            {"text": e["text"], "user": e["from"]} for e in entries if e["channel"] == "players"
+        ]
+
     async def chat(
         self,
         conn: ServerConnection,
@@ -410,11 +438,12 @@ class BotApi:
         room = fields.get("room", "player")
         if room not in ("player", "spectator"):
             raise BotApiError(400, "room: player or spectator")
-        budget = self.chat_budgets.get(caller.id)
+        key = (caller.id, room_id, room)
+        budget = self.chat_budgets.get(key)
         if budget is None:
             if len(self.chat_budgets) >= MAX_BUDGETS:
                 self.chat_budgets.clear()
-            budget = self.chat_budgets[caller.id] = TokenBucket(CHAT_RATE / CHAT_WINDOW, CHAT_RATE)
+            budget = self.chat_budgets[key] = TokenBucket(CHAT_RATE / CHAT_WINDOW, CHAT_RATE)
         if not budget.take():
             raise BotApiError(429, "Too many requests. Try again later.")
         # the chat handler itself, for a speaker that holds the seat (or, in the spectators'
@@ -431,23 +460,3 @@ class BotApi:
             raise BotApiError(400, str(exc)) from None
         finally:
             self.hub.audience.forget(room_id, speaker)
-
-    # -- tokens -------------------------------------------------------------------------------
-
-    async def token_route(
-        self, conn: ServerConnection, request: Request, parts: list[str], method: str
-    ) -> Response:
-        caller = await self.tokens.web_caller(request)
-        if parts == ["tokens"] and method == "GET":
-            return json_response(conn, 200, await self.tokens.list(caller))
-        if parts == ["tokens"] and method == "POST":
-            try:
-                body = json.loads(getattr(conn.protocol, "body", b"") or b"{}")
-            except (ValueError, UnicodeDecodeError):
-                raise BotApiError(400, "the body must be a JSON object") from None
-            if not isinstance(body, dict):
-                raise BotApiError(400, "the body must be a JSON object")
-            return json_response(conn, 200, await self.tokens.create(caller, body))
-        if len(parts) == 3 and parts[2] == "revoke" and method == "POST":
-            return json_response(conn, 200, await self.tokens.revoke(caller, parts[1]))
-        raise BotApiError(404, "Not found")

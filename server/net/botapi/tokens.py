@@ -10,21 +10,26 @@ what a person does on the site (board play, challenges) but not play as a bot.
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
+from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
-from websockets.http11 import Request
+from websockets.asyncio.server import ServerConnection
+from websockets.http11 import Request, Response
 
 from ...store.api_tokens import TOKEN_PREFIX, ApiStore
 from ..accounts import Accounts, request_token
-from .wire import BotApiError
+from .wire import BotApiError, json_response
 
 SCOPES = ("bot:play", "board:play", "challenge:read", "challenge:write")
 #: what the web login may do over the API (not bot:play: a bot plays by its token)
 WEB_SCOPES = frozenset({"board:play", "challenge:read", "challenge:write"})
 DESCRIPTION = re.compile(r"[\w .,:;!?'()+-]{1,60}")
 TOKEN = re.compile(re.escape(TOKEN_PREFIX) + r"[A-Za-z0-9_-]{43}")
+#: tokens one ``/api/token/test`` may ask about
+MAX_TESTED = 10
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -42,8 +47,17 @@ class Caller:
         return self.name.lower()
 
     def need(self, scope: str) -> None:
+        """Refuse the request unless the token has ``scope``: lichess's 403 ``Missing
+        scope``, with its headers naming the scopes the token has and the one it lacks."""
         if scope not in self.scopes:
-            raise BotApiError(403, f"Missing scope: {scope}")
+            raise BotApiError(
+                403,
+                "Missing scope",
+                headers={
+                    "X-OAuth-Scopes": ",".join(sorted(self.scopes)),
+                    "X-Accepted-OAuth-Scopes": scope,
+                },
+            )
 
 
 class Tokens:
@@ -86,6 +100,30 @@ class Tokens:
             raise BotApiError(403, "API tokens are managed from the account page")
         return caller
 
+    # -- lichess's token test --------------------------------------------------------------
+
+    async def test(self, conn: ServerConnection, method: str) -> dict[str, Any]:
+        """lichess's ``POST /api/token/test``: the body is tokens separated by commas; each
+        is answered with its owner and scopes, or null."""
+        if method != "POST":
+            raise BotApiError(405, "/api/token/test takes a POST")
+        try:
+            text = getattr(conn.protocol, "body", b"").decode()
+        except UnicodeDecodeError:
+            raise BotApiError(400, "the body is not UTF-8") from None
+        tokens = [t.strip() for t in text.split(",") if t.strip()]
+        if not tokens or len(tokens) > MAX_TESTED:
+            raise BotApiError(400, f"1 to {MAX_TESTED} tokens, separated by commas")
+        found: dict[str, Any] = {}
+        for token in tokens:
+            owner = await self.store.owner(token) if TOKEN.fullmatch(token) else None
+            found[token] = owner and {
+                "userId": owner["user"],
+                "scopes": ",".join(owner["scopes"]),
+                "expires": None,
+            }
+        return found
+
     # -- the account page's routes --------------------------------------------------------------
 
     async def create(self, caller: Caller, fields: dict[str, Any]) -> dict[str, Any]:
@@ -115,6 +153,26 @@ class Tokens:
         ):
             raise BotApiError(404, "No such token")
         return {"ok": True}
+
+    async def route(
+        self, conn: ServerConnection, request: Request, parts: Sequence[str], method: str
+    ) -> Response:
+        """The account page's routes: ``GET``/``POST /api/tokens``, ``POST
+        /api/tokens/{id}/revoke`` (the web login only)."""
+        caller = await self.web_caller(request)
+        if parts == ["tokens"] and method == "GET":
+            return json_response(conn, 200, await self.list(caller))
+        if parts == ["tokens"] and method == "POST":
+            try:
+                body = json.loads(getattr(conn.protocol, "body", b"") or b"{}")
+            except (ValueError, UnicodeDecodeError):
+                raise BotApiError(400, "the body must be a JSON object") from None
+            if not isinstance(body, dict):
+                raise BotApiError(400, "the body must be a JSON object")
+            return json_response(conn, 200, await self.create(caller, body))
+        if len(parts) == 3 and parts[2] == "revoke" and method == "POST":
+            return json_response(conn, 200, await self.revoke(caller, parts[1]))
+        raise BotApiError(404, "Not found")
 
 
 def public(entry: dict[str, Any]) -> dict[str, Any]:

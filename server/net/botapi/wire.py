@@ -55,13 +55,21 @@ Source = Callable[[], AsyncGenerator[dict[str, Any] | None]]
 
 class BotApiError(Exception):
     """A refused request: its status and lichess's body ``{"error": message}``
-    (``retry_after``: whole seconds, sent as ``Retry-After``)."""
+    (``retry_after``: whole seconds, sent as ``Retry-After``; ``headers``: more to send)."""
 
-    def __init__(self, status: int, message: str, *, retry_after: int | None = None) -> None:
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        *,
+        retry_after: int | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
         self.retry_after = retry_after
+        self.headers = headers or {}
 
 
 @dataclasses.dataclass(kw_only=True)
@@ -82,11 +90,32 @@ def json_response(conn: ServerConnection, status: int, data: Any) -> Response:
     return respond(conn, status, data)
 
 
+def content_response(conn: ServerConnection, status: int, body: bytes, kind: str) -> Response:
+    """An answer of another type (PGN, ndjson) with the headers of every answer of ours."""
+    response = json_response(conn, status, None)
+    del response.headers["Content-Type"]
+    del response.headers["Content-Length"]
+    response.headers["Content-Type"] = kind
+    response.headers["Content-Length"] = str(len(body))
+    return dataclasses.replace(response, body=body)
+
+
 def error_response(conn: ServerConnection, exc: BotApiError) -> Response:
     response = json_response(conn, exc.status, {"error": exc.message})
     if exc.retry_after is not None:
         response.headers["Retry-After"] = str(exc.retry_after)
+    for name, value in exc.headers.items():
+        response.headers[name] = value
     return response
+
+
+def base_url(request: Request) -> str:
+    """This server's address as the client named it, for the absolute ``url`` fields
+    lichess sends: ``http://`` and the request's ``Host`` (checked against the allowed
+    hosts before any route runs), ``https://`` behind a proxy that says
+    ``X-Forwarded-Proto: https``; it ends with ``/``."""
+    scheme = "https" if request.headers.get("X-Forwarded-Proto") == "https" else "http"
+    return f"{scheme}://{request.headers.get('Host', 'localhost')}/"
 
 
 def form(conn: ServerConnection, request: Request) -> dict[str, str]:

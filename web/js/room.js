@@ -16,7 +16,7 @@ import { hasMoved, offerControls } from "./offers.js";
 import { ReplayPanel } from "./replay.js";
 import { soundFor, sounds } from "./sounds.js";
 import { TournamentBar } from "./tournamentboard.js";
-import { outcomeText, playerLabel, ratingText, reasonText, seatName, signed } from "./text.js";
+import { PROVISIONAL, outcomeText, playerLabel, ratingText, reasonText, seatName, signed } from "./text.js";
 
 export class RoomView {
   constructor(app, host, id, { playerName }) {
@@ -322,7 +322,7 @@ export class RoomView {
   ratingParts(u, seat) {
     const s = u.seats[seat];
     if (!s || s.rating === undefined || s.rating === null) return [];
-    const parts = [h("span", { class: "rating", dataset: { rating: s.rating } }, ratingText(s))];
+    const parts = [h("span", { class: "rating", dataset: { rating: s.rating }, title: s.provisional ? PROVISIONAL : null }, ratingText(s))];
     const change = u.rated && u.rated.changes && u.rated.changes[seat];
     if (change) {
       const dir = change.change > 0 ? "up" : change.change < 0 ? "down" : "same";

@@ -10,7 +10,7 @@ stream for seat 1 — is read from its ``gameFull`` on; the observed seat's refu
 seats, each over its own route, the stream read after each. :func:`assert_no_leak_api`
 runs it in both worlds and fails unless every line of the stream and every answer is the
 same. The turns are the test's to choose so that the worlds stay indistinguishable to the
-seat after each (:func:`quiet_turns`).
+seat after each (:func:`quiet_turns`): the other seat's moves may differ between them.
 """
 
 from __future__ import annotations
@@ -46,25 +46,28 @@ def indistinguishable(game: Game[Any, Any], a: Any, b: Any, seat: int) -> bool:
 
 def quiet_turns(
     game: Game[Any, Any], a: Any, b: Any, seat: int, count: int, rng: random.Random
-) -> list[tuple[int, str]]:
-    """Up to ``count`` turns (one mover each: ``(seat, text)``) legal in both worlds, after
-    each of which the worlds are still the same to ``seat`` and the game runs on."""
-    turns: list[tuple[int, str]] = []
+) -> list[tuple[int, str, str]]:
+    """Up to ``count`` turns (one mover each: ``(mover, text in A, text in B)``) after each
+    of which the worlds are still the same to ``seat`` and the game runs on. The seat's own
+    moves are one text in both worlds (it knows the same); the other seat's may differ —
+    preferably do (an unseen move in Dark Chess), so that a stream telling it is caught."""
+    turns: list[tuple[int, str, str]] = []
     for ply in range(count):
         acting = sorted(game.to_act(a))
         if len(acting) != 1 or game.to_act(b) != game.to_act(a):
             break
         mover = acting[0]
-        texts = [t for t in game.legal_texts(a, mover) if t in set(game.legal_texts(b, mover))]
-        rng.shuffle(texts)
-        for text in texts:
-            move_a = game.parse_move(a, mover, text)
-            move_b = game.parse_move(b, mover, text)
-            next_a = game.play(a, {mover: move_a}, turn_rng("quiet", ply))
-            next_b = game.play(b, {mover: move_b}, turn_rng("quiet", ply))
+        texts_a, texts_b = game.legal_texts(a, mover), game.legal_texts(b, mover)
+        same = [(t, t) for t in texts_a if t in set(texts_b)]
+        differing = [(x, y) for x in texts_a for y in texts_b if x != y and mover != seat]
+        rng.shuffle(same)
+        rng.shuffle(differing)
+        for text_a, text_b in differing[:300] + same:
+            next_a = game.play(a, {mover: game.parse_move(a, mover, text_a)}, turn_rng("q", ply))
+            next_b = game.play(b, {mover: game.parse_move(b, mover, text_b)}, turn_rng("q", ply))
             if game.outcome(next_a) is None and indistinguishable(game, next_a, next_b, seat):
                 a, b = next_a, next_b
-                turns.append((mover, text))
+                turns.append((mover, text_a, text_b))
                 break
         else:
             break
@@ -150,14 +153,16 @@ async def assert_no_leak_api(
     state_a: Any,
     state_b: Any,
     seat: int,
-    turns: Sequence[tuple[int, str]],
+    turns: Sequence[tuple[int, str, str]],
     redis_url: str,
     registry: Registry,
 ) -> int:
-    """Fail unless both worlds send the seat's stream the same lines (and the same answers).
-    Returns the number of lines compared."""
-    seen_a = await observe_api(game, state_a, seat, turns, redis_url, registry)
-    seen_b = await observe_api(game, state_b, seat, turns, redis_url, registry)
+    """Fail unless both worlds send the seat's stream the same lines (and the same answers),
+    with ``turns`` (:func:`quiet_turns`) played. Returns the number of lines compared."""
+    turns_a = [(mover, text) for mover, text, _ in turns]
+    turns_b = [(mover, text) for mover, _, text in turns]
+    seen_a = await observe_api(game, state_a, seat, turns_a, redis_url, registry)
+    seen_b = await observe_api(game, state_b, seat, turns_b, redis_url, registry)
     for i, (line_a, line_b) in enumerate(itertools.zip_longest(seen_a, seen_b)):
         if line_a != line_b:
             raise AssertionError(

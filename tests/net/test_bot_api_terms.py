@@ -9,6 +9,7 @@ import asyncio
 import json
 
 from server.net.app import KibitzServer
+from server.net.botapi.words import status_of
 
 from .botapi_helpers import bot_account, get, post
 from .botapi_play import game_stream, latest
@@ -165,3 +166,16 @@ async def test_move_texts_are_checked_whole(server: KibitzServer) -> None:
     assert status == 400 and body["error"].startswith("Illegal move"), body
     status, body = await post(server, f"/api/bot/game/{room}/move/flip%20a1", token)
     assert status == 200, body
+
+
+def test_an_end_by_a_game_s_own_rules_is_lichess_s_variant_end() -> None:
+    """lichess's ``variantEnd`` for another game's own end (Kamisado's home row); chess's
+    ends keep their statuses, and its unnamed ones stay ``resign`` as before."""
+    over = {"status": "over", "outcome": {"reason": "home_row", "winner": 1}}
+    assert status_of({**over, "game": "kamisado"}) == ("variantEnd", "black")
+    assert status_of({**over, "game": "chess"}) == ("resign", "black")
+    assert status_of(over) == ("resign", "black")  # a record of old, with no game: chess
+    mate = {**over, "game": "xiangqi", "outcome": {"reason": "checkmate", "winner": 0}}
+    assert status_of(mate) == ("mate", "white")
+    draw = {**over, "game": "jungle", "outcome": {"reason": "no_progress", "winner": None}}
+    assert status_of(draw) == ("draw", None)

@@ -82,6 +82,9 @@ async def test_the_board_fits_the_window_for_players_spectators_and_the_end(
         if game == "xiangqi":
             await cy.goto_room(room, watch=True)
             await check(cy, shots, f"fit {game} spectator {width}x{height}")
+            # a player's controls are a player's: no premove switch for a spectator
+            assert await ada.page.locator("#premove-toggle").is_visible()
+            assert await cy.page.locator("#premove-toggle").is_hidden()
     # the end of a game: the result beside (or under) a board still wholly on screen
     await ada.page.click("#resign")
     await ada.page.click("#resign-yes")

@@ -203,7 +203,7 @@ export class RoomView {
         premoves: () => this.premoves,
       });
       this.boardKey = key;
-      this.toggles.show(info);
+      this.toggles.show(info, you !== null);
       const rules = howToPlay(info, "how-to-play");
       this.rulesHost.replaceChildren(...(rules ? [rules] : []));
       this.rulesHost.hidden = !rules;

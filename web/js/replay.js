@@ -11,6 +11,7 @@
 
 import { parsePlacement, replayUci } from "./boards/chess.js";
 import { h } from "./dom.js";
+import { storage } from "./storage.js";
 import { seatName } from "./text.js";
 
 const CHESS = new Set(["chess", "dark_chess"]);
@@ -61,6 +62,9 @@ export class ReplayPanel {
     this.live = nav("replay-live", "Back to the game now", "Now", () => this.show(null));
     this.pgn = h("a", { class: "button secondary small", id: "download-pgn", href: `api/rooms/${this.id}/pgn`, download: `kibitz-${this.id}.pgn`, hidden: true }, "Download PGN");
     this.showing = h("p", { class: "muted small", id: "replay-showing", role: "status", "aria-live": "polite" });
+    // a game players write in their own notation (XiangQi's WXF: the record's exports.wxf),
+    // or in squares, as chosen (kept per game)
+    this.notation = h("button", { type: "button", class: "secondary small", id: "notation-toggle", hidden: true, onclick: () => this.toggleNotation() });
     this.el = h("section", { class: "panel replay", id: "replay", "aria-labelledby": "moves-h" },
       h("h2", { id: "moves-h" }, "Moves"),
       this.note,
@@ -70,7 +74,8 @@ export class ReplayPanel {
         nav("replay-prev", "Previous move (←)", "◀", () => this.step(-1)),
         nav("replay-next", "Next move (→)", "▶", () => this.step(1)),
         this.live,
-        this.pgn),
+        this.pgn,
+        this.notation),
       this.showing);
   }
 
@@ -167,15 +172,36 @@ export class ReplayPanel {
         });
       }
       const named = rec.n_seats > 2 || info.simultaneous;
-      return rec.moves.map((t) => ({
+      const written = this.written(rec);
+      return rec.moves.map((t, i) => ({
         ply: t.turn,
-        label: Object.entries(t.moves).map(([seat, m]) => (named ? `${names(Number(seat))}: ${m}` : m)).join(" · "),
+        label: `${t.turn}. ${written ? written[i]
+          : Object.entries(t.moves).map(([seat, m]) => (named ? `${names(Number(seat))}: ${m}` : m)).join(" · ")}`,
       }));
     }
     // no record (a hidden-information game that runs): the turns this page saw
     const views = this.app.room(this.id).views;
     return [...views.keys()].filter((t) => t > 0 && t <= u.turn).sort((a, b) => a - b)
       .map((t) => ({ ply: t, label: `Turn ${t}` }));
+  }
+
+  /** The record's moves in the players' notation when it has one and it is chosen, else null. */
+  written(rec) {
+    const text = rec.exports && typeof rec.exports.wxf === "string" ? rec.exports.wxf : null;
+    const moves = text ? text.split(" ").filter(Boolean) : [];
+    const usable = moves.length === rec.moves.length;
+    const wxf = storage.pref(`notation.${rec.game}`, "wxf") === "wxf";
+    this.notation.hidden = !usable;
+    this.notation.textContent = wxf ? "Show squares" : "Show WXF";
+    return usable && wxf ? moves : null;
+  }
+
+  toggleNotation() {
+    const game = this.record && this.record.game;
+    if (!game) return;
+    const now = storage.pref(`notation.${game}`, "wxf");
+    storage.setPref(`notation.${game}`, now === "wxf" ? "squares" : "wxf");
+    if (this.u) this.update(this.u, this.app.info(game));
   }
 
   // -- stepping -----------------------------------------------------------------------------

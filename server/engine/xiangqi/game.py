@@ -23,6 +23,7 @@ from .board import (
 from .fen import START_FEN, board_of, from_fen, read_fen, write_fen
 from .rules import apply, generate, in_check, outcome
 from .values import XiangqiMove, XiangqiState, position_key, rows
+from .wxf import wxf_moves
 
 SEATS = (
     {"name": "Red", "colour": "#c0392b", "edge": "south"},
@@ -224,6 +225,15 @@ class Xiangqi(TurnGame[XiangqiState, XiangqiMove]):
             int(data["draw_plies"]),
             int(data.get("first_ply", 0)),  # snapshots before the fen option had none
         )
+
+
+    # -- exports -------------------------------------------------------------------------
+
+    def export(self, record: Mapping[str, Any]) -> dict[str, str]:
+        """The moves as players write them: WXF (:mod:`.wxf`), space-separated, in order."""
+        start = self.new(record["options"], 2, random.Random(0))
+        moves = [XiangqiMove.from_text(m) for t in record["moves"] for m in t["moves"].values()]
+        return {"wxf": " ".join(wxf_moves(start.board, moves))}
 
 
 def _placement(kind: str, sq: int, owner: int) -> float:

@@ -226,7 +226,6 @@ class Xiangqi(TurnGame[XiangqiState, XiangqiMove]):
             int(data.get("first_ply", 0)),  # snapshots before the fen option had none
         )
 
-
     # -- exports -------------------------------------------------------------------------
 
     def export(self, record: Mapping[str, Any]) -> dict[str, str]:

@@ -411,11 +411,10 @@ class Game:
     def result(self) -> str:
         """``mate, white won: we won (white)``."""
         status, winner = self.state.get("status"), self.state.get("winner")
-        ours = (
-            {0: "white", 1: "black"}.get(self.seat, "?")
-            if "white" in (self.full or {})
-            else self.seat
-        )
+        players = (self.full or {}).get("players")
+        ours: Any = self.seat
+        if (not isinstance(players, list) or len(players) == 2) and self.seat in (0, 1):
+            ours = ("white", "black")[self.seat or 0]
         if winner is None:
             return f"{status}, no winner (we played {ours})"
         return f"{status}, {winner} won: we {'won' if winner == ours else 'lost'} ({ours})"

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import ssl
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
@@ -108,10 +109,16 @@ class ApiClient:
                     continue
                 rest += event.data
                 while (end := rest.find(b"\n")) >= 0:
+                    if end > MAX_LINE:
+                        break
                     line = bytes(rest[:end]).strip()
                     del rest[: end + 1]
-                    yield json.loads(line) if line else None
-                if len(rest) > MAX_LINE:
+                    try:
+                        value = json.loads(line) if line else None
+                    except ValueError:
+                        raise Unreachable(f"GET {path}: a stream line is no JSON") from None
+                    yield value
+                if len(rest) > MAX_LINE and rest.find(b"\n", 0, MAX_LINE + 1) < 0:
                     raise Unreachable(f"GET {path}: a stream line over {MAX_LINE} bytes")
 
     @contextlib.asynccontextmanager
@@ -197,7 +204,9 @@ def _json(body: bytes) -> Any:
 def _why(exc: BaseException) -> str:
     if isinstance(exc, TimeoutError):
         return "timed out"
-    return getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+    if isinstance(exc, OSError) and exc.errno:
+        return os.strerror(exc.errno)  # asyncio's own words name no cause
+    return str(exc) or type(exc).__name__
 
 
 __all__ = ["IDLE", "MAX_LINE", "ApiClient", "ApiError", "Unreachable"]

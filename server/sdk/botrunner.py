@@ -411,6 +411,10 @@ class Game:
     def result(self) -> str:
         """``mate, white won: we won (white)``."""
         status, winner = self.state.get("status"), self.state.get("winner")
+        winners = self.state.get("winners")
+        if isinstance(winners, list):  # more than two seats
+            won = "won" if self.seat in winners else "lost"
+            return f"{status}, seats {winners} won: we {won} (seat {self.seat})"
         players = (self.full or {}).get("players")
         ours: Any = self.seat
         if (not isinstance(players, list) or len(players) == 2) and self.seat in (0, 1):

@@ -25,7 +25,7 @@ EXAMPLES = """\
 examples:
   kibitz bot --token kbt_... --engine /usr/games/stockfish
   kibitz bot --token kbt_... --engine "uci:/usr/games/fairy-stockfish?time=0.2" --game xiangqi
-  kibitz bot --token kbt_... --bot medium --concurrency 4        # every game
+  kibitz bot --token kbt_... --bot normal --concurrency 4        # every game
   kibitz bot --token kbt_... --player mybot:Player --game kono    # mybot.py: class Player
   KIBITZ_TOKEN=kbt_... kibitz bot --bot random --game jungle --challenge Bea
 
@@ -55,9 +55,11 @@ def parser() -> argparse.ArgumentParser:
         "nodes=N (default: a fortieth of the clock)",
     )
     who.add_argument(
-        "--bot", metavar="STRENGTH", help="one of Kibitz's bots: random, easy, normal, hard, "
+        "--bot",
+        metavar="STRENGTH",
+        help="one of Kibitz's bots: random, easy, normal, hard, "
         "or an algorithm (alphabeta?time=0.5)",
-    )  # fmt: skip
+    )
     who.add_argument(
         "--player", metavar="MODULE:CLASS", help="your class: move(self, game: dict) -> str"
     )
@@ -75,17 +77,30 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--rated-only", action="store_true", help="decline casual challenges")
     p.add_argument("--casual-only", action="store_true", help="decline rated challenges")
-    p.add_argument("--min-base", type=float, default=0.0, metavar="S",
-                   help="decline clocks of less than S seconds (tooFast)")  # fmt: skip
-    p.add_argument("--max-base", type=float, metavar="S",
-                   help="decline clocks of more than S seconds (tooSlow)")  # fmt: skip
+    p.add_argument(
+        "--min-base",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="decline clocks of less than S seconds (tooFast)",
+    )
+    p.add_argument(
+        "--max-base",
+        type=float,
+        metavar="S",
+        help="decline clocks of more than S seconds (tooSlow)",
+    )
     p.add_argument("--no-unlimited", action="store_true", help="decline games without a clock")
     p.add_argument("--upgrade", action="store_true", help="make the account a bot account")
     p.add_argument(
         "--challenge", metavar="USER", help="also challenge USER once, to the first --game"
     )
-    p.add_argument("--clock", default="180+2", metavar="BASE+INC",
-                   help="--challenge's clock in seconds (default 180+2)")  # fmt: skip
+    p.add_argument(
+        "--clock",
+        default="180+2",
+        metavar="BASE+INC",
+        help="--challenge's clock in seconds (default 180+2)",
+    )
     p.add_argument("--time", type=float, metavar="S", help="--bot's seconds a move")
     p.add_argument("-v", "--verbose", action="store_true", help="log each move (DEBUG)")
     return p
@@ -114,8 +129,10 @@ def main(argv: Sequence[str]) -> int:
         return 2
     games = frozenset(game_name(g) for g in args.game) if args.game else plays
     if not games <= plays:
-        print(f"kibitz bot: the player does not play {', '.join(sorted(games - plays))}",
-              file=sys.stderr)  # fmt: skip
+        print(
+            f"kibitz bot: the player does not play {', '.join(sorted(games - plays))}",
+            file=sys.stderr,
+        )
         return 2
     terms = Terms(
         games,
@@ -148,8 +165,9 @@ async def _run(runner: BotRunner, args: argparse.Namespace) -> None:
             base, _, inc = args.clock.partition("+")
             game = args.game[0] if args.game else "chess"
             try:
-                await runner.challenge(args.challenge, game, **{
-                    "clock.limit": base, "clock.increment": inc or "0"})  # fmt: skip
+                await runner.challenge(
+                    args.challenge, game, **{"clock.limit": base, "clock.increment": inc or "0"}
+                )
             except (ApiError, Unreachable) as exc:
                 raise RunnerError(f"cannot challenge {args.challenge}: {exc}") from None
         await runner.run()

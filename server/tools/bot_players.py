@@ -8,7 +8,7 @@
   move is ``time=S`` if given (or ``depth``/``nodes``), else a fortieth of the seat's clock
   (at most :data:`MOST_MOVETIME` s; :data:`UNTIMED_MOVETIME` s without a clock).
 * :class:`BotPlayer`: one of Kibitz's own bots, by strength or algorithm
-  (``server.bots.make_bot``, as ``kibitz arena`` names them: ``random``, ``medium``,
+  (``server.bots.make_bot``, as ``kibitz arena`` names them: ``random``, ``normal``,
   ``alphabeta?time=0.5``), fed the seat's views from the stream.
 * a class of your own, ``module:Class``: made once per game with no arguments, and asked
   ``move(game) -> str`` (see :mod:`server.sdk.botrunner` for what ``game`` holds).
@@ -134,7 +134,7 @@ def player_factory(
 
         plays = frozenset(g for g in every if spec.partition("?")[0] in _names(g, strengths))
         if not plays:
-            raise PlayerError(f"no game has a bot {spec!r} (e.g. random, easy, medium, hard)")
+            raise PlayerError(f"no game has a bot {spec!r} (e.g. random, easy, normal, hard)")
         return (lambda game: BotPlayer(spec, game, seconds)), plays
     made = class_player(spec)
     games = getattr(made, "games", None)

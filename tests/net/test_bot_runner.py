@@ -9,7 +9,7 @@ from typing import Any
 from server.net.app import KibitzServer
 from server.tools.bot_players import EnginePlayer
 
-from .botapi_helpers import person_account, post, until_over
+from .botapi_helpers import held_stream, person_account, post, until_over
 from .botrunner_helpers import Proxy, RandomPlayer, bot_token, running
 
 STOCKFISH = "uci:/usr/games/stockfish?time=0.02"
@@ -95,3 +95,22 @@ async def test_two_games_at_once_and_the_third_is_told_later(server: KibitzServe
         assert status == 200
         await notes.until(lambda n: fourth["id"] in dict(n.of("started")))
         assert set(runner.playing) == {made[1], fourth["id"]}
+
+
+async def test_a_runner_claims_the_win_once_its_opponent_is_gone(server: KibitzServer) -> None:
+    server.hub.audience.claim_after = 1.0  # the countdown (30 s by default)
+    robo = await bot_token(server, "Robo")
+    _, bea = await person_account(server, "Bea")
+    async with running(server.url, robo, lambda game: RandomPlayer()) as (_, notes):
+        status, made = await post(server, "/api/challenge/Robo", bea, {"color": "white", **CLOCK})
+        assert status == 200
+        await notes.until(lambda n: made["id"] in dict(n.of("started")))
+        held = await held_stream(server, f"/api/board/game/stream/{made['id']}", bea)
+        status, _ = await post(server, f"/api/board/game/{made['id']}/move/e2e4", bea)
+        assert status == 200
+        await notes.until(lambda n: bool(n.of("moved")))
+        assert not notes.of("finished")  # she is here: nothing is claimed
+        held.close()  # she goes; the countdown runs out; the runner claims
+        await notes.until(finished(1), 15)
+    [(_, end)] = notes.of("finished")
+    assert end["status"] == "timeout" and end["winner"] == "black"

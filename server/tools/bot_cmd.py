@@ -121,18 +121,13 @@ def main(argv: Sequence[str]) -> int:
         print("kibitz bot: --concurrency is at least 1", file=sys.stderr)
         return 2
     kind = "engine" if args.engine else "bot" if args.bot else "player"
+    asked = frozenset(game_name(g) for g in args.game) if args.game else None
     try:
         api = ApiClient(args.server, token)
-        make, plays = player_factory(kind, args.engine or args.bot or args.player, args.time)
+        spec = args.engine or args.bot or args.player
+        make, games = player_factory(kind, spec, asked, args.time)
     except (ValueError, PlayerError) as exc:
         print(f"kibitz bot: {exc}", file=sys.stderr)
-        return 2
-    games = frozenset(game_name(g) for g in args.game) if args.game else plays
-    if not games <= plays:
-        print(
-            f"kibitz bot: the player does not play {', '.join(sorted(games - plays))}",
-            file=sys.stderr,
-        )
         return 2
     terms = Terms(
         games,

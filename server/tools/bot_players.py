@@ -54,6 +54,12 @@ class EnginePlayer:
             self.engine = arena.EngineBot(name[len("uci:") :], dict(options))
         except Exception as exc:  # no such file, not UCI, an option it lacks
             raise PlayerError(f"cannot start the engine {name[4:]}: {exc}") from None
+        told = self.engine.engine.options.get("UCI_Variant")
+        if variant != "chess" and (told is None or variant not in (told.var or ())):
+            self.engine.close()
+            raise PlayerError(
+                f"the engine {name[4:]} has no UCI_Variant {variant} (Fairy-Stockfish has)"
+            )
         self.game = game
         self.first = True
 
@@ -118,27 +124,34 @@ def class_player(spec: str) -> Callable[[], Any]:
 
 
 def player_factory(
-    kind: str, spec: str, seconds: float | None = None
+    kind: str, spec: str, games: frozenset[str] | None = None, seconds: float | None = None
 ) -> tuple[Callable[[str], Any], frozenset[str]]:
     """The runner's ``make_player`` for ``--engine``/``--bot``/``--player`` ``spec``, and
-    the games it plays by default. A spec that cannot work fails here, at once (the engine
-    is started once, the bot made once, the class imported)."""
+    the games it plays: ``games``, or by default every game it can (an engine: chess).
+    A spec that cannot work fails here, at once, with :class:`PlayerError`: the engine is
+    started once for each game (it must take the game's ``UCI_Variant``), the bot made,
+    the class imported."""
     every = frozenset(g.name for g in REGISTRY)
     if kind == "engine":
         if not spec.startswith("uci:"):
             spec = f"uci:{spec}"
-        EnginePlayer(spec, "chess").close()  # it starts and takes its options
-        return (lambda game: EnginePlayer(spec, game)), frozenset({"chess"})
+        for game in sorted(games or {"chess"}):
+            EnginePlayer(spec, game).close()
+        return (lambda game: EnginePlayer(spec, game)), games or frozenset({"chess"})
     if kind == "bot":
         from server.bots import strengths
 
         plays = frozenset(g for g in every if spec.partition("?")[0] in _names(g, strengths))
         if not plays:
             raise PlayerError(f"no game has a bot {spec!r} (e.g. random, easy, normal, hard)")
-        return (lambda game: BotPlayer(spec, game, seconds)), plays
-    made = class_player(spec)
-    games = getattr(made, "games", None)
-    return (lambda game: made()), frozenset(games) if games else every
+    else:
+        made = class_player(spec)
+        plays = frozenset(getattr(made, "games", None) or every)
+    if games and not games <= plays:
+        raise PlayerError(f"{spec} does not play {', '.join(sorted(games - plays))}")
+    if kind == "bot":
+        return (lambda game: BotPlayer(spec, game, seconds)), games or plays
+    return (lambda game: made()), games or plays
 
 
 def _names(game: str, strengths: Callable[[str], list[str]]) -> set[str]:

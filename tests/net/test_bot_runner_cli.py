@@ -90,6 +90,7 @@ def test_usage_errors_are_told() -> None:
 
     assert main(["--token", "t", "--bot", "nosuch"]) == 2
     assert main(["--token", "t", "--engine", "/usr/games/stockfish", "--game", "kono"]) == 2
+    assert main(["--token", "t", "--engine", "/usr/games/stockfish", "--game", "xiangqi"]) == 2
     assert main(["--token", "t", "--bot", "random", "--concurrency", "0"]) == 2
     with pytest.raises(ValueError, match="concurrency"):
         BotRunner(ApiClient("http://x", "t"), lambda g: None, Terms(frozenset()), concurrency=0)

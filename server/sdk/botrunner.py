@@ -157,7 +157,11 @@ class BotRunner:
                             f"{me.get('username')} is not a bot account: run once with "
                             "--upgrade (an account that has played no game yet can become one)"
                         )
-                    await self.api.call("POST", "/api/bot/account/upgrade")
+                    try:
+                        await self.api.call("POST", "/api/bot/account/upgrade")
+                    except ApiError as exc:
+                        name = me.get("username")
+                        raise RunnerError(f"cannot make {name} a bot account ({exc})") from None
                     log.info("%s is a bot account now", me.get("username"))
                     me = await self.api.call("GET", "/api/account")
                 break

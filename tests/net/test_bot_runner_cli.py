@@ -12,7 +12,7 @@ import pytest
 
 from server.net.app import KibitzServer
 from server.sdk import http
-from server.sdk.botrunner import Backoff, BotRunner, Terms
+from server.sdk.botrunner import Backoff, BotRunner, Game, Terms
 from server.sdk.http import ApiClient, Unreachable
 from server.tools.bot_players import EnginePlayer
 
@@ -153,3 +153,19 @@ async def test_a_stream_line_over_the_limit_is_refused(monkeypatch: pytest.Monke
             _ = [x async for x in api.stream("/long")]
     finally:
         listening.close()
+
+
+def test_chess_without_legal_moves_is_played_from_the_moves_parity() -> None:
+    """A server of lichess's fields only (no ``legalMoves``): the runner finds the seat's
+    legal moves with python-chess when it is the seat's turn, and none when it is not."""
+    game = Game("g", "robo")
+    full = {"type": "gameFull", "variant": {"key": "standard"}, "initialFen": "startpos",
+            "white": {"id": "bea"}, "black": {"id": "robo"}}  # fmt: skip
+    game.take_full(full)
+    assert (game.name, game.seat) == ("chess", 1)
+    game.take_state({"type": "gameState", "moves": "", "status": "started"})
+    assert game.legal() == []  # white's turn
+    game.take_state({"type": "gameState", "moves": "e2e4", "status": "started"})
+    assert len(game.legal()) == 20 and "e7e5" in game.legal()
+    game.take_state({"type": "gameState", "moves": "e2e4", "status": "started", "legalMoves": []})
+    assert game.legal() == []  # the server's own word goes first

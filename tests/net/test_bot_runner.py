@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.net.app import KibitzServer
+from server.engine import Registry
+from server.net.app import Config, KibitzServer
 from server.tools.bot_players import EnginePlayer
 
+from ..conftest import free_port
 from .botapi_helpers import held_stream, person_account, post, until_over
 from .botrunner_helpers import Proxy, RandomPlayer, bot_token, running
 
@@ -114,3 +116,35 @@ async def test_a_runner_claims_the_win_once_its_opponent_is_gone(server: KibitzS
         await notes.until(finished(1), 15)
     [(_, end)] = notes.of("finished")
     assert end["status"] == "timeout" and end["winner"] == "black"
+
+
+async def test_a_runner_plays_on_across_a_server_restart(
+    redis_url: str, prefix: str, registry: Registry
+) -> None:
+    """The server stops mid-game and starts again on its port (the same Redis): both
+    runners, refused meanwhile, open their streams again and finish the game."""
+    port = free_port()
+    first = KibitzServer(Config(port=port, redis_url=redis_url, prefix=prefix, registry=registry))
+    await first.start()
+    url = first.url
+    fish, rand = await bot_token(first, "Fish"), await bot_token(first, "Rand")
+    again: KibitzServer | None = None
+    try:
+        async with (
+            running(url, rand, lambda game: RandomPlayer()) as (_, rand_notes),
+            running(url, fish, lambda game: EnginePlayer(STOCKFISH, game)) as (sf, notes),
+        ):
+            game_id = await sf.challenge("Rand", "chess", color="white", **CLOCK)
+            await rand_notes.until(lambda n: len(n.of("moved")) >= 2)
+            await first.stop()
+            again = KibitzServer(
+                Config(port=port, redis_url=redis_url, prefix=prefix, registry=registry)
+            )
+            await again.start()
+            await rand_notes.until(lambda n: game_id in dict(n.of("resumed")))
+            await notes.until(finished(1), 60)
+            await rand_notes.until(finished(1))
+        await until_over(again, game_id)
+    finally:
+        if again is not None:
+            await again.stop()

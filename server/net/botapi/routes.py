@@ -6,11 +6,11 @@
     POST /api/bot/account/upgrade              an account with no games becomes a bot
     GET  /api/stream/event                     ndjson: challenges, gameStart, gameFinish
     GET  /api/challenge                        {"in": [...], "out": [...]}
-    POST /api/challenge/{username}             rated, clock.limit, clock.increment, color
-    POST /api/challenge/ai                     level 1-8: a casual game against a Kibitz bot
+    POST /api/challenge/{username}             rated, clock, color, variant, fen, seats, bots
+    POST /api/challenge/ai                     level 1-8: a casual game against Kibitz's bots
     POST /api/challenge/{id}/accept | /decline (reason) | /cancel
     GET  /api/{bot,board}/game/stream/{id}     ndjson: gameFull, gameState, chatLine
-    POST /api/{bot,board}/game/{id}/move/{uci}[?offeringDraw=true]
+    POST /api/{bot,board}/game/{id}/move/{move}[?offeringDraw=true]   the game's notation
     POST /api/{bot,board}/game/{id}/chat       room=player|spectator, text
     POST /api/{bot,board}/game/{id}/abort | /resign | /draw/{yes,no}
     POST /api/{bot,board}/game/{id}/claim-victory | /claim-draw

@@ -93,6 +93,15 @@ def whole(fields: dict[str, str], key: str, low: int, high: int) -> int | None:
     return int(number)
 
 
+def seat_count(fields: dict[str, str], game: Game[Any, Any]) -> int:
+    """A challenge's ``seats``: digits only, within the game's bounds (default its fewest)."""
+    value = fields.get("seats") or str(game.min_seats)
+    low, high = game.min_seats, game.max_seats
+    if not re.fullmatch(r"[0-9]{1,2}", value) or not low <= int(value) <= high:
+        raise BotApiError(400, f"seats: {variant_key(game.name)} has {low} to {high} seats")
+    return int(value)
+
+
 def start_options(game: Game[Any, Any], fen: str) -> dict[str, Any]:
     """The options of a game from the position ``fen`` ({} for its usual start): the game
     checks it, and makes its first state from it (400 when either refuses)."""
@@ -122,7 +131,7 @@ def challenge_terms(
     so no ``bots`` field). Raises 400 with nothing made."""
     game = find_game(registry, fields)
     options = start_options(game, fields.get("fen") or "")
-    seats = whole(fields, "seats", game.min_seats, game.max_seats) or game.min_seats
+    seats = seat_count(fields, game)
     bots = fields.get("bots") or None
     if ai:
         if bots is not None:

@@ -18,7 +18,8 @@ A player is made for each game by ``make_player(game_name)`` and needs one metho
 ``gameState`` (``legalMoves``, ``moves``, the clocks) and ``views`` the seat's ``view`` of
 each position seen so far; the answer is one of ``state["legalMoves"]``. An optional
 ``close()`` is called when the game ends. A move that raises, or that the server refuses,
-is logged and asked again at the next position.
+is logged and asked again at the next position; a game whose player cannot be made is
+resigned at once.
 
 A stream that drops is opened again after a pause that doubles from ``backoff[0]`` up to
 ``backoff[1]`` seconds (back to the start once a line arrives); a game stream opened again
@@ -184,10 +185,11 @@ class BotRunner:
         try:
             while True:
                 try:
-                    async for event in self.api.stream("/api/stream/event"):
-                        wait.reset()
-                        if event is not None:
-                            await self.on_event(event)
+                    async with contextlib.aclosing(self.api.stream("/api/stream/event")) as events:
+                        async for event in events:
+                            wait.reset()
+                            if event is not None:
+                                await self.on_event(event)
                     log.warning("the event stream ended; opening it again in %g s", wait.delay)
                 except Unreachable as exc:
                     log.warning("event stream: %s; opening it again in %g s", exc, wait.delay)
@@ -266,15 +268,14 @@ class BotRunner:
         try:
             while not game.over:
                 try:
-                    async for line in self.api.stream(f"/api/bot/game/stream/{game_id}"):
-                        wait.reset()
-                        if line is not None and await self.on_game_line(game, line):
-                            break
-                    else:
-                        if not game.over:
-                            log.warning(
-                                "game %s: its stream ended early; opening it again", game_id
-                            )
+                    stream = self.api.stream(f"/api/bot/game/stream/{game_id}")
+                    async with contextlib.aclosing(stream) as lines:
+                        async for line in lines:
+                            wait.reset()
+                            if line is not None and await self.on_game_line(game, line):
+                                break
+                    if not game.over:
+                        log.warning("game %s: its stream ended early; opening it again", game_id)
                 except Unreachable as exc:
                     log.warning(
                         "game %s: %s; opening its stream again in %g s", game_id, exc, wait.delay
@@ -300,7 +301,13 @@ class BotRunner:
             first = game.full is None
             game.take_full(line)
             if first:
-                game.player = self.make_player(game.name)
+                try:
+                    game.player = await asyncio.to_thread(self.make_player, game.name)
+                except Exception as exc:  # an engine that will not start, a class that fails
+                    log.error("game %s: no player for %s (%s); resigning", game.id, game.name, exc)
+                    with contextlib.suppress(ApiError, Unreachable):
+                        await self.api.call("POST", f"/api/bot/game/{game.id}/resign")
+                    return False  # its end comes down the stream
                 log.info("game %s started: %s, %s", game.id, game.name, game.describe())
                 self._tell("started", game.id, line)
             else:

@@ -23,7 +23,7 @@ import contextlib
 import json
 import os
 import ssl
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
@@ -87,7 +87,7 @@ class ApiClient:
             raise _refusal(response, bytes(body))
         return _json(bytes(body))
 
-    async def stream(self, path: str) -> AsyncIterator[dict[str, Any] | None]:
+    async def stream(self, path: str) -> AsyncGenerator[dict[str, Any] | None]:
         """The ndjson stream at ``path``: each line's object, None for a bare newline (a
         keep-alive). It ends when the server ends the stream; a cut or a silence longer
         than ``idle`` raises :class:`Unreachable`."""

@@ -148,3 +148,22 @@ async def test_a_runner_plays_on_across_a_server_restart(
     finally:
         if again is not None:
             await again.stop()
+
+
+async def test_a_game_without_a_player_is_resigned(server: KibitzServer) -> None:
+    """A player that cannot be made for a game (an engine that will not start): the runner
+    says so and gives the game up at once rather than letting its clock run out."""
+
+    def broken(game: str) -> Any:
+        raise RuntimeError("no such engine")
+
+    robo = await bot_token(server, "Robo")
+    _, bea = await person_account(server, "Bea")
+    async with running(server.url, robo, broken) as (_, notes):
+        status, made = await post(server, "/api/challenge/Robo", bea, {"color": "white"})
+        assert status == 200
+        await notes.until(lambda n: made["id"] in dict(n.of("finished")))
+    assert not notes.of("started")  # no player: the game was never played
+    end = dict(notes.of("finished"))[made["id"]]
+    assert end["status"] in ("resign", "aborted") and end["winner"] in ("white", None), end
+    await until_over(server, made["id"])

@@ -2,6 +2,7 @@
 
 kibitz serve [--host H] [--port P] [--data DIR | --redis URL | --redis-cluster URL]
 kibitz games
+kibitz bot --token T (--engine uci:PATH | --bot STRENGTH | --player MODULE:CLASS)
 kibitz perft GAME DEPTH [--fen FEN] [--seats K] [--seed S] [--divide]
 """
 
@@ -11,6 +12,7 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import importlib
 import json
 import logging
 import signal
@@ -22,6 +24,13 @@ from typing import Any
 
 from .engine import REGISTRY, EngineError, get_game, turn_rng
 from .engine.perft import joint_moves, perft
+
+#: the subcommands with a parser of their own: name -> (module in server/tools, help)
+OWN_PARSERS = {
+    "arena": ("arena", "play bots against each other and rate them"),
+    "ladder": ("ladder", "rate each level of the bots' difficulty ladder"),
+    "bot": ("bot_cmd", "play an account's games over the Bot API: an engine, a bot, a class"),
+}
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -207,16 +216,8 @@ def _parser() -> argparse.ArgumentParser:
     )
 
     sub.add_parser("games", help="list the games this server offers")
-    sub.add_parser(
-        "arena",
-        help="play bots against each other and rate them (kibitz arena --help)",
-        add_help=False,
-    )
-    sub.add_parser(
-        "ladder",
-        help="rate each level of the bots' difficulty ladder (kibitz ladder --help)",
-        add_help=False,
-    )
+    for name, (_, says) in OWN_PARSERS.items():  # each its own parser: kibitz arena --help
+        sub.add_parser(name, help=f"{says} (kibitz {name} --help)", add_help=False)
 
     from .tools import bench
 
@@ -244,14 +245,9 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["arena"]:  # its own parser: kibitz arena --help
-        from .tools.arena import main as arena_main
-
-        return arena_main(argv[1:])
-    if argv[:1] == ["ladder"]:  # its own parser too
-        from .tools.ladder import main as ladder_main
-
-        return ladder_main(argv[1:])
+    if argv[:1] and argv[0] in OWN_PARSERS:  # its own parser: kibitz arena --help
+        module = importlib.import_module(f".tools.{OWN_PARSERS[argv[0]][0]}", __package__)
+        return int(module.main(argv[1:]))
     args = _parser().parse_args(argv)
     try:
         if args.command == "serve":

@@ -116,17 +116,25 @@ class EngineBot:
         rng: random.Random,
     ) -> str:
         from server.bots import uci
+
+        return self.best(game.name, uci.position(game, seat, views), legal, len(views) <= 2)
+
+    def best(
+        self, game: str, position: Any, legal: Sequence[str], new_game: bool, go: str = ""
+    ) -> str:
+        """The legal move the engine picks in ``position`` (a :class:`server.bots.uci.Position`;
+        ``go``: another search limit than the bot's own). ``kibitz bot`` calls it too."""
+        from server.bots import uci
         from server.net.engines import BestMoveCommand
 
-        position = uci.position(game, seat, views)
         if position.variant != (self.variant or "chess"):
-            raise ValueError(f"{self.name} plays {self.variant or 'chess'}, not {game.name}")
+            raise ValueError(f"{self.name} plays {self.variant or 'chess'}, not {game}")
         setup = self.told.setup(self.engine.options, position.variant, self.skill)
-        command, new_game = position.command(), len(views) <= 2
+        command, go = position.command(), go or self.go
         best = self.engine.communicate(
-            lambda p: BestMoveCommand(p, setup, command, self.go, new_game=new_game)
+            lambda p: BestMoveCommand(p, setup, command, go, new_game=new_game)
         )
-        return uci.read_move(game.name, best, legal)
+        return uci.read_move(game, best, legal)
 
     def close(self) -> None:
         self.engine.quit()

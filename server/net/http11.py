@@ -148,6 +148,9 @@ class Connection(asyncio.Protocol):
         #: the task answering the current request (None: waiting for one)
         self.task: asyncio.Task[Any] | None = None
         self.streaming = False
+        self.cancelled = False
+        #: bytes of the current stream written so far (head, chunks, framing)
+        self.streamed = 0
         self.gone = False
         #: close once the current answer is made
         self.closing = False
@@ -298,9 +301,9 @@ class Connection(asyncio.Protocol):
                 status, sent = self._upgrade(head)
                 return
             if isinstance(reply, Stream):
-                status, sent = 200, 0
-                self.streaming = True
-                sent = await self._serve_stream(reply)
+                status, self.streaming, self.streamed = 200, True, 0
+                await self._serve_stream(reply)
+                sent = self.streamed
             else:
                 status, sent = reply.status, self._send(reply, request.method == "HEAD")
         finally:
@@ -369,13 +372,15 @@ class Connection(asyncio.Protocol):
         self.closing = True
 
     def _cancel_stream(self) -> None:
-        if self.streaming and self.task is not None:
+        """The client went: end its stream (once: its ``on_close`` must run whole)."""
+        if self.streaming and self.task is not None and not self.cancelled:
+            self.cancelled = True
             self.task.cancel()
 
     # -- streams ----------------------------------------------------------------------------
 
-    async def _serve_stream(self, stream: Stream) -> int:
-        """Serve ``stream``; the bytes written (head, chunks, framing)."""
+    async def _serve_stream(self, stream: Stream) -> None:
+        """Serve ``stream`` (the bytes written are counted in :attr:`streamed`)."""
         conn = self.h11
         assert conn is not None
         self.closing = True  # the connection closes after a stream
@@ -386,31 +391,28 @@ class Connection(asyncio.Protocol):
             ("X-Content-Type-Options", "nosniff"),
             ("Connection", "close"),
         ]
-        sent = 0
         try:
             head = conn.send(h11.Response(status_code=200, headers=headers, reason=b"OK"))
             self._write(head)
-            sent += len(head)
+            self.streamed += len(head)
             source = stream.source()
             try:
-                sent += await self._lines(conn, source)
+                await self._lines(conn, source)
             finally:
                 await source.aclose()
                 transport = self.transport
                 if not self.gone and transport is not None and not transport.is_closing():
                     end = conn.send(h11.EndOfMessage())
                     transport.write(end)
-                    sent += len(end)
+                    self.streamed += len(end)
         except asyncio.CancelledError:
-            pass  # the client went
+            pass  # the client went (cancelled once only: on_close runs whole)
         finally:
             if stream.on_close is not None:
                 await stream.on_close()
-        return sent
 
-    async def _lines(self, conn: h11.Connection, source: AsyncGenerator[Any]) -> int:
-        """Write the source's lines until the stream must end; the bytes written."""
-        sent = 0
+    async def _lines(self, conn: h11.Connection, source: AsyncGenerator[Any]) -> None:
+        """Write the source's lines until the stream must end."""
         last = time.monotonic()
         async for item in source:
             if self.gone or self.server.closing:
@@ -429,9 +431,8 @@ class Connection(asyncio.Protocol):
                 break
             chunk = conn.send(h11.Data(data=data))
             transport.write(chunk)
-            sent += len(chunk)
+            self.streamed += len(chunk)
             last = time.monotonic()
-        return sent
 
     # -- the WebSocket ----------------------------------------------------------------------
 

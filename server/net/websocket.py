@@ -238,8 +238,7 @@ class WebSocket:
 
     def lost(self) -> None:
         """The TCP connection is gone."""
-        self.open = False
-        self.transport = None
+        self.open = False  # the transport stays, closed (is_closing()), never written to
         if self._closer is not None:
             self._closer.cancel()
             self._closer = None

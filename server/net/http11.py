@@ -277,8 +277,8 @@ class Connection(asyncio.Protocol):
     def _request(self, head: h11.Request) -> Request:
         headers = Headers([(k.decode("latin-1"), v.decode("latin-1")) for k, v in head.headers])
         target = head.target.decode("ascii", "surrogateescape")
-        return Request(head.method.decode("ascii"), target, headers, bytes(self.body),
-                       self.remote_address, self)  # fmt: skip
+        method = head.method.decode("ascii")
+        return Request(method, target, headers, bytes(self.body), self.remote_address, self)
 
     async def _answer(self) -> None:
         head = self.head
@@ -321,8 +321,8 @@ class Connection(asyncio.Protocol):
         headers.append(("Content-Length", str(len(reply.body))))
         if self.closing or self.server.closing:
             headers.append(("Connection", "close"))
-        out = conn.send(h11.Response(status_code=reply.status, headers=headers,
-                                     reason=http.HTTPStatus(reply.status).phrase))  # fmt: skip
+        phrase = http.HTTPStatus(reply.status).phrase
+        out = conn.send(h11.Response(status_code=reply.status, headers=headers, reason=phrase))
         if reply.body and not head_only:
             out += conn.send(h11.Data(data=reply.body))
         out += conn.send(h11.EndOfMessage())

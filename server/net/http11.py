@@ -238,6 +238,11 @@ class Connection(asyncio.Protocol):
                 return
             if isinstance(event, h11.Request):
                 self.head, self.body = event, bytearray()
+                # h11 bounds a head still coming in; one that came whole is measured here
+                size = len(event.target) + sum(len(k) + len(v) + 4 for k, v in event.headers)
+                if size > MAX_HEAD:
+                    self._refuse(431, "bad request: the request's head is too large\n")
+                    return
                 length = next((v for k, v in event.headers if k == b"content-length"), None)
                 if length is not None and int(length) > self.server.max_body:
                     self._refuse(413, f"a body is at most {self.server.max_body} bytes\n")

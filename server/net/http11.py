@@ -310,6 +310,8 @@ class Connection(asyncio.Protocol):
                 await self._serve_stream(reply)
                 sent = self.streamed
             else:
+                if "upgrade" in request.headers:  # a refused upgrade: the connection ends
+                    self.closing = True
                 status, sent = reply.status, self._send(reply, request.method == "HEAD")
         finally:
             if access_log.isEnabledFor(logging.INFO):

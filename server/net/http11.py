@@ -133,6 +133,26 @@ class HttpServer:
 class Connection(asyncio.Protocol):
     """One TCP connection: HTTP/1.1 requests, one at a time, or a WebSocket (module doc)."""
 
+    __slots__ = (
+        "body",
+        "cancelled",
+        "closing",
+        "gone",
+        "h11",
+        "head",
+        "idle",
+        "open",
+        "paused",
+        "remote_address",
+        "server",
+        "streamed",
+        "streaming",
+        "task",
+        "timer",
+        "transport",
+        "ws",
+    )
+
     def __init__(self, server: HttpServer) -> None:
         self.server = server
         self.h11: h11.Connection | None = h11.Connection(

@@ -42,6 +42,30 @@ Select = Callable[[Any, Sequence[Subprotocol]], Subprotocol | None]
 class WebSocket:
     """The server side of one WebSocket connection (see the module's doc)."""
 
+    __slots__ = (
+        "_closer",
+        "_parts",
+        "_ping_data",
+        "_ping_sent",
+        "_pings",
+        "_pong",
+        "_text",
+        "_waiter",
+        "close_code",
+        "close_reason",
+        "close_timeout",
+        "cookie",
+        "done",
+        "inbox",
+        "max_queue",
+        "open",
+        "paused",
+        "protocol",
+        "remote_address",
+        "subprotocol",
+        "transport",
+    )
+
     def __init__(
         self,
         transport: asyncio.Transport,

@@ -1,8 +1,8 @@
 """The Bot API's HTTP plumbing: lichess's error bodies, request bodies, and ndjson streams.
 
-An answer is a :class:`~server.net.http11.Response`, or a :class:`~server.net.http11.Stream`
+An answer is a :class:`~server.net.http_types.Response`, or a :class:`~server.net.http_types.Stream`
 (one JSON object a line, a bare newline every ``KEEPALIVE`` seconds), which the server's HTTP
-connection serves (``server/net/http11.py``, which also writes the access log). A stream's
+connection serves (``server/net/http11.py``: its bounds, and the access log). A stream's
 source looks every :data:`POLL` seconds whether it should end (:func:`ticks`).
 """
 
@@ -16,10 +16,7 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from ..accounts import respond
-from ..http11 import KEEPALIVE, MAX_BUFFER, OPEN_TIMEOUT
-from ..http_types import Request, Response, Source, Stream, access_line, answer
-
-__all__ = ["KEEPALIVE", "MAX_BUFFER", "OPEN_TIMEOUT", "Stream", "access_line"]
+from ..http_types import Request, Response, Source, Stream, answer
 
 #: how often a stream looks whether the server is closing
 POLL = 0.5

@@ -38,12 +38,12 @@ from .connection import Client, Limits
 from .engines import Engines
 from .errors import ProtocolError, error_message
 from .http import HttpRoutes
-from .http11 import HttpServer, WsOptions
+from .http11 import HttpServer
 from .hub import Hub
 from .messages import server_handlers
 from .seeks import start_seeks
 from .tournament_service import start_tournaments
-from .websocket import WebSocket
+from .websocket import WebSocket, WsOptions
 
 log = logging.getLogger("kibitz")
 

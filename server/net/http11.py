@@ -32,14 +32,14 @@ import json
 import logging
 import time
 from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
-from dataclasses import dataclass
 from email.utils import formatdate
 from typing import Any
 
 import h11
 
-from .http_types import Headers, Request, Response, Stream, access_line, answer, plain_error
-from .websocket import Select, WebSocket
+from .http_types import Headers, Request, Response, Router, Stream, answer, plain_error
+from .http_types import access_line as access_line
+from .websocket import WebSocket, WsOptions
 
 log = logging.getLogger("kibitz.http")
 access_log = logging.getLogger("kibitz.access")
@@ -54,20 +54,8 @@ IDLE_TIMEOUT = 60.0
 KEEPALIVE = 6.0
 #: unsent bytes a stream may hold for a slow reader before it is cut
 MAX_BUFFER = 256 * 1024
-#: the router: a request's answer (None: a WebSocket upgrade, let in)
-Router = Callable[[Request], Awaitable[Response | Stream | None]]
 #: runs one WebSocket connection (returns when it is over)
 WsHandler = Callable[[WebSocket], Awaitable[None]]
-
-
-@dataclass
-class WsOptions:
-    """How WebSocket connections are made (see :class:`~server.net.websocket.WebSocket`)."""
-
-    subprotocols: Sequence[Any] = ()
-    select_subprotocol: Select | None = None
-    max_size: int = 2**20
-    max_queue: int = 16
 
 
 class HttpServer:

@@ -133,3 +133,7 @@ def plain_error(status: int, text: str) -> bytes:
         f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
     )
     return head.encode() + body
+
+
+#: the router: a request's answer (None: a WebSocket upgrade, let in)
+Router = Callable[[Request], Awaitable[Response | Stream | None]]

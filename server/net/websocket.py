@@ -26,6 +26,7 @@ import logging
 import struct
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from websockets.frames import Frame, Opcode
@@ -37,6 +38,16 @@ log = logging.getLogger("kibitz.net")
 
 #: ``select_subprotocol`` of websockets' ServerProtocol: (protocol, offered) -> chosen
 Select = Callable[[Any, Sequence[Subprotocol]], Subprotocol | None]
+
+
+@dataclass
+class WsOptions:
+    """How WebSocket connections are made (see :class:`WebSocket`)."""
+
+    subprotocols: Sequence[Any] = ()
+    select_subprotocol: Select | None = None
+    max_size: int = 2**20
+    max_queue: int = 16
 
 
 class WebSocket:

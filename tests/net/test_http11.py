@@ -15,9 +15,9 @@ import pytest
 from websockets.asyncio.client import connect
 
 from server.net import http11
-from server.net.http11 import HttpServer, WsOptions
+from server.net.http11 import HttpServer
 from server.net.http_types import Request, Response, Stream, json_answer
-from server.net.websocket import WebSocket
+from server.net.websocket import WebSocket, WsOptions
 
 Reader = asyncio.StreamReader
 

@@ -86,8 +86,13 @@ class HttpServer:
     def spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
         task = asyncio.ensure_future(coro)
         self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
+        task.add_done_callback(self._done)
         return task
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self.tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("a connection's task failed", exc_info=task.exception())
 
     def close(self) -> None:
         """Stop listening; close every WebSocket (1001), end every stream, and close every
@@ -464,6 +469,7 @@ class Connection(asyncio.Protocol):
             select_subprotocol=options.select_subprotocol,
             max_size=options.max_size,
             max_queue=options.max_queue,
+            close_timeout=options.close_timeout,
         )
         lines = [b"%s %s HTTP/%s\r\n" % (head.method, head.target, head.http_version)]
         lines += [b"%s: %s\r\n" % (k, v) for k, v in head.headers.raw_items()]

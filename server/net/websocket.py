@@ -48,6 +48,8 @@ class WsOptions:
     select_subprotocol: Select | None = None
     max_size: int = 2**20
     max_queue: int = 16
+    #: seconds the peer has to answer our close frame before the connection is cut
+    close_timeout: float = 10.0
 
 
 class WebSocket:

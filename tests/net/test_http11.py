@@ -70,6 +70,7 @@ async def serving(echo: Echo, **kw: Any) -> AsyncIterator[HttpServer]:
         select_subprotocol=lambda _protocol, offered: "msgpack" if "msgpack" in offered else None,
         max_size=kw.pop("max_size", 2**20),
         max_queue=kw.pop("max_queue", 16),
+        close_timeout=kw.pop("close_timeout", 10.0),
     )
     server = HttpServer(echo, echo.websocket, ws, **kw)
     await server.start("127.0.0.1", 0)
@@ -275,3 +276,43 @@ async def test_reading_pauses_while_messages_wait(queue: int) -> None:
         echo.reading.set()  # the handler reads: every message comes, in order
         got = [await asyncio.wait_for(client.recv(), 5) for _ in range(200)]
         assert [int(m[:5]) for m in got] == list(range(200))
+
+
+@pytest.mark.parametrize("idle", [0.3, 60.0], ids=["bounded", "broken-unbounded"])
+async def test_an_idle_kept_alive_connection_is_closed(
+    idle: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(http11, "IDLE_TIMEOUT", idle)
+    async with serving(Echo()) as server:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port_of(server))
+        writer.write(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert (await read_response(reader))[0] == 200
+        try:
+            closed = await asyncio.wait_for(reader.read(), 2) == b""
+        except TimeoutError:
+            closed = False
+        assert closed is (idle < 2)
+        writer.close()
+
+
+@pytest.mark.parametrize("limit", [0.3, 60.0], ids=["bounded", "broken-unbounded"])
+async def test_a_peer_that_never_answers_our_close_is_cut(limit: float) -> None:
+    echo = Echo()
+    async with serving(echo, close_timeout=limit) as server:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port_of(server))
+        writer.write(b"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                     b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                     b"Sec-WebSocket-Version: 13\r\n\r\n")  # fmt: skip
+        assert (await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 5)).startswith(
+            b"HTTP/1.1 101"
+        )
+        while not echo.sockets:
+            await asyncio.sleep(0.01)
+        echo.sockets[0].close(1000, "bye")  # our close frame; the peer says nothing back
+        assert await asyncio.wait_for(reader.readexactly(7), 5) == b"\x88\x05\x03\xe8bye"
+        try:
+            cut = await asyncio.wait_for(reader.read(), 2) == b""
+        except TimeoutError:
+            cut = False
+        assert cut is (limit < 2)
+        writer.close()

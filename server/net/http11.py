@@ -39,7 +39,7 @@ import h11
 
 from .http_types import Headers, Request, Response, Router, Stream, answer, plain_error
 from .http_types import access_line as access_line
-from .websocket import WebSocket, WsOptions
+from .websocket import WebSocket, WsOptions, handshake_head
 
 log = logging.getLogger("kibitz.http")
 access_log = logging.getLogger("kibitz.access")
@@ -330,6 +330,7 @@ class Connection(asyncio.Protocol):
             if access_log.isEnabledFor(logging.INFO):
                 ms = (time.monotonic() - started) * 1000
                 access_log.info(access_line(request.method, request.target, status, sent, ms))
+            self.head = None
             if self.ws is None:
                 self._next()
 
@@ -471,9 +472,7 @@ class Connection(asyncio.Protocol):
             max_queue=options.max_queue,
             close_timeout=options.close_timeout,
         )
-        lines = [b"%s %s HTTP/%s\r\n" % (head.method, head.target, head.http_version)]
-        lines += [b"%s: %s\r\n" % (k, v) for k, v in head.headers.raw_items()]
-        status, sent = ws.handshake(b"".join(lines) + b"\r\n")
+        status, sent = ws.handshake(handshake_head(head.method, head.http_version, head.headers))
         if status != 101:
             self.h11 = None
             self._close()

@@ -1,16 +1,17 @@
 """``/ws``: one WebSocket connection on websockets' Sans-I/O API, over our own transport.
 
-A :class:`WebSocket` is made by the HTTP connection (``server/net/http11.py``) when a
-``GET /ws`` asks for an upgrade and the routes let it in: the request's head is fed to a
-``websockets.server.ServerProtocol`` (no extension offered: no compression; the subprotocol
-chosen by the server's callback), whose answer — the 101, or a refusal — is written as it
-made it. From then on every byte read goes through ``receive_data``/``events_received``:
-text and binary messages (continuation frames assembled; ``max_size`` enforced by the
-protocol, 1009 beyond) wait in a bounded inbox for the connection's task (reading pauses
-while more than ``max_queue`` wait), pings are answered, a PONG completes :meth:`ping`'s
-future, and a close is answered — always by writing ``data_to_send()`` at once, and closing
-the transport when the protocol says so (an empty chunk: the end) or when the peer does not
-finish a closing handshake within ``close_timeout`` seconds.
+A :class:`WebSocket` is made by the HTTP connection (``server/net/http11.py``) when a ``GET
+/ws`` asks for an upgrade and the routes let it in: the handshake's headers
+(:func:`handshake_head`) are fed to a ``websockets.server.ServerProtocol`` (no extension
+offered: no compression; the subprotocol chosen by the server's callback), whose answer —
+the 101, or a refusal — is written as it made it. From then on every byte read goes through
+``receive_data``/``events_received``: text and binary messages (continuation frames
+assembled; ``max_size`` enforced by the protocol, 1009 beyond) wait in a bounded inbox for
+the connection's task (reading pauses while more than ``max_queue`` wait), pings are
+answered, a PONG completes :meth:`ping`'s future, and a close is answered — always by
+writing ``data_to_send()`` at once, and closing the transport when the protocol says so (an
+empty chunk: the end) or when the peer does not finish a closing handshake within
+``close_timeout`` seconds.
 
 What the server sends goes the other way round: frames built once (``wire`` in
 ``server/net/connection.py``) are written straight to :attr:`WebSocket.transport`, our own
@@ -25,7 +26,7 @@ import collections
 import logging
 import struct
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,6 +39,30 @@ log = logging.getLogger("kibitz.net")
 
 #: ``select_subprotocol`` of websockets' ServerProtocol: (protocol, offered) -> chosen
 Select = Callable[[Any, Sequence[Subprotocol]], Subprotocol | None]
+
+
+#: the request headers a handshake is made of: no ``Sec-WebSocket-Extensions`` (no extension
+#: is ever negotiated, so no compression), no cookie, no token in a query
+HANDSHAKE = frozenset(
+    (
+        b"host",
+        b"upgrade",
+        b"connection",
+        b"sec-websocket-key",
+        b"sec-websocket-version",
+        b"sec-websocket-protocol",
+    )
+)
+
+
+def handshake_head(
+    method: bytes, http_version: bytes, headers: Iterable[tuple[bytes, bytes]]
+) -> bytes:
+    """The head given to websockets' protocol for a request (lower-case header names):
+    only what the handshake reads, since the protocol keeps it as long as the connection."""
+    lines = [b"%s /ws HTTP/%s\r\n" % (method, http_version)]
+    lines += [b"%s: %s\r\n" % (k, v) for k, v in headers if k in HANDSHAKE]
+    return b"".join(lines) + b"\r\n"
 
 
 @dataclass

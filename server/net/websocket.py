@@ -1,7 +1,7 @@
 """``/ws``: one WebSocket connection on websockets' Sans-I/O API, over our own transport.
 
-A :class:`WebSocket` is made by the HTTP connection (``server/net/http11.py``) when a ``GET
-/ws`` asks for an upgrade and the routes let it in: the handshake's headers
+A :class:`WebSocket` is made by the HTTP connection (``server/net/http11.py``) when
+a ``GET /ws`` asks for an upgrade and the routes let it in: the handshake's headers
 (:func:`handshake_head`) are fed to a ``websockets.server.ServerProtocol`` (no extension
 offered: no compression; the subprotocol chosen by the server's callback), whose answer —
 the 101, or a refusal — is written as it made it. From then on every byte read goes through

@@ -5,6 +5,7 @@ ndjson streams, and WebSocket upgrades on the same port (server/net/websocket.py
 from __future__ import annotations
 
 import asyncio
+import collections
 import json
 import socket
 from collections.abc import AsyncGenerator, AsyncIterator
@@ -315,4 +316,20 @@ async def test_a_peer_that_never_answers_our_close_is_cut(limit: float) -> None:
         except TimeoutError:
             cut = False
         assert cut is (limit < 2)
+        writer.close()
+
+
+async def test_text_that_is_not_utf8_closes_1007() -> None:
+    echo = Echo()
+    echo.reading.set()
+    async with serving(echo) as server:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port_of(server))
+        writer.write(b"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                     b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                     b"Sec-WebSocket-Version: 13\r\n\r\n")  # fmt: skip
+        await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 5)
+        writer.write(bytes([0x81, 0x82, 0, 0, 0, 0, 0xC3, 0x28]))  # text, masked, bad UTF-8
+        close = await asyncio.wait_for(reader.readexactly(4), 5)
+        assert close[0] == 0x88 and int.from_bytes(close[2:4]) == 1007
+        assert echo.sockets[0].inbox == collections.deque()  # nothing was handed on
         writer.close()

@@ -12,11 +12,8 @@ Routes (JSON in and out):
          the archive; filters game=, result=win|loss|draw, rated=true|false, opponent=)
     GET  /api/users/{name}/ratings      {"name", "history": {category: [change, ...]}}
 
-A request body on the WebSocket port: websockets parses only handshakes (GET, no body), so
-:class:`ApiConnection` (the server's ``create_connection``) gives each connection a protocol
-that, for a ``POST`` with a small ``Content-Length`` body, reads the body first, keeps it on
-the protocol (``conn.protocol.body``) and hands websockets the head without it. Everything
-else (the WebSocket handshake, static files) is untouched.
+A request body is read by the server's HTTP connection (``server/net/http11.py``), at most
+:data:`MAX_BODY` bytes (beyond: 413, and no route runs); :func:`read_json` takes it.
 
 Passwords are kept as salted scrypt hashes (n=2^14, r=8, p=1: 16 MB, ~50 ms; computed in a
 thread) and compared with :func:`hmac.compare_digest`. Failed logins are counted per name and
@@ -26,7 +23,6 @@ per address in Redis; past the limit every attempt answers 429 until the window 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import hashlib
 import hmac
 import json
@@ -34,19 +30,13 @@ import re
 import secrets
 import time
 import weakref
-from collections.abc import Generator
 from http.cookies import CookieError, SimpleCookie
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from websockets.asyncio.server import ServerConnection
-from websockets.datastructures import Headers
-from websockets.http11 import Request, Response
-from websockets.protocol import CONNECTING
-from websockets.server import ServerProtocol
-
 from ..store.accounts import AccountStore
 from .archived import archive_of, games_query, player_games, rating_history
+from .http_types import Headers, Request, Response, json_answer
 from .hub import Hub
 
 #: user names: 2-20 of these, beginning with a letter or digit; unique case-insensitively
@@ -191,18 +181,15 @@ class Accounts:
 
     # -- HTTP -----------------------------------------------------------------------------
 
-    async def route(self, conn: ServerConnection, request: Request) -> Response:
+    async def route(self, request: Request) -> Response:
         try:
-            status, data, cookie = await self._route(conn, request)
+            status, data, cookie = await self._route(request)
         except ApiError as exc:
             status, data, cookie = exc.status, {"code": exc.code, "message": str(exc)}, None
-        return respond(conn, status, data, cookie)
+        return respond(status, data, cookie)
 
-    async def _route(
-        self, conn: ServerConnection, request: Request
-    ) -> tuple[int, dict[str, Any], str | None]:
-        url = urlsplit(request.path)
-        path, method = url.path, request.method
+    async def _route(self, request: Request) -> tuple[int, dict[str, Any], str | None]:
+        path, method = request.path, request.method
         if path in ("/api/register", "/api/login", "/api/logout"):
             if method != "POST":
                 raise ApiError(405, "method_not_allowed", f"{path} takes a POST")
@@ -216,9 +203,8 @@ class Accounts:
                 if token:
                     await self.store.drop_token(token)
                 return 200, {"ok": True}, f"{COOKIE}=; Max-Age=0"
-            body = read_json(conn)
-            addr = conn.remote_address
-            ip = str(addr[0]) if addr else "?"
+            body = read_json(request)
+            ip = request.address
             if path == "/api/register":
                 bot = body.get("bot", False)
                 if not isinstance(bot, bool):
@@ -238,7 +224,7 @@ class Accounts:
         if len(parts) == 3:
             return 200, await self.profile(parts[2]), None
         if len(parts) == 4 and parts[3] == "games":
-            query = parse_qs(url.query, keep_blank_values=True)
+            query = parse_qs(request.query, keep_blank_values=True)
             page = _int_arg(query, "page", 1, 1, 10_000)
             per = _int_arg(query, "per", 20, 1, 100)
             return 200, await self.games(parts[2], page, per, query), None
@@ -298,10 +284,9 @@ def request_token(headers: Headers) -> str | None:
     return cookie_token(headers.get("Cookie"))
 
 
-def read_json(conn: ServerConnection) -> dict[str, Any]:
-    body = getattr(conn.protocol, "body", b"")
+def read_json(request: Request) -> dict[str, Any]:
     try:
-        data = json.loads(body)
+        data = json.loads(request.body)
     except (ValueError, UnicodeDecodeError):
         raise ApiError(400, "bad_request", "the body must be a JSON object") from None
     if not isinstance(data, dict):
@@ -309,62 +294,12 @@ def read_json(conn: ServerConnection) -> dict[str, Any]:
     return data
 
 
-def respond(conn: ServerConnection, status: int, data: Any, cookie: str | None = None) -> Response:
-    body = json.dumps(data).encode()
-    base = conn.respond(status, "")
-    headers = Headers(
-        [
-            ("Date", base.headers["Date"]),
-            ("Connection", "close"),
-            ("Content-Type", "application/json"),
-            ("Content-Length", str(len(body))),
-            ("Cache-Control", "no-store"),
-            ("X-Content-Type-Options", "nosniff"),
-        ]
-    )
+def respond(status: int, data: Any, cookie: str | None = None) -> Response:
+    """A JSON answer (``cookie``: a ``Set-Cookie`` for the login token)."""
+    response = json_answer(status, data)
     if cookie is not None:
-        headers["Set-Cookie"] = f"{cookie}; Path=/; HttpOnly; SameSite=Lax"
-    return dataclasses.replace(base, headers=headers, body=body)
-
-
-# -- request bodies on the WebSocket port ----------------------------------------------------
-
-MAX_HEAD = 16 * 1024
-_LENGTH = re.compile(rb"(?im)^content-length:[ \t]*(\d+)[ \t]*\r\n")
-
-
-class BodyProtocol(ServerProtocol):
-    """websockets' server protocol, but a ``POST`` may carry a small body (kept in ``body``)."""
-
-    body: bytes = b""
-
-    def parse(self) -> Generator[None]:
-        if self.state is CONNECTING:
-            reader = self.reader
-            while (end := reader.buffer.find(b"\r\n\r\n")) < 0:
-                if reader.eof or len(reader.buffer) > MAX_HEAD:
-                    break
-                yield
-            if end >= 0 and reader.buffer.startswith(b"POST "):
-                head = bytes(reader.buffer[: end + 4])
-                lengths = _LENGTH.findall(head)
-                size = int(lengths[0]) if len(lengths) == 1 else -1
-                if 0 < size <= MAX_BODY:
-                    while len(reader.buffer) < end + 4 + size and not reader.eof:
-                        yield
-                    self.body = bytes(reader.buffer[end + 4 : end + 4 + size])
-                    reader.buffer[: end + 4 + size] = _LENGTH.sub(b"", head)
-        yield from super().parse()
-
-
-class ApiConnection(ServerConnection):
-    """A :class:`ServerConnection` whose protocol reads POST bodies (see the module doc)."""
-
-    def __init__(self, protocol: ServerProtocol, *args: Any, **kwargs: Any) -> None:
-        protocol.__class__ = BodyProtocol
-        protocol.parser = protocol.parse()  # nothing was read yet: start the new parser
-        next(protocol.parser)
-        super().__init__(protocol, *args, **kwargs)
+        response.headers.append(("Set-Cookie", f"{cookie}; Path=/; HttpOnly; SameSite=Lax"))
+    return response
 
 
 async def authenticate(hub: Hub, client: Any, auth: Any) -> bool:

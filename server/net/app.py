@@ -20,8 +20,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from redis.exceptions import RedisError
-from websockets.asyncio.server import Server, ServerConnection, serve
-from websockets.exceptions import ConnectionClosed
 from websockets.typing import Subprotocol
 
 from ..bots.uci import EngineSpec
@@ -29,21 +27,23 @@ from ..engine import REGISTRY, EngineError, Registry
 from ..rooms.errors import RoomError
 from ..store import EmbeddedRedis, Store, StoreError
 from ..store.cluster import ClusterStore
+from .accounts import MAX_BODY
 from .admission import Admission
 from .archiving import Archiver, start_archiving
 from .botapi.routes import BotApi
-from .botapi.wire import StreamingConnection
 from .bots import BotRunner
 from .cluster import Cluster
 from .codec import MSGPACK, codec_for
-from .connection import Client, Limits, forget_handshake
+from .connection import Client, Limits
 from .engines import Engines
 from .errors import ProtocolError, error_message
 from .http import HttpRoutes
+from .http11 import HttpServer
 from .hub import Hub
 from .messages import server_handlers
 from .seeks import start_seeks
 from .tournament_service import start_tournaments
+from .websocket import WebSocket, WsOptions
 
 log = logging.getLogger("kibitz")
 
@@ -126,7 +126,7 @@ class KibitzServer:
         self.embedded: EmbeddedRedis | None = None
         self.store: Store | None = None
         self.hub: Hub | None = None
-        self.server: Server | None = None
+        self.server: HttpServer | None = None
         self.port = config.port
 
     @property
@@ -224,22 +224,16 @@ class KibitzServer:
             admission=self.admission,
             botapi=self.botapi,
         )
-        self.server = await serve(
-            self.handle,
-            cfg.host,
-            cfg.port,
-            process_request=routes,
-            # POST bodies (server/net/accounts.py) and ndjson streams (server/net/botapi/wire.py)
-            create_connection=StreamingConnection,
-            open_timeout=None,  # StreamingConnection times the handshake, not a stream
-            select_subprotocol=_select_subprotocol,
+        # one port: HTTP/1.1 (h11) for the routes, /ws upgraded to a WebSocket (websockets'
+        # Sans-I/O protocol), both on our own asyncio protocol (server/net/http11.py)
+        ws = WsOptions(
             subprotocols=[Subprotocol(MSGPACK)],
+            select_subprotocol=_select_subprotocol,
             max_size=cfg.limits.max_frame,
             max_queue=16,
-            compression=None,
-            reuse_port=cfg.reuse_port,
-            ping_interval=None,  # one keepalive sweep for all connections (_keepalive)
         )
+        self.server = HttpServer(routes, self.handle, ws, max_body=MAX_BODY)
+        await self.server.start(cfg.host, cfg.port, reuse_port=cfg.reuse_port)
         self.hub.spawn(self._keepalive(cfg.keepalive), "keepalive")
         sock = next(iter(self.server.sockets))
         self.port = sock.getsockname()[1]
@@ -248,9 +242,9 @@ class KibitzServer:
     async def stop(self) -> None:
         """Close every connection (1001), the store, and the embedded Redis. Idempotent."""
         if self.server is not None:
-            self.server.close(close_connections=True)
+            self.server.close()  # every WebSocket closed 1001, every stream ended
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.server.wait_closed(), 10)
+                await self.server.wait_closed(10)
             self.server = None
         if getattr(self, "botapi", None) is not None:
             await self.botapi.close()
@@ -318,12 +312,9 @@ class KibitzServer:
                 log.info("dropping %s: no answer to a ping in %.0f s", client.peer, interval)
                 client.abort()
                 continue
-            try:
-                client.pong = asyncio.ensure_future(await client.ws.ping())
-            except Exception:  # closing meanwhile
-                client.pong = None
+            client.pong = client.ws.ping() if isinstance(client.ws, WebSocket) else None
 
-    async def handle(self, ws: ServerConnection) -> None:
+    async def handle(self, ws: WebSocket) -> None:
         """One connection: read and answer its frames (replies and room changes are written
         straight to its transport — see :class:`~server.net.connection.Client`)."""
         assert self.hub is not None
@@ -333,7 +324,7 @@ class KibitzServer:
         asyncio.get_running_loop().call_later(
             client.limits.hello_timeout, _hello_due, client
         )  # a connection that never says hello is closed
-        client.cookie = forget_handshake(ws)  # keep what later requests may need
+        client.cookie = ws.cookie  # what later requests may need of the handshake
         self.hub.clients.add(client)
         self.hub.metrics.connections.set(len(self.hub.clients))
         try:
@@ -341,14 +332,11 @@ class KibitzServer:
                 if client.closing:  # drain what the peer still sends until the close ends
                     continue
                 await self.on_frame(client, frame)
-        except ConnectionClosed:
-            pass
         finally:
             self.admission.closed(address)
             self.hub.audience.disconnect(client)
             code, reason = client.close_code
-            with contextlib.suppress(Exception):
-                await ws.close(code, reason)
+            ws.close(code, reason)
 
     async def on_frame(self, client: Client, frame: str | bytes) -> None:
         assert self.hub is not None
@@ -424,7 +412,5 @@ def _valid_id(value: Any) -> bool:
     return isinstance(value, str) and len(value) <= 64
 
 
-def _select_subprotocol(
-    conn: ServerConnection, offered: Sequence[Subprotocol]
-) -> Subprotocol | None:
+def _select_subprotocol(protocol: Any, offered: Sequence[Subprotocol]) -> Subprotocol | None:
     return Subprotocol(MSGPACK) if MSGPACK in offered else None

@@ -8,20 +8,10 @@ read yet waits in the transport's write buffer; a client whose pending output wo
 ``Limits.send_buffer`` bytes does not read fast enough and is cut at once (its memory
 freed), so a slow reader costs at most that much and never slows anybody else down.
 
-What this takes from websockets beyond its documented API, for speed (one frame built for
-every listener of a room change; a connection's frames of one loop iteration in one write)
-and memory (a handshake's request and response are not kept), is named here and nowhere
-else; websockets is pinned to one major version for it (pyproject.toml), and
-``tests/net/test_websockets_internals.py`` fails, naming the internal, when a release changes
-one:
-
-* ``Connection.transport``, the asyncio transport the connection writes to: :meth:`Client.send_wire`
-  reads its write-buffer size, :meth:`Client._flush` writes frames built by :func:`wire`,
-  :meth:`Client.abort` aborts it;
-* ``ServerConnection.process_event`` tells the handshake request from the frames after it
-  by ``request`` being None, and ``ServerProtocol.parse`` keeps that request for the
-  connection's life: :func:`forget_handshake` replaces it by one shared empty request
-  (never None) and empties the kept one's headers.
+The connection is ours (``server/net/websocket.py``: websockets' Sans-I/O protocol over our
+own transport), so the frames built here go straight to our own transport — no library
+object is reached into. A :class:`Client` needs of its connection only what :class:`Link`
+names.
 """
 
 from __future__ import annotations
@@ -31,12 +21,7 @@ import logging
 import struct
 import time
 from dataclasses import dataclass, field
-from typing import Any
-
-from websockets.asyncio.server import ServerConnection
-from websockets.datastructures import Headers
-from websockets.http11 import Request
-from websockets.protocol import State
+from typing import Any, Protocol
 
 from .codec import Codec
 
@@ -59,21 +44,17 @@ def wire(payload: str | bytes) -> bytes:
     return struct.pack("!BBQ", first, 127, n) + data
 
 
-#: what a connection keeps of its handshake request once it is open (one shared object)
-HANDSHAKE_DONE = Request("/ws", Headers())
+class Link(Protocol):
+    """What a :class:`Client` uses of its connection (a
+    :class:`~server.net.websocket.WebSocket`; a Bot API listener's HTTP connection, which
+    is never ``open``)."""
 
+    transport: asyncio.Transport | None
+    remote_address: Any
+    #: frames may be written to ``transport`` (no close frame went either way)
+    open: bool
 
-def forget_handshake(ws: ServerConnection) -> str | None:
-    """Drop the open connection's handshake request and response (~3 KB a connection; the
-    parser keeps the request itself, emptied of its headers: ~1.5 KB more); returns the
-    request's Cookie header, the one thing later requests need of it."""
-    request = ws.request
-    cookie = None
-    if request is not None:
-        cookie = request.headers.get("Cookie")
-        request.headers = HANDSHAKE_DONE.headers
-    ws.request, ws.response = HANDSHAKE_DONE, None  # never None: see the module's doc
-    return cookie
+    def close(self, code: int, reason: str) -> None: ...
 
 
 class _Flusher:
@@ -170,7 +151,7 @@ class TokenBucket:
 class Client:
     """The server side of one WebSocket connection (identity-hashed)."""
 
-    ws: ServerConnection
+    ws: Link
     codec: Codec
     limits: Limits
     bucket: TokenBucket = field(init=False)
@@ -200,13 +181,9 @@ class Client:
     cookie: str | None = None
     #: the answer to the last keepalive ping (see ``KibitzServer._keepalive``)
     pong: asyncio.Future[float] | None = None
-    _closer: asyncio.Task[Any] | None = None
 
     def __post_init__(self) -> None:
         self.bucket = TokenBucket(self.limits.rate, self.limits.burst)
-        response = self.ws.response
-        if response is not None and "Sec-WebSocket-Extensions" in response.headers:
-            raise RuntimeError("no WebSocket extension (compression) may be negotiated")
 
     @property
     def address(self) -> str:
@@ -229,7 +206,7 @@ class Client:
             return
         ws = self.ws
         transport = ws.transport
-        if ws.state is not State.OPEN or transport is None:
+        if not ws.open or transport is None:
             return
         pending = transport.get_write_buffer_size() + self.out_bytes + len(data)
         if pending > self.limits.send_buffer:
@@ -251,7 +228,7 @@ class Client:
             out
             and transport is not None
             and not transport.is_closing()
-            and self.ws.state is State.OPEN  # never a frame after a close frame
+            and self.ws.open  # never a frame after a close frame
         ):
             transport.write(b"".join(out) if len(out) > 1 else out[0])
 
@@ -263,7 +240,7 @@ class Client:
             self._flush()
         self.closing = True
         self.close_code = (code, reason)
-        self._closer = asyncio.get_running_loop().create_task(self.ws.close(code, reason))
+        self.ws.close(code, reason)
 
     def abort(self) -> None:
         """Drop the connection at once: its reader is gone or too slow to be waited for.

@@ -1,36 +1,32 @@
 """``GET /api/users/{name}/export``: every game of a player, streamed as ndjson lines
-(:func:`~server.net.archived.export_source`: a PGN for chess, the record for others), on the
-Bot API's streaming connection (``server/net/botapi/wire.py``)."""
+(:func:`~server.net.archived.export_source`: a PGN for chess, the record for others), an
+ndjson :class:`~server.net.http11.Stream`."""
 
 from __future__ import annotations
 
-from urllib.parse import parse_qs, urlsplit
-
-from websockets.asyncio.server import ServerConnection
-from websockets.http11 import Request, Response
+from urllib.parse import parse_qs
 
 from ..store.accounts import AccountStore
 from .archived import export_source, games_query
-from .botapi.wire import json_response, stream
+from .http_types import Request, Response, Stream, json_answer
 from .hub import ROOM_ID, Hub
 
 
-async def export(hub: Hub, conn: ServerConnection, request: Request) -> Response:
+async def export(hub: Hub, request: Request) -> Response | Stream:
     """``GET /api/users/{name}/export[?game=&result=&rated=&opponent=]``: every game of the
     player, streamed as ndjson (:func:`export_source`)."""
-    url = urlsplit(request.path)
-    parts = url.path.strip("/").split("/")  # api, users, name, export
+    parts = request.path.strip("/").split("/")  # api, users, name, export
     accounts = AccountStore(hub.store.redis, hub.store.accounts_prefix)
     if request.headers.get("Upgrade") or len(parts) != 4:
-        return json_response(conn, 404, {"code": "not_found", "message": "no such resource"})
+        return json_answer(404, {"code": "not_found", "message": "no such resource"})
     user = await accounts.user(parts[2]) if ROOM_ID.fullmatch(parts[2]) else None
     if user is None:
-        return json_response(conn, 404, {"code": "no_such_user", "message": "no such user"})
+        return json_answer(404, {"code": "no_such_user", "message": "no such user"})
     try:
-        q = games_query(user["name"], parse_qs(url.query, keep_blank_values=True))
+        q = games_query(user["name"], parse_qs(request.query, keep_blank_values=True))
     except ValueError as exc:
-        return json_response(conn, 400, {"code": "bad_request", "message": str(exc)})
-    return stream(export_source(hub, accounts, q))
+        return json_answer(400, {"code": "bad_request", "message": str(exc)})
+    return Stream(export_source(hub, accounts, q))
 
 
 def is_export_path(path: str) -> bool:

@@ -1,6 +1,7 @@
-"""Plain HTTP on the WebSocket port: the web client, health, records, and the Origin check.
+"""The routes of the server's port: the web client, health, records, and the Origin check.
 
-Routes (GET only):
+The router of ``server/net/http11.py`` (which parses HTTP and serves the answers); routes
+(GET unless said):
 
     /ws                         the WebSocket endpoint (Origin checked here)
     /healthz                    {"status": "ok", ...} while the store answers, else 503
@@ -18,9 +19,7 @@ Routes (GET only):
 
 from __future__ import annotations
 
-import dataclasses
 import http
-import json
 import logging
 import mimetypes
 from collections.abc import Sequence
@@ -28,16 +27,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from websockets.asyncio.server import ServerConnection
-from websockets.datastructures import Headers
-from websockets.http11 import Request, Response
-
 from ..rooms.errors import RoomError
 from .accounts import accounts_of, is_account_path
 from .admission import Admission
 from .botapi.routes import BotApi, is_api_path
 from .errors import ProtocolError
 from .exports import export, is_export_path
+from .http_types import Request, Response, Stream, answer, json_answer
 from .hub import Hub
 from .tournament_http import is_tournament_path, tournament_api
 
@@ -71,7 +67,8 @@ def host_allowed(host: str | None, allowed: Sequence[str]) -> bool:
 
 
 class HttpRoutes:
-    """``process_request`` for the websockets server."""
+    """The router of the server's :class:`~server.net.http11.HttpServer`: a request's
+    answer, or None to let a WebSocket in."""
 
     def __init__(
         self,
@@ -92,83 +89,67 @@ class HttpRoutes:
 
     def respond(
         self,
-        conn: ServerConnection,
         status: int,
         body: bytes | str,
         content_type: str = "text/plain; charset=utf-8",
         *,
         cache: bool = False,
     ) -> Response:
-        if isinstance(body, str):
-            body = body.encode()
-        base = conn.respond(status, "")
-        headers = Headers(
-            [
-                ("Date", base.headers["Date"]),
-                ("Connection", "close"),
-                ("Content-Type", content_type),
-                ("Content-Length", str(len(body))),
-                ("Cache-Control", "max-age=300" if cache else "no-store"),
-                ("X-Content-Type-Options", "nosniff"),
-            ]
-        )
-        return dataclasses.replace(base, headers=headers, body=body)
+        return answer(status, body, content_type, cache=cache)
 
-    def json(self, conn: ServerConnection, status: int, data: Any) -> Response:
-        return self.respond(conn, status, json.dumps(data), "application/json")
+    def json(self, status: int, data: Any) -> Response:
+        return json_answer(status, data)
 
-    async def __call__(self, conn: ServerConnection, request: Request) -> Response | None:
-        path = urlsplit(request.path).path
+    async def __call__(self, request: Request) -> Response | Stream | None:
+        path = request.path
         hosts = request.headers.get_all("Host")
         if len(hosts) != 1:
-            return self.respond(conn, http.HTTPStatus.BAD_REQUEST, "one Host header, please\n")
+            return self.respond(http.HTTPStatus.BAD_REQUEST, "one Host header, please\n")
         host = hosts[0]
         if not host_allowed(host, self.allowed_hosts):
             log.warning("refused a request for host %r", host)
-            return self.respond(conn, http.HTTPStatus.MISDIRECTED_REQUEST, "unknown host\n")
+            return self.respond(http.HTTPStatus.MISDIRECTED_REQUEST, "unknown host\n")
         if path == "/ws":
             origin = request.headers.get("Origin")
             if not origin_allowed(origin, host, self.allowed_origins):
                 log.warning("refused WebSocket from origin %s", origin)
-                return self.respond(conn, http.HTTPStatus.FORBIDDEN, "origin not allowed\n")
+                return self.respond(http.HTTPStatus.FORBIDDEN, "origin not allowed\n")
             if self.admission is not None:
-                addr = conn.remote_address
-                refused = self.admission.admit(str(addr[0]) if addr else "?")
+                refused = self.admission.admit(request.address)
                 if refused == "overloaded":
-                    response = self.respond(conn, 503, "the server is busy; try again soon\n")
-                    response.headers["Retry-After"] = "5"
+                    response = self.respond(503, "the server is busy; try again soon\n")
+                    response.headers.append(("Retry-After", "5"))
                     return response
                 if refused == "per_ip":
-                    return self.respond(conn, 429, "too many connections from your address\n")
+                    return self.respond(429, "too many connections from your address\n")
             return None
         if path == "/healthz":
-            return await self.health(conn)
+            return await self.health()
         if path == "/metrics":
             body = self.hub.metrics.render()
-            return self.respond(conn, 200, body, "text/plain; version=0.0.4; charset=utf-8")
+            return self.respond(200, body, "text/plain; version=0.0.4; charset=utf-8")
         if path == "/api/games":
-            return self.json(conn, 200, [g.info() for g in self.hub.registry])
+            return self.json(200, [g.info() for g in self.hub.registry])
         if is_export_path(path):  # a player's games, streamed (server/net/exports.py)
-            return await export(self.hub, conn, request)
-        if self.botapi is not None and is_api_path(path):  # a Stream is served by the
-            return await self.botapi.route(conn, request)  # connection (botapi/wire.py)
+            return await export(self.hub, request)
+        if self.botapi is not None and is_api_path(path):
+            return await self.botapi.route(request)
         # -- accounts (issue 13): register, login, logout, me, users -------------------------
         if is_account_path(path):
-            return await accounts_of(self.hub).route(conn, request)
+            return await accounts_of(self.hub).route(request)
         # -- end accounts ----------------------------------------------------------------------
         if path.startswith("/api/rooms/"):
-            return await self.room_api(conn, path)
+            return await self.room_api(path)
         if is_tournament_path(path):  # the list and one view (server/net/tournament_http.py)
-            return await tournament_api(self.hub, self.json, conn, path)
-        return self.static(conn, path)
+            return await tournament_api(self.hub, path)
+        return self.static(path)
 
-    async def health(self, conn: ServerConnection) -> Response:
+    async def health(self) -> Response:
         try:
             rtt = await self.hub.store.ping()
         except Exception as exc:  # any store failure makes us unhealthy
-            return self.json(conn, 503, {"status": "unavailable", "store": str(exc)})
+            return self.json(503, {"status": "unavailable", "store": str(exc)})
         return self.json(
-            conn,
             200,
             {
                 "status": "ok",
@@ -178,30 +159,30 @@ class HttpRoutes:
             },
         )
 
-    async def room_api(self, conn: ServerConnection, path: str) -> Response:
+    async def room_api(self, path: str) -> Response:
         parts = path.strip("/").split("/")
         if len(parts) != 4 or parts[3] not in ("record", "pgn"):
-            return self.json(conn, 404, {"code": "not_found", "message": "no such resource"})
+            return self.json(404, {"code": "not_found", "message": "no such resource"})
         try:
             record = await self.hub.read(parts[2], "record", {})
         except (ProtocolError, RoomError) as exc:
             status = {"no_such_room": 404, "unavailable": 503}.get(exc.code, 403)
-            return self.json(conn, status, {"code": exc.code, "message": str(exc)})
+            return self.json(status, {"code": exc.code, "message": str(exc)})
         if parts[3] == "record":
-            return self.json(conn, 200, record)
+            return self.json(200, record)
         pgn = record.get("exports", {}).get("pgn")
         if pgn is None:
-            return self.json(conn, 404, {"code": "not_found", "message": "no PGN for this game"})
-        return self.respond(conn, 200, pgn, "application/x-chess-pgn")
+            return self.json(404, {"code": "not_found", "message": "no PGN for this game"})
+        return self.respond(200, pgn, "application/x-chess-pgn")
 
-    def static(self, conn: ServerConnection, path: str) -> Response:
+    def static(self, path: str) -> Response:
         if self.web_dir is None:
-            return self.respond(conn, 404, "not found\n")
+            return self.respond(404, "not found\n")
         rel = "index.html" if path in ("", "/") else path.lstrip("/")
         target = (self.web_dir / rel).resolve()
         if not target.is_relative_to(self.web_dir) or not target.is_file():
-            return self.respond(conn, 404, "not found\n")
+            return self.respond(404, "not found\n")
         ctype = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
         if ctype.startswith("text/") or ctype in ("application/json", "image/svg+xml"):
             ctype += "; charset=utf-8"
-        return self.respond(conn, 200, target.read_bytes(), ctype)
+        return self.respond(200, target.read_bytes(), ctype)

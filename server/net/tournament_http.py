@@ -3,19 +3,11 @@ view): the same list and the same :meth:`Tournament.view` the WebSocket sends.""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
-from websockets.asyncio.server import ServerConnection
-from websockets.http11 import Response
-
 from ..tournaments.spec import ID
 from .errors import ProtocolError
+from .http_types import Response, json_answer
 from .hub import Hub
 from .tournament_service import tournaments_of
-
-#: ``HttpRoutes.json``: a JSON response with a status
-Json = Callable[[ServerConnection, int, Any], Response]
 
 PREFIX = "/api/tournaments"
 
@@ -24,16 +16,16 @@ def is_tournament_path(path: str) -> bool:
     return path == PREFIX or path.startswith(PREFIX + "/")
 
 
-async def tournament_api(hub: Hub, json: Json, conn: ServerConnection, path: str) -> Response:
+async def tournament_api(hub: Hub, path: str) -> Response:
     rest = path[len(PREFIX) :].strip("/")
     try:
         service = tournaments_of(hub)
         if not rest:
             listing = await service.listing()
-            return json(conn, 200, {k: v for k, v in listing.items() if k != "type"})
+            return json_answer(200, {k: v for k, v in listing.items() if k != "type"})
         if not ID.fullmatch(rest):
-            return json(conn, 404, {"code": "not_found", "message": "no such resource"})
-        return json(conn, 200, {"tournament": rest, "view": await service.view(rest)})
+            return json_answer(404, {"code": "not_found", "message": "no such resource"})
+        return json_answer(200, {"tournament": rest, "view": await service.view(rest)})
     except ProtocolError as exc:
         status = {"no_such_tournament": 404, "unavailable": 503}.get(exc.code, 400)
-        return json(conn, status, {"code": exc.code, "message": exc.message})
+        return json_answer(status, {"code": exc.code, "message": exc.message})

@@ -1,4 +1,4 @@
-"""The access log (``kibitz serve --access-log``; server/net/botapi/wire.py): one line per
+"""The access log (``kibitz serve --access-log``; server/net/http11.py): one line per
 request once answered — a plain answer, a POST, an ndjson stream once it ends, a WebSocket
 upgrade — with method, path, status, bytes sent and milliseconds, and never a query string.
 tests/test_cli.py runs it through ``kibitz serve``."""
@@ -13,7 +13,7 @@ import time
 import pytest
 
 from server.net.app import KibitzServer
-from server.net.botapi.wire import access_line
+from server.net.http_types import access_line
 from server.sdk import KibitzClient
 
 from .botapi_helpers import bot_account, get
@@ -27,7 +27,7 @@ def test_an_access_line_drops_the_query_and_escapes_the_path() -> None:
         "GET /api/games 200 1234 bytes 1.2 ms"
     )
     assert access_line("GET", "/ws#frag?token=s", None, 0, 0) == "GET /ws - 0 bytes 0.0 ms"
-    # a request line's odd bytes (websockets reads it as ASCII with surrogate escapes)
+    # a request line's odd bytes (read as ASCII with surrogate escapes)
     odd = access_line("GET", "/a b\udcff\x1b[31m%41", 404, 10, 2)
     assert odd == "GET /a%20b%FF%1B%5B31m%41 404 10 bytes 2.0 ms"
     long = access_line("GET", "/" + "x" * 5000, 404, 10, 2).split()[1]

@@ -9,8 +9,9 @@ import asyncio
 import berserk
 import pytest
 
+from server.net import http11
 from server.net.app import KibitzServer
-from server.net.botapi import routes, wire
+from server.net.botapi import routes
 from server.store import api_tokens
 
 from .botapi_helpers import (
@@ -211,7 +212,7 @@ async def test_streams_bounded_and_keepalive(
     server: KibitzServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _, bot_token = await bot_account(server, "Robo")
-    monkeypatch.setattr(wire, "KEEPALIVE", 0.3)
+    monkeypatch.setattr(http11, "KEEPALIVE", 0.3)
     monkeypatch.setattr(routes, "MAX_EVENT_STREAMS", 1)
     port = server.port
     reader, writer = await asyncio.open_connection("127.0.0.1", port)

@@ -13,8 +13,8 @@ import pytest
 import redis.asyncio as aioredis
 
 from server.engine import Registry
+from server.net import http11
 from server.net.botapi import games
-from server.net.botapi import wire as botapi_wire
 from server.net.botapi.games import SeatListener
 from server.net.codec import Codec
 from server.net.connection import Limits, wire
@@ -105,10 +105,10 @@ async def dropped_within(server: Any, head: bytes, seconds: float) -> bool:
 async def test_a_silent_client_is_cut_at_the_handshake_timeout(
     server: Any, monkeypatch: pytest.MonkeyPatch, limit: float
 ) -> None:
-    """The server runs with websockets' ``open_timeout`` off (a stream is no handshake):
-    StreamingConnection times the handshake itself; without it a client that never
-    finishes its request would hold a connection for ever."""
-    monkeypatch.setattr(botapi_wire, "OPEN_TIMEOUT", limit)
+    """A request's head (and body) must come within ``OPEN_TIMEOUT`` seconds
+    (server/net/http11.py); without it a client that never finishes its request would hold
+    a connection for ever."""
+    monkeypatch.setattr(http11, "OPEN_TIMEOUT", limit)
     for head in (b"", b"GET /api/stream/event HTTP/1.1\r\nHost: x\r\n"):
         assert await dropped_within(server, head, 2.0) is (limit < 2.0), head
 

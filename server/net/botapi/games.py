@@ -19,14 +19,13 @@ from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
 from typing import Any
 
-from websockets.asyncio.server import ServerConnection
-
 from ...engine import EngineError
 from ...rooms.errors import RoomError
 from ..accounts import Accounts
 from ..codec import Codec
 from ..connection import Client, Limits
 from ..errors import ProtocolError
+from ..http11 import Connection
 from ..hub import Hub
 from .positions import UCI_GAMES, initial_fen, read_move, seat_fields, turn_text
 from .variants import variant_json
@@ -180,7 +179,7 @@ class GameStreams:
             raise BotApiError(404, "No such game") from None
         return update
 
-    def stream(self, conn: ServerConnection, room_id: str, seat: int) -> Stream:
+    def stream(self, conn: Connection, room_id: str, seat: int) -> Stream:
         listener = SeatListener(conn, _JSON, Limits())
         listener.deltas = False
         self.hub.audience.listen(room_id, listener, seat)

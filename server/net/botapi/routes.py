@@ -35,9 +35,6 @@ import re
 from typing import Any
 from urllib.parse import parse_qs
 
-from websockets.asyncio.server import ServerConnection
-from websockets.http11 import Request, Response
-
 from ...store.api_tokens import ApiStore
 from ..accounts import accounts_of
 from ..admission import Admission, Refused, Work, unlimited
@@ -45,6 +42,7 @@ from ..codec import Codec
 from ..connection import Limits, TokenBucket
 from ..errors import ProtocolError
 from ..handlers import Handlers
+from ..http_types import Request, Response
 from ..hub import Hub
 from ..seeks import start_seeks
 from ..social import CHAT_RATE, CHAT_WINDOW, chat, readable_chat
@@ -127,21 +125,21 @@ class BotApi:
         if self.challenges is not None:
             await self.challenges.close()
 
-    async def route(self, conn: ServerConnection, request: Request) -> Response | Stream:
+    async def route(self, request: Request) -> Response | Stream:
         try:
-            return await self._route(conn, request)
+            return await self._route(request)
         except BotApiError as exc:
-            return error_response(conn, exc)
+            return error_response(exc)
 
-    async def _route(self, conn: ServerConnection, request: Request) -> Response | Stream:
-        path, method = request.path.partition("?")[0], request.method
+    async def _route(self, request: Request) -> Response | Stream:
+        path, method = request.path, request.method
         if path.startswith(PUBLIC):
-            return await self.public_route(conn, request, path, method)
+            return await self.public_route(request, path, method)
         parts = path.strip("/").split("/")[1:]  # after "api"
         if parts[0] == "tokens":
-            return await self.tokens.route(conn, request, parts, method)
+            return await self.tokens.route(request, parts, method)
         if parts == ["token", "test"]:
-            return json_response(conn, 200, await self.tokens.test(conn, method))
+            return json_response(200, await self.tokens.test(request))
         caller = await self.tokens.caller(request)
         want = (
             "GET"
@@ -154,11 +152,11 @@ class BotApi:
             raise BotApiError(405, f"{path} takes a {want}")
         base = base_url(request)
         if parts == ["account"]:
-            return json_response(conn, 200, await self.account(caller, base))
+            return json_response(200, await self.account(caller, base))
         if parts == ["account", "playing"]:
-            return json_response(conn, 200, {"nowPlaying": await self.playing(caller)})
+            return json_response(200, {"nowPlaying": await self.playing(caller)})
         if parts == ["bot", "account", "upgrade"]:
-            return json_response(conn, 200, await self.upgrade(caller))
+            return json_response(200, await self.upgrade(caller))
         if parts == ["stream", "event"]:
             return await self.event_stream(caller, base)
         assert self.challenges is not None
@@ -169,7 +167,6 @@ class BotApi:
                 for c in await self.challenges.open_challenges(caller.id)
             ]
             return json_response(
-                conn,
                 200,
                 {
                     "in": [c for c in mine if c["direction"] == "in"],
@@ -179,23 +176,23 @@ class BotApi:
         if parts[0] == "challenge" and len(parts) in (2, 3):
             if not ID.fullmatch(parts[1]):
                 raise BotApiError(404, "Not found")
-            fields = form(conn, request)
+            fields = form(request)
             if parts[1] == "ai" and len(parts) == 2:
                 # lichess's route: a Kibitz bot at once (an account named "ai" is not
                 # challenged over the API)
                 strengths = self.handlers.bot_strengths(find_game(self.hub.registry, fields).name)
-                with self.admitted(conn, caller, bot=True) as work:
+                with self.admitted(request, caller, bot=True) as work:
                     room_id = self.hub.make_secret(6)
                     work.made(room_id)  # its bot's first search is already the caller's
                     made = await self.challenges.against_ai(
                         caller, fields, strengths, self.title, room_id=room_id
                     )
-                return json_response(conn, 201, made)
+                return json_response(201, made)
             if len(parts) == 2:
-                with self.admitted(conn, caller, bot=bool(fields.get("bots"))) as work:
+                with self.admitted(request, caller, bot=bool(fields.get("bots"))) as work:
                     made = await self.challenges.create(caller, parts[1], fields, base)
                     work.made(made["id"])  # with bots: a game with a bot, the challenger's
-                return json_response(conn, 200, made)
+                return json_response(200, made)
             if parts[2] == "accept":
                 await self.challenges.accept(caller, parts[1])
             elif parts[2] == "decline":
@@ -204,22 +201,20 @@ class BotApi:
                 await self.challenges.cancel(caller, parts[1])
             else:
                 raise BotApiError(404, "Not found")
-            return json_response(conn, 200, {"ok": True})
+            return json_response(200, {"ok": True})
         if parts[0] in ("bot", "board") and len(parts) >= 3 and parts[1] == "game":
             caller.need(f"{parts[0]}:play")  # lichess's order: the scope, the game, the kind
-            return await self.game_route(conn, request, caller, parts[0], parts[2:])
+            return await self.game_route(request, caller, parts[0], parts[2:])
         raise BotApiError(404, "Not found")
 
-    def admitted(self, conn: ServerConnection, caller: Caller, *, bot: bool = False) -> Work:
+    def admitted(self, request: Request, caller: Caller, *, bot: bool = False) -> Work:
         """New work from the caller's account and address (``bot``: a game with a bot), to
         create inside the returned context: 429 past the limits shared with the WebSocket
         door (:class:`~server.net.admission.Admission`), with nothing counted."""
         if self.admission is None:
             return unlimited()
-        addr = conn.remote_address
-        address = str(addr[0]) if addr else "?"
         try:
-            return self.admission.start(address, caller.name, bot=bot)
+            return self.admission.start(request.address, caller.name, bot=bot)
         except Refused as exc:
             raise BotApiError(429, exc.message, retry_after=exc.retry_after) from None
 
@@ -264,35 +259,31 @@ class BotApi:
                     games.append(event["game"])
         return games
 
-    async def public_route(
-        self, conn: ServerConnection, request: Request, path: str, method: str
-    ) -> Response:
+    async def public_route(self, request: Request, path: str, method: str) -> Response:
         """The routes that take no token: a user's public data and status, the bots online,
         a game's export (:mod:`.users`, :mod:`.export`)."""
         if method != "GET":
             raise BotApiError(405, f"{path} takes a GET")
-        query = parse_qs(request.path.partition("?")[2])
+        query = parse_qs(request.query)
         base = base_url(request)
         parts = path.strip("/").split("/")
         if parts[:2] == ["api", "user"] and len(parts) == 3:
-            return json_response(conn, 200, await self.users.public_data(parts[2], base))
+            return json_response(200, await self.users.public_data(parts[2], base))
         if path == "/api/users/status":
             ids = query.get("ids", [""])[-1]
             with_ids = query.get("withGameIds", ["false"])[-1].lower() == "true"
-            return json_response(conn, 200, await self.users.statuses(ids, with_ids))
+            return json_response(200, await self.users.statuses(ids, with_ids))
         if path == "/api/bot/online":
             try:
                 nb = int(query.get("nb", ["100"])[-1])
             except ValueError:
                 raise BotApiError(400, "nb: a whole number") from None
             body = await self.users.online_bots(max(1, min(nb, MAX_ONLINE_BOTS)), base)
-            return content_response(conn, 200, body, "application/x-ndjson")
+            return content_response(200, body, "application/x-ndjson")
         if parts[:2] == ["game", "export"] and len(parts) == 3 and ID.fullmatch(parts[2]):
             accept = request.headers.get("Accept", "")
-            body, kind = await self.export.export(
-                parts[2], request.path.partition("?")[2], accept, base
-            )
-            return content_response(conn, 200, body, kind)
+            body, kind = await self.export.export(parts[2], request.query, accept, base)
+            return content_response(200, body, kind)
         raise BotApiError(404, "Not found")
 
     async def upgrade(self, caller: Caller) -> dict[str, Any]:
@@ -374,13 +365,13 @@ class BotApi:
         return int(mine["seat"]), str(mine["token"])
 
     async def game_route(
-        self, conn: ServerConnection, request: Request, caller: Caller, kind: str, rest: list[str]
+        self, request: Request, caller: Caller, kind: str, rest: list[str]
     ) -> Response | Stream:
         if rest[0] == "stream" and len(rest) == 2:
             seat, _ = await self.seat_of(caller, kind, rest[1])
             await self.games.read(rest[1], seat)  # a gone room: 404 now, not a stream
             release = self.hold(caller, "games", MAX_GAME_STREAMS)
-            game = self.games.stream(conn, rest[1], seat)
+            game = self.games.stream(request.conn, rest[1], seat)
             inner = game.on_close
 
             async def close() -> None:
@@ -393,8 +384,8 @@ class BotApi:
         seat, token = await self.seat_of(caller, kind, room_id)
         action = rest[1:]
         if action == ["chat"] and request.method == "GET":
-            return json_response(conn, 200, await self.chat_lines(room_id))
-        fields = form(conn, request)
+            return json_response(200, await self.chat_lines(room_id))
+        fields = form(request)
         if len(action) == 2 and action[0] == "move":
             text = await self.games.move_text(room_id, action[1])  # the game's notation
             draw = flag(fields, "offeringDraw")
@@ -413,10 +404,10 @@ class BotApi:
             else:
                 await self.games.command(room_id, "answer_draw", seat, token, accept=False)
         elif action == ["chat"]:
-            await self.chat(conn, caller, room_id, seat, token, fields)
+            await self.chat(request, caller, room_id, seat, token, fields)
         else:
             raise BotApiError(404, "Not found")
-        return json_response(conn, 200, {"ok": True})
+        return json_response(200, {"ok": True})
 
     async def chat_lines(self, room_id: str) -> list[dict[str, str]]:
         """lichess's game chat: the players' chat so far, oldest first, ``{user, text}``
@@ -428,7 +419,7 @@ class BotApi:
 
     async def chat(
         self,
-        conn: ServerConnection,
+        request: Request,
         caller: Caller,
         room_id: str,
         seat: int,
@@ -448,7 +439,7 @@ class BotApi:
             raise BotApiError(429, "Too many requests. Try again later.")
         # the chat handler itself, for a speaker that holds the seat (or, in the spectators'
         # room, only watches): the same checks, the same store-then-send
-        speaker = SeatListener(conn, Codec(), Limits())
+        speaker = SeatListener(request.conn, Codec(), Limits())
         speaker.user = caller.name
         recipient: int | None = seat if room == "player" else None
         if recipient is not None:

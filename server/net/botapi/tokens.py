@@ -16,11 +16,9 @@ from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
-from websockets.asyncio.server import ServerConnection
-from websockets.http11 import Request, Response
-
 from ...store.api_tokens import TOKEN_PREFIX, ApiStore
 from ..accounts import Accounts, request_token
+from ..http_types import Request, Response
 from .wire import BotApiError, json_response
 
 SCOPES = ("bot:play", "board:play", "challenge:read", "challenge:write")
@@ -102,13 +100,13 @@ class Tokens:
 
     # -- lichess's token test --------------------------------------------------------------
 
-    async def test(self, conn: ServerConnection, method: str) -> dict[str, Any]:
+    async def test(self, request: Request) -> dict[str, Any]:
         """lichess's ``POST /api/token/test``: the body is tokens separated by commas; each
         is answered with its owner and scopes, or null."""
-        if method != "POST":
+        if request.method != "POST":
             raise BotApiError(405, "/api/token/test takes a POST")
         try:
-            text = getattr(conn.protocol, "body", b"").decode()
+            text = request.body.decode()
         except UnicodeDecodeError:
             raise BotApiError(400, "the body is not UTF-8") from None
         tokens = [t.strip() for t in text.split(",") if t.strip()]
@@ -154,24 +152,22 @@ class Tokens:
             raise BotApiError(404, "No such token")
         return {"ok": True}
 
-    async def route(
-        self, conn: ServerConnection, request: Request, parts: Sequence[str], method: str
-    ) -> Response:
+    async def route(self, request: Request, parts: Sequence[str], method: str) -> Response:
         """The account page's routes: ``GET``/``POST /api/tokens``, ``POST
         /api/tokens/{id}/revoke`` (the web login only)."""
         caller = await self.web_caller(request)
         if parts == ["tokens"] and method == "GET":
-            return json_response(conn, 200, await self.list(caller))
+            return json_response(200, await self.list(caller))
         if parts == ["tokens"] and method == "POST":
             try:
-                body = json.loads(getattr(conn.protocol, "body", b"") or b"{}")
+                body = json.loads(request.body or b"{}")
             except (ValueError, UnicodeDecodeError):
                 raise BotApiError(400, "the body must be a JSON object") from None
             if not isinstance(body, dict):
                 raise BotApiError(400, "the body must be a JSON object")
-            return json_response(conn, 200, await self.create(caller, body))
+            return json_response(200, await self.create(caller, body))
         if len(parts) == 3 and parts[2] == "revoke" and method == "POST":
-            return json_response(conn, 200, await self.revoke(caller, parts[1]))
+            return json_response(200, await self.revoke(caller, parts[1]))
         raise BotApiError(404, "Not found")
 
 

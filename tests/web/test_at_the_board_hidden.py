@@ -48,6 +48,11 @@ async def test_dark_chess_delay_chat_channels_and_resignation(
     await ada.wait_to_act()
     assert "Watching" in await eve.status()
     assert await eve.page.locator("svg.board").count() == 1  # the delayed view is drawn
+    # the spectator is told what she sees: everything, late; a player is told nothing
+    assert (
+        await eve.page.inner_text("#watch-note") == "You watch every player's view, 3 turns late."
+    )
+    assert await ada.page.is_hidden("#watch-note")
     note = await eve.page.inner_text("#replay-note")
     assert "opens when it ends" in note
 
@@ -176,3 +181,18 @@ async def test_hase_log_lines(browser: Browser, server: KibitzServer) -> None:
     assert "Nothing has happened yet" not in await eve.page.inner_text("#main")
     for tab in (ada, bob, eve):
         tab.assert_clean()
+
+
+async def test_a_spectator_of_fog_is_told_why(browser: Browser, server: KibitzServer) -> None:
+    """Dark Chess watched without "see everything": only what is public, and why."""
+    ada = await Tab.open(browser, server.url, "Ada")
+    eve = await Tab.open(browser, server.url, "Eve")
+    room = await ada.create_room("dark_chess", seats=["me", "open"])
+    await eve.goto_room(room, watch=True)
+    await eve.page.wait_for_selector("#watch-note:not([hidden])")
+    note = await eve.page.inner_text("#watch-note")
+    assert note.startswith("Dark Chess hides each player's pieces from the other"), note
+    assert "you see only what is public" in note
+    assert await ada.page.is_hidden("#watch-note")
+    await ada.close()
+    await eve.close()

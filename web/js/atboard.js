@@ -99,3 +99,16 @@ export function renderBoardClocks(top, bottom, u, { narrow, flipped, clockEl, ch
   top.replaceChildren(h("div", { class: "clocks" }, above.map(entry)));
   bottom.replaceChildren(...(below === null ? [] : [h("div", { class: "clocks" }, entry(below))]));
 }
+
+/** What a spectator of a game that hides something sees, and why (empty: nothing to say). */
+export function watchNote(el, u, info) {
+  const see = u.settings || {};
+  let text = "";
+  if (u.you === null && info.hidden_information && u.status !== "over") {
+    text = see.spectators_see_all
+      ? `You watch every player's view, ${see.spectator_delay} turns late.`
+      : `${info.title} hides each player's pieces from the other: as a spectator you see only what is public. The whole game opens in the move list when it ends. (A room made with spectators seeing everything, and a delay, shows it all.)`;
+  }
+  el.textContent = text;
+  return text !== "";
+}

@@ -4,7 +4,7 @@
 // view when we hold none).
 
 import { plainView } from "./app.js";
-import { NARROW, ViewToggles, premovesApply, renderBoardClocks, tabTitle } from "./atboard.js";
+import { NARROW, ViewToggles, premovesApply, renderBoardClocks, tabTitle, watchNote } from "./atboard.js";
 import { BoardFit } from "./boardfit.js";
 import { OWN_MOVE_LIST, createBoard } from "./boards/index.js";
 import { colourOf } from "./boards/banqi.js";
@@ -104,6 +104,7 @@ export class RoomView {
     this.clockBottom = h("div", { class: "board-clock below", id: "board-clock-bottom" });
     this.rulesHost = h("div", { class: "panel rules-host", id: "rules-host", hidden: true });
     this.gameOver = h("div", { class: "gameover", id: "gameover", hidden: true, tabindex: -1 });
+    this.watchNote = h("p", { class: "watch-note muted", id: "watch-note", hidden: true });
     this.seatsList = h("ul", { class: "seats", id: "seats" });
     this.controls = h("div", { class: "controls", id: "controls" });
     this.undoBox = h("div", { id: "undo-box" });
@@ -124,7 +125,7 @@ export class RoomView {
       h("div", { class: "room" },
         // beside the board on a wide screen, above it on a phone (boardfit.js); the game's
         // end beside it, or under it on a phone (see render)
-        this.boardInfo = h("div", { class: "board-info" }, this.tournamentBar.el, this.status, this.clocks.notice, this.gameOver),
+        this.boardInfo = h("div", { class: "board-info" }, this.tournamentBar.el, this.status, this.clocks.notice, this.watchNote, this.gameOver),
         this.boardArea = h("div", { class: "board-area" }, this.clockTop, this.boardHost, this.clockBottom, this.toggles.el),
         h("aside", { class: "side", "aria-label": "Game details" },
           h("section", { class: "panel", "aria-labelledby": "players-h" }, h("h2", { id: "players-h" }, "Players"), this.ratedLine = h("p", { class: "muted", id: "rated", hidden: true }), this.seatsList, this.clocks.summary, this.clocks.announcer),
@@ -229,6 +230,7 @@ export class RoomView {
     this.renderLegal(u, info, legal);
     this.renderLog();
     this.renderGameOver(u, info);
+    this.watchNote.hidden = !watchNote(this.watchNote, u, info);
     const endHost = this.narrow.matches ? this.boardArea : this.boardInfo;
     if (this.gameOver.parentElement !== endHost) endHost.append(this.gameOver);
     this.tournamentBar.update(u, this.replay.movedSeats(u));

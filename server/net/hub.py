@@ -356,6 +356,7 @@ class Hub:
             return {
                 "room": room.id,
                 "game": room.game.name,
+                "options": room.options,
                 "status": room.status,
                 "version": room.version,
                 "created_at": room.created_at,

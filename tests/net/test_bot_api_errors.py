@@ -125,6 +125,8 @@ async def test_challenges_refused_whole_and_bounded(
         {"clock.limit": "-1", "clock.increment": "2"},
         {"clock.limit": "180", "clock.increment": "2.5"},
         {"clock.limit": "180", "clock.increment": "2", "variant": "darkChess"},
+        {"clock.limit": "180", "clock.increment": "2", "variant": "dark_chess "},
+        {"clock.limit": "180", "clock.increment": "2", "variant": "kriegspiel"},
         {"clock.limit": "180", "clock.increment": "2", "variant": "standard\n"},
         {"clock.limit": "180", "clock.increment": "2", "color": "red"},
         {"clock.limit": "180", "clock.increment": "2", "days": "3"},

@@ -1,20 +1,17 @@
-"""The Bot API's game stream shows nothing a spectator's view does not: every gameState field
-is rebuilt from what a spectator of the room is sent (its update and its history of views),
-and games with hidden information are not offered over the API at all."""
+"""The Bot API's game stream shows a seat what that seat's connection is shown, no more: in
+chess every lichess field of gameState is rebuilt from what a spectator of the room is sent
+(its update and its history of views); Kibitz's fields (``view``, ``legalMoves``, ``fen``)
+are the seat's own rendering — in Dark Chess its fogged view, never the other seat's."""
 
 from __future__ import annotations
 
 import asyncio
-import random
 
-import pytest
-
-from server.engine import NO_DRAWS, Registry
 from server.net.app import KibitzServer
-from server.net.botapi.challenges import VARIANTS
 from server.net.botapi.games import game_state
 
 from .botapi_helpers import Reader, api_token, berserk_client, bot_account, post
+from .botapi_play import game_stream
 from .test_accounts import register_and_login
 
 
@@ -46,7 +43,10 @@ async def test_the_game_stream_is_the_spectators_view(server: KibitzServer) -> N
     for key in ("wtime", "btime", "winc", "binc"):  # berserk reads ms as timedeltas; a
         shown = seen.pop(key).total_seconds() * 1000  # running clock, read a moment apart
         assert abs(shown - rebuilt.pop(key)) < 2000, key
+    kibitz = {key: seen.pop(key) for key in ("legalMoves", "toAct", "view", "fen")}
     assert seen == rebuilt  # field for field: moves, status, draw offers
+    assert kibitz["view"] == spectator["view"] and kibitz["fen"] == spectator["view"]["fen"]
+    assert kibitz["toAct"] == [0] and kibitz["legalMoves"] == []  # Robo (black) waits
     assert seen["moves"] == "d2d4 d7d5 c2c4 e7e6" and seen["status"] == "started"
     assert full["white"]["name"] == "Ada" and full["black"]["name"] == "Robo"
     # the person's side over the Board API, with a board:play token: the same state
@@ -57,36 +57,27 @@ async def test_the_game_stream_is_the_spectators_view(server: KibitzServer) -> N
     assert [s["name"] for s in spectator["seats"]] == ["Ada", "Robo"]  # the names: public
 
 
-async def test_hidden_information_games_are_refused(server: KibitzServer) -> None:
-    await bot_account(server, "Robo")
-    login = await register_and_login(server, "Ada")
-    for variant in ("darkChess", "dark_chess", "banqi", "kriegspiel"):
-        fields = {"clock.limit": "300", "clock.increment": "0", "variant": variant}
-        status, body = await post(server, "/api/challenge/Robo", login, fields)
-        assert status == 400 and "hidden-information games are refused" in body["error"]
-    assert await server.botapi.store.challenges_of("ada") == []
-
-
-@pytest.mark.parametrize("game", ["chess", "dark_chess"])
-def test_the_api_offers_only_games_whose_seats_see_what_spectators_see(
-    registry: Registry, game: str
-) -> None:
-    """The API's gameState has no field for a seat's private view, so it may offer only games
-    in which every seat's view is the spectators' (random playouts). Dark Chess is the
-    control: the check tells it apart, and it is not offered."""
-    offered = {name for name, _, _ in VARIANTS.values()}
-    rules = registry.get(game)
-    rng = random.Random(7)
-    same = True
-    for _ in range(5):
-        state = rules.new({}, 2, rng)
-        for _ in range(40):
-            views = [rules.view(state, seat) for seat in (0, 1, None)]
-            same &= views[0] == views[1] == views[2]
-            if rules.outcome(state) is not None:
-                break
-            (seat,) = rules.to_act(state)
-            move = rng.choice(rules.legal_moves(state, seat))
-            state = rules.play(state, {seat: move}, NO_DRAWS)
-    assert same is (game in offered)
-    assert offered == {"chess"}
+async def test_a_dark_chess_stream_carries_its_seat_s_view_only(server: KibitzServer) -> None:
+    _, ann = await bot_account(server, "Ann")
+    _, bob = await bot_account(server, "Bob")
+    fields = {"variant": "dark_chess", "color": "white"}
+    status, made = await post(server, "/api/challenge/Bob", ann, fields)
+    assert status == 200, made
+    status, _ = await post(server, f"/api/challenge/{made['id']}/accept", bob)
+    room = made["id"]
+    status, body = await post(server, f"/api/bot/game/{room}/move/e2e4", ann)
+    assert status == 200, body
+    streams = [game_stream(server, room, token) for token in (ann, bob)]
+    for seat, reader in enumerate(streams):
+        state = (await reader.next())["state"]
+        own = await server.hub.read(room, "resync", {"recipient": seat, "since": None})
+        other = await server.hub.read(room, "resync", {"recipient": 1 - seat, "since": None})
+        assert state["view"] == own["view"] != other["view"]
+        assert state["fen"] == own["view"]["fen"] and "?" in state["fen"]
+        assert state["legalMoves"] == own.get("legal", [])
+        # its own move in full, the other's as "?"
+        assert state["moves"] == ("e2e4" if seat == 0 else "?")
+    status, body = await post(server, f"/api/bot/game/{room}/move/e7e5", bob)
+    assert status == 200, body
+    last = await streams[0].until(lambda s: s.get("moves") == "e2e4 ?")
+    assert last["toAct"] == [0] and "e4d5" not in last["legalMoves"]

@@ -69,8 +69,15 @@ async def test_sign_up_seek_accept_mate_and_profile(
     cell = ada.page.locator("tr[data-category='chess:blitz'] .rating")
     await cell.wait_for()
     assert await cell.inner_text() == "1662?"
+    assert "Provisional" in (await cell.get_attribute("title") or "")  # the "?" explained
     link = ada.page.locator(f".history [data-room='{room}'] a")
     assert await link.get_attribute("href") == f"#room={room}"
+    # "Export games": the profile's link downloads what the HTTP route streams, the mate
+    async with ada.page.expect_download() as download:
+        await ada.page.click("#export-games")
+    lines = Path(await (await download.value).path()).read_text().splitlines()
+    assert len(lines) == 1, lines
+    assert "Qh4#" in lines[0], lines  # the game's PGN
     await ada.page.screenshot(path=str(shots / "accounts-profile.png"))
 
     # log out: a guest again

@@ -59,10 +59,10 @@ export class ViewToggles {
     this.render();
   }
 
-  /** Shown only for boards of squares (not the hare track). */
-  show(info) {
+  /** Shown only for boards of squares (not the hare track); premoves only to a player. */
+  show(info, seated) {
     this.el.hidden = !GRID_BOARDS.has(info && info.board);
-    this.premoveButton.hidden = !premovesApply(info);
+    this.premoveButton.hidden = !seated || !premovesApply(info);
   }
 
   render() {

@@ -52,7 +52,7 @@ function tokensPanel() {
   refresh();
   return h("section", { class: "panel", "aria-labelledby": "tokens-h" },
     h("h2", { id: "tokens-h" }, "API tokens"),
-    h("p", { class: "muted" }, "For bots and other clients of the lichess-compatible API (docs/BOT_API.md)."),
+    h("p", { class: "muted" }, "For bots and other clients of the lichess-compatible API: give lichess-bot, berserk or kibitz bot this server's address and a token."),
     list, description, ...boxes,
     h("button", { type: "button", dataset: { action: "create-token" }, onclick: create }, "Create a token"),
     shown);

@@ -3,6 +3,7 @@
 // and the rooms this browser plays in.
 
 import { PlayPanel } from "./account.js"; // accounts (issue 13)
+import { ComputerPanel, levelLabel } from "./computer.js";
 import { h, toast } from "./dom.js";
 import { howToPlay } from "./help.js";
 import { storage } from "./storage.js";
@@ -34,6 +35,7 @@ export class LobbyView {
 
   destroy() {
     if (this.play) this.play.destroy(); // accounts (issue 13)
+    if (this.computer) this.computer.destroy();
     clearInterval(this.timer);
     this.app.removeEventListener("ready", this.onReady);
     this.app.removeEventListener("held", this.onHeld);
@@ -81,6 +83,8 @@ export class LobbyView {
     this.play = new PlayPanel(this.app, this.playerName);
     this.el.querySelector(".lobby").prepend(this.play.el);
     // -- end accounts
+    this.computer = new ComputerPanel(this.app, this.playerName); // first: one click away
+    this.el.querySelector(".lobby").prepend(this.computer.el);
     if (this.app.ready) this.renderForm();
   }
 
@@ -274,17 +278,8 @@ export class LobbyView {
       children.push(h("label", { class: "field", for: "seat-count" }, h("span", {}, "Players"), n));
     }
     const bots = Array.isArray(info.bots) ? info.bots : [];
-    const levels = new Map((Array.isArray(info.levels) ? info.levels : []).map((l) => [l.strength, l]));
-    const botLabel = (name) => {
-      const l = levels.get(name);
-      if (!l) return name;
-      const rating = l.elo == null ? "not rated yet" : `Elo ${l.elo >= 0 ? "+" : ""}${l.elo} over level 1`;
-      if (l.engine) { // a UCI engine the operator offers (docs/BOTS.md, Engine seats)
-        const skill = l.skill == null ? "" : `, skill ${l.skill}`;
-        return `${l.title} — ${l.think_time} s a move${skill}, ${rating}`;
-      }
-      return `${name} — level ${l.level}, ${rating}`;
-    };
+    const levels = new Map((Array.isArray(info.levels) ? info.levels : []).map((l) => [l.strength, levelLabel(l)]));
+    const botLabel = (name) => levels.get(name) || name;
     const rows = [];
     for (let seat = 0; seat < count; seat++) {
       const id = `seat-${seat}`;

@@ -3,6 +3,7 @@
 import { botApiPanels } from "./botapi.js";
 import { h } from "./dom.js";
 import { ratingChart } from "./ratingchart.js";
+import { PROVISIONAL } from "./text.js";
 
 export function profileName() {
   const m = /^#\/@\/([A-Za-z0-9_-]{2,20})$/.exec(location.hash);
@@ -38,7 +39,7 @@ export class ProfileView {
             h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", {}, "Rating"), h("th", {}, "RD"), h("th", {}, "Games"))),
             h("tbody", {}, ratings.map(([cat, r]) => h("tr", { dataset: { category: cat } },
               h("td", {}, cat.replace(":", " · ")),
-              h("td", { class: "rating" }, `${Math.round(r.rating)}${r.provisional ? "?" : ""}`),
+              h("td", { class: "rating", title: r.provisional ? PROVISIONAL : null }, `${Math.round(r.rating)}${r.provisional ? "?" : ""}`),
               h("td", {}, Math.round(r.rd)),
               h("td", {}, r.games)))))
           : h("p", { class: "muted" }, "No rated games yet."),
@@ -46,6 +47,9 @@ export class ProfileView {
           .map(([cat]) => ratingChart(cat, changes[cat]))),
       h("section", { class: "panel", "aria-labelledby": "games-h" },
         h("h2", { id: "games-h" }, `Recent games (${games.total})`),
+        // every game, as the HTTP route streams it: a PGN for chess, the record for others
+        h("p", {}, h("a", { class: "button secondary small", id: "export-games", href: `api/users/${encodeURIComponent(user.name)}/export`, download: `${user.name}-games.ndjson` }, "Export games"),
+          h("span", { class: "muted" }, " ndjson, one game a line: PGN for chess, the game's record for the others")),
         h("ul", { class: "history" }, games.games.map((g) => this.gameRow(user.name, g)))),
       ...botApiPanels(user.name));
   }

@@ -5,6 +5,7 @@
 
 import { plainView } from "./app.js";
 import { NARROW, ViewToggles, premovesApply, renderBoardClocks, tabTitle } from "./atboard.js";
+import { BoardFit } from "./boardfit.js";
 import { OWN_MOVE_LIST, createBoard } from "./boards/index.js";
 import { colourOf } from "./boards/banqi.js";
 import { ChatPanel } from "./chat.js";
@@ -15,7 +16,7 @@ import { hasMoved, offerControls } from "./offers.js";
 import { ReplayPanel } from "./replay.js";
 import { soundFor, sounds } from "./sounds.js";
 import { TournamentBar } from "./tournamentboard.js";
-import { outcomeText, playerLabel, ratingText, reasonText, seatName, signed } from "./text.js";
+import { PROVISIONAL, outcomeText, playerLabel, ratingText, reasonText, seatName, signed } from "./text.js";
 
 export class RoomView {
   constructor(app, host, id, { playerName }) {
@@ -55,6 +56,7 @@ export class RoomView {
   }
 
   destroy() {
+    this.fit.destroy();
     this.clocks.destroy();
     this.narrow.removeEventListener("change", this.onNarrow);
     document.title = "Kibitz";
@@ -113,14 +115,17 @@ export class RoomView {
     this.logList = h("ul", { class: "log", id: "log", "aria-label": "Game log, newest first" });
     this.logEmpty = h("p", { class: "muted" }, "Nothing has happened yet.");
     this.el.append(
-      h("div", { class: "room-head" },
+      this.head = h("div", { class: "room-head" },
         this.title,
         h("div", { class: "share" }, linkInput, copy, this.watchLink),
         this.soundToggle,
         h("a", { class: "button secondary small", href: "#", id: "to-lobby" }, "← Lobby"),
       ),
       h("div", { class: "room" },
-        h("div", { class: "board-area" }, this.tournamentBar.el, this.status, this.clocks.notice, this.clockTop, this.boardHost, this.clockBottom, this.toggles.el, this.gameOver),
+        // beside the board on a wide screen, above it on a phone (boardfit.js); the game's
+        // end beside it, or under it on a phone (see render)
+        this.boardInfo = h("div", { class: "board-info" }, this.tournamentBar.el, this.status, this.clocks.notice, this.gameOver),
+        this.boardArea = h("div", { class: "board-area" }, this.clockTop, this.boardHost, this.clockBottom, this.toggles.el),
         h("aside", { class: "side", "aria-label": "Game details" },
           h("section", { class: "panel", "aria-labelledby": "players-h" }, h("h2", { id: "players-h" }, "Players"), this.ratedLine = h("p", { class: "muted", id: "rated", hidden: true }), this.seatsList, this.clocks.summary, this.clocks.announcer),
           this.actionsPanel = h("section", { class: "panel", "aria-label": "Actions" }, this.controls, this.undoBox),
@@ -133,6 +138,7 @@ export class RoomView {
         ),
       ),
     );
+    this.fit = new BoardFit(this.boardHost, { below: [this.clockBottom], watch: [this.head, this.boardInfo] });
   }
 
   onStatus() {
@@ -197,7 +203,7 @@ export class RoomView {
         premoves: () => this.premoves,
       });
       this.boardKey = key;
-      this.toggles.show(info);
+      this.toggles.show(info, you !== null);
       const rules = howToPlay(info, "how-to-play");
       this.rulesHost.replaceChildren(...(rules ? [rules] : []));
       this.rulesHost.hidden = !rules;
@@ -223,7 +229,10 @@ export class RoomView {
     this.renderLegal(u, info, legal);
     this.renderLog();
     this.renderGameOver(u, info);
+    const endHost = this.narrow.matches ? this.boardArea : this.boardInfo;
+    if (this.gameOver.parentElement !== endHost) endHost.append(this.gameOver);
     this.tournamentBar.update(u, this.replay.movedSeats(u));
+    this.fit.schedule();
   }
 
   renderStatus(u, info) {
@@ -313,7 +322,7 @@ export class RoomView {
   ratingParts(u, seat) {
     const s = u.seats[seat];
     if (!s || s.rating === undefined || s.rating === null) return [];
-    const parts = [h("span", { class: "rating", dataset: { rating: s.rating } }, ratingText(s))];
+    const parts = [h("span", { class: "rating", dataset: { rating: s.rating }, title: s.provisional ? PROVISIONAL : null }, ratingText(s))];
     const change = u.rated && u.rated.changes && u.rated.changes[seat];
     if (change) {
       const dir = change.change > 0 ? "up" : change.change < 0 ? "down" : "same";

@@ -27,6 +27,9 @@ export function signed(change) {
   return n < 0 ? `\u2212${-n}` : "0";
 }
 
+//: what the "?" of a provisional rating means, told where it is shown (a tooltip)
+export const PROVISIONAL = "Provisional: the rating is still uncertain (its deviation is over 110), so each game moves it a lot — often by 100 or more in a first game";
+
 /** A rating as shown beside a name: "1500", "1500?" while provisional. */
 export function ratingText(seat) {
   return `${seat.rating}${seat.provisional ? "?" : ""}`;

@@ -28,6 +28,7 @@ import secrets
 from collections.abc import AsyncGenerator
 from typing import Any
 
+from ...bots import strengths
 from ...rooms.policy import Policy
 from ...rooms.ratings import Glicko, category
 from ...rooms.room import Room
@@ -37,7 +38,9 @@ from ..accounts import Accounts
 from ..cluster import next_message
 from ..hub import Hub
 from ..seeks import Seeks
+from . import bot_seats
 from .tokens import Caller
+from .variants import Terms, challenge_terms, variant_json, whole
 from .wire import POLL, BotApiError
 from .words import lichess_speed, perf_name, speed_key, status_of
 
@@ -48,7 +51,6 @@ QUEUE = 64
 #: the challenges waiting for an account are read this many at a time when its event
 #: stream opens (at most MAX_INCOMING of them: a bounded burst, read in bounded steps)
 PAGE = 20
-VARIANTS = {"standard": ("chess", "Standard", "Std")}
 DECLINE_REASONS = {
     "generic": "I'm not accepting challenges at the moment.",
     "later": "I'm not accepting challenges right now, please ask again later.",
@@ -69,19 +71,6 @@ def flag(fields: dict[str, str], key: str) -> bool:
     if value not in ("true", "false"):
         raise BotApiError(400, f"{key}: true or false")
     return value == "true"
-
-
-def whole(fields: dict[str, str], key: str, low: int, high: int) -> int | None:
-    value = fields.get(key)
-    if value is None or value == "":
-        return None
-    try:
-        number = float(value)
-    except ValueError:
-        raise BotApiError(400, f"{key}: a number from {low} to {high}") from None
-    if not number.is_integer() or not low <= number <= high:
-        raise BotApiError(400, f"{key}: a number from {low} to {high}")
-    return int(number)
 
 
 class Challenges:
@@ -209,21 +198,15 @@ class Challenges:
             raise BotApiError(400, "clock.limit and clock.increment go together")
         if fields.get("days"):
             raise BotApiError(400, "days: correspondence games are not offered; give a clock")
-        variant = fields.get("variant", "standard") or "standard"
-        if variant not in VARIANTS:
-            raise BotApiError(
-                400,
-                f"variant: {variant!r} is not offered over the API "
-                "(standard only; hidden-information games are refused)",
-            )
-        if fields.get("fen"):
-            raise BotApiError(400, "fen: games from a position are not offered")
+        terms = challenge_terms(self.hub.registry, fields, self.bot_strengths)
+        if rated and terms.bots:
+            raise BotApiError(400, "rated: a game with the server's bots is casual")
         color = fields.get("color", "random") or "random"
         if color not in ("random", "white", "black"):
             raise BotApiError(400, "color: random, white or black")
         if dest.lower() == caller.id:
             raise BotApiError(400, "You cannot challenge yourself")
-        game = VARIANTS[variant][0]
+        game = terms.game
         clock = (
             None if limit is None else {"type": "fischer", "base": limit, "increment": increment}
         )
@@ -245,9 +228,7 @@ class Challenges:
             "status": "created",
             "challenger": challenger,
             "destUser": dest_user,
-            "variant": dict(
-                zip(("key", "name", "short"), (variant, *VARIANTS[variant][1:]), strict=True)
-            ),
+            "variant": variant_json(self.hub.registry.get(game)),
             "rated": rated,
             "speed": pace,
             "timeControl": {"type": "unlimited"}
@@ -263,7 +244,10 @@ class Challenges:
             "perf": {"name": perf_name(pace)},
             "settings": settings,
             "category": cat,
+            "terms": terms.to_json(),
         }
+        if terms.options.get("fen"):
+            challenge["initialFen"] = terms.options["fen"]
         refused = await self.store.add_challenge(challenge)
         lapse = api_tokens.CHALLENGE_TTL // 60
         if refused == "challenger":
@@ -353,10 +337,14 @@ class Challenges:
                     "provisional": fresh["provisional"],
                 }
             )
+        terms = Terms.from_json(challenge.get("terms"))
+        if terms.bots:
+            await self.with_bots(challenge, terms, order)
+            return str(challenge["id"])
         seek = {
             "id": challenge["id"],
-            "game": VARIANTS[challenge["variant"]["key"]][0],
-            "options": {},
+            "game": terms.game,
+            "options": terms.options,
             "settings": challenge["settings"],
             "rated": challenge["rated"],
             "category": cat,
@@ -367,12 +355,30 @@ class Challenges:
             key.split(":", 1)[1]: {"seat": m["seat"], "token": m["token"]}
             for key, m in messages.items()
         }
+        await self.started(room_id, seats)
+        return room_id
+
+    async def started(self, room_id: str, seats: dict[str, dict[str, Any]]) -> None:
+        """Record an API game's seats; ``gameStart`` to each of its accounts."""
         await self.store.add_game(room_id, seats)
         for user in seats:
             event = await self.game_event("gameStart", room_id, user, seats)
             if event is not None:
                 await self.publish(user, event)
-        return room_id
+
+    def bot_strengths(self, game: str) -> list[str]:
+        """The strengths of the server's own bots for ``game`` (none: it runs no bots)."""
+        try:
+            built_in = strengths(game)
+        except KeyError:
+            return []
+        return [s for s in self.seeks.handlers.bot_strengths(game) if s in built_in]
+
+    async def with_bots(
+        self, challenge: dict[str, Any], terms: Terms, order: list[dict[str, Any]]
+    ) -> None:
+        """:func:`.bot_seats.with_bots`."""
+        await bot_seats.with_bots(self, challenge, terms, order)
 
     async def against_ai(
         self,
@@ -383,58 +389,8 @@ class Challenges:
         *,
         room_id: str | None = None,
     ) -> dict[str, Any]:
-        """lichess's ``POST /api/challenge/ai``: a casual game at once against one of
-        Kibitz's own chess bots (``level`` 1-8 spread over ``strengths``, weakest first;
-        ``title(strength)``: its seat's name; ``room_id``: the game's id, when drawn
-        already)."""
-        caller.need("challenge:write" if not caller.bot else "bot:play")
-        level = whole(fields, "level", 1, 8) or 1
-        limit = whole(fields, "clock.limit", 0, 10800)
-        increment = whole(fields, "clock.increment", 0, 180)
-        if (limit is None) != (increment is None):
-            raise BotApiError(400, "clock.limit and clock.increment go together")
-        if (fields.get("variant") or "standard") != "standard" or fields.get("fen"):
-            raise BotApiError(400, "variant: standard only, from the start")
-        color = fields.get("color", "random") or "random"
-        if color not in ("random", "white", "black"):
-            raise BotApiError(400, "color: random, white or black")
-        if not strengths:
-            raise BotApiError(400, "this server runs no bots")
-        clock = (
-            None if limit is None else {"type": "fischer", "base": limit, "increment": increment}
-        )
-        settings: dict[str, Any] = {"undo": False} | ({"clock": clock} if clock else {})
-        try:
-            Policy.parse(settings, self.hub.registry.get("chess"))
-        except Exception as exc:
-            raise BotApiError(400, f"clock: {exc}") from None
-        strength = strengths[(level - 1) * len(strengths) // 8]
-        name = title(strength)  # may refuse (an engine with no place): before any change
-        seat = ("white", "black").index(color) if color != "random" else random.randrange(2)
-        token = self.hub.make_secret(24)
-        sit = [
-            ("take_seat", {"seat": seat, "token": token, "name": caller.name, "user": caller.name}),
-            ("add_bot", {"seat": 1 - seat, "bot": strength, "name": name}),
-        ]
-        summary = await self.hub.create(
-            "chess", {}, 2, settings, rated=None, sit=sit, room_id=room_id
-        )
-        room_id = summary["room"]
-        seats = {caller.id: {"seat": seat, "token": token}}
-        await self.store.add_game(room_id, seats)
-        event = await self.game_event("gameStart", room_id, caller.id, seats)
-        if event is not None:
-            await self.publish(caller.id, event)
-        return {
-            "id": room_id,
-            "variant": {"key": "standard"},
-            "speed": lichess_speed(clock),
-            "rated": False,
-            "source": "ai",
-            "status": {"name": "started"},
-            "player": ("white", "black")[seat],
-            "level": level,
-        }
+        """:func:`.bot_seats.against_ai`."""
+        return await bot_seats.against_ai(self, caller, fields, strengths, title, room_id=room_id)
 
     # -- games --------------------------------------------------------------------------------
 
@@ -448,7 +404,7 @@ class Challenges:
         except Exception:  # the room is gone: nothing to tell
             return None
         players = update.get("seats") or []
-        other = players[1 - seat] if len(players) == 2 else {}
+        other = players[1 - seat] if len(players) >= 2 else {}
         status, winner = status_of(update)
         view = update.get("view") or {}
         game = {
@@ -469,7 +425,7 @@ class Challenges:
             "speed": lichess_speed((update.get("settings") or {}).get("clock")),
             "source": "friend",
             "status": {"name": status},
-            "variant": {"key": "standard", "name": "Standard"},
+            "variant": variant_json(self.hub.registry.get(str(update.get("game", "chess")))),
             "compat": {"bot": True, "board": True},
         }
         if winner is not None:
@@ -489,4 +445,4 @@ class Challenges:
 
 
 def public(challenge: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in challenge.items() if k not in ("settings", "category")}
+    return {k: v for k, v in challenge.items() if k not in ("settings", "category", "terms")}

@@ -4,7 +4,8 @@ The stream is a listener of the room like any connection: it hears the room as i
 seat (:class:`SeatListener`, registered in the hub's audience), so it gets exactly the
 renderings a WebSocket client holding that seat gets — the seat's view from
 ``server/rooms/render.py`` and the chat that seat may read — and nothing else. Each rendering
-becomes lichess's ``gameState`` (moves in UCI, clocks in ms, status, winner) and each chat
+becomes lichess's ``gameState`` (moves in the game's own notation, :mod:`.positions`; clocks
+in ms, status, winner; and Kibitz's fields: the seat's view and legal moves) and each chat
 line a ``chatLine``. It starts with ``gameFull``; the moves so far come from the room's
 ``history`` read of that seat's views. A stream that falls behind (:data:`QUEUE` updates
 unread) starts over from a fresh read instead of growing.
@@ -27,6 +28,8 @@ from ..codec import Codec
 from ..connection import Client, Limits
 from ..errors import ProtocolError
 from ..hub import Hub
+from .positions import UCI_GAMES, initial_fen, read_move, seat_fields, turn_text
+from .variants import variant_json
 from .wire import BotApiError, Stream, stream, ticks
 from .words import illegal_move, lichess_speed, perf_name, refusal, status_of
 
@@ -88,6 +91,11 @@ def game_state(update: dict[str, Any], moves: list[str], now: float) -> dict[str
     return state
 
 
+def seat_state(update: dict[str, Any], moves: list[str], now: float) -> dict[str, Any]:
+    """A seat's ``gameState``: lichess's fields and Kibitz's (:func:`.positions.seat_fields`)."""
+    return game_state(update, moves, now) | seat_fields(update)
+
+
 def chat_line(entry: dict[str, Any]) -> dict[str, Any]:
     room = "player" if entry.get("channel") == "players" else "spectator"
     return {
@@ -126,11 +134,12 @@ class GameStreams:
 
     async def describe(self, update: dict[str, Any]) -> dict[str, Any]:
         """gameFull's fields that do not change: variant, speed, perf, rated, clock and the
-        players (from the room's public seats)."""
+        players (from the room's public seats: ``white`` and ``black`` are seats 0 and 1,
+        ``players`` every seat in order)."""
         seats = update.get("seats") or [{}, {}]
         clock = (update.get("settings") or {}).get("clock")
         players = []
-        for s in seats[:2]:
+        for s in seats:
             name = str(s.get("name", ""))
             players.append(
                 {
@@ -143,7 +152,7 @@ class GameStreams:
             )
         pace = lichess_speed(clock)
         return {
-            "variant": {"key": "standard", "name": "Standard", "short": "Std"},
+            "variant": variant_json(self.hub.registry.get(str(update.get("game", "chess")))),
             "speed": pace,
             "perf": {"name": perf_name(pace)},
             "rated": bool(update.get("rated")),
@@ -155,16 +164,12 @@ class GameStreams:
             },
             "white": players[0] if players else {},
             "black": players[1] if len(players) > 1 else {},
+            "players": players,
         }
 
     async def moves_of(self, room_id: str, seat: int) -> list[str]:
         found = await self.hub.read(room_id, "history", {"recipient": seat})
-        moves = []
-        for turn in found.get("turns", []):
-            last = (turn.get("view") or {}).get("last_move")
-            if turn.get("turn", 0) > 0 and isinstance(last, str):
-                moves.append(last)
-        return moves
+        return [turn_text(t.get("view") or {}) for t in found.get("turns", []) if t.get("turn")]
 
     async def read(self, room_id: str, seat: int) -> dict[str, Any]:
         try:
@@ -184,17 +189,19 @@ class GameStreams:
             update = await self.read(room_id, seat)
             moves = await self.moves_of(room_id, seat)
             info = await self.hub.read(room_id, "info", {})
+            game = self.hub.registry.get(str(info["game"]))
             full = {
                 "type": "gameFull",
                 "id": room_id,
                 **await self.describe(update),
                 "createdAt": int(float(info["created_at"]) * 1000),  # the room's creation
-                "initialFen": "startpos",
-                "state": game_state(update, moves, self.hub.clock()),
+                "initialFen": initial_fen(game, info.get("options")),
+                "game": game.name,
+                "seat": seat,
+                "state": seat_state(update, moves, self.hub.clock()),
             }
             yield full
             last = full["state"]
-            ply = update["view"].get("ply", len(moves)) if update.get("view") else len(moves)
             audience = self.hub.audience
             other = 1 - seat
             due = False  # the opponent is gone, the countdown not yet told as over
@@ -215,7 +222,6 @@ class GameStreams:
                     listener.queue.clear()
                     update = await self.read(room_id, seat)
                     moves = await self.moves_of(room_id, seat)
-                    ply = len(moves)
                     pending = [update]
                 else:
                     pending, listener.queue = listener.queue, []
@@ -230,14 +236,12 @@ class GameStreams:
                         continue
                     if msg.get("type") != "update" or msg.get("room") != room_id:
                         continue
-                    view = msg.get("view") or {}
-                    if view.get("ply") == ply + 1 and isinstance(view.get("last_move"), str):
-                        moves.append(view["last_move"])
-                        ply += 1
-                    elif view.get("ply") not in (None, ply):
+                    turn = msg.get("turn")  # the turns played, as the seat is told
+                    if turn == len(moves) + 1:
+                        moves.append(turn_text(msg.get("view") or {}))
+                    elif isinstance(turn, int) and turn != len(moves):
                         moves = await self.moves_of(room_id, seat)
-                        ply = len(moves)
-                    state = game_state(msg, moves, self.hub.clock())
+                    state = seat_state(msg, moves, self.hub.clock())
                     if state != last:
                         yield state
                         last = state
@@ -259,10 +263,24 @@ class GameStreams:
         try:
             await self.hub.command(room_id, op, {"seat": seat, "actor": token, **args})
         except (ProtocolError, RoomError, EngineError) as exc:
-            if exc.code == "illegal_move" and op == "move":
+            uci = op == "move" and await self.game_of(room_id) in UCI_GAMES
+            if exc.code == "illegal_move" and uci:
                 view = (await self.read(room_id, seat)).get("view") or {}
                 fen = view.get("fen")
                 words = illegal_move(str(args["text"]), fen if isinstance(fen, str) else None)
+            elif exc.code == "illegal_move" and op == "move":
+                words = f"Illegal move: {args['text']!r} is not a legal move now"
             else:
                 words = refusal(op, exc.code, str(exc))
             raise BotApiError(400, words) from None
+
+    async def game_of(self, room_id: str) -> str:
+        """The game a room plays (404 for no room)."""
+        try:
+            return str((await self.hub.read(room_id, "info", {}))["game"])
+        except (ProtocolError, RoomError):
+            raise BotApiError(404, "No such game") from None
+
+    async def move_text(self, room_id: str, raw: str) -> str:
+        """The move text of a move route's ``raw`` path part, for the room's game."""
+        return read_move(await self.game_of(room_id), raw)

@@ -6,11 +6,11 @@
     POST /api/bot/account/upgrade              an account with no games becomes a bot
     GET  /api/stream/event                     ndjson: challenges, gameStart, gameFinish
     GET  /api/challenge                        {"in": [...], "out": [...]}
-    POST /api/challenge/{username}             rated, clock.limit, clock.increment, color
-    POST /api/challenge/ai                     level 1-8: a casual game against a Kibitz bot
+    POST /api/challenge/{username}             rated, clock, color, variant, fen, seats, bots
+    POST /api/challenge/ai                     level 1-8: a casual game against Kibitz's bots
     POST /api/challenge/{id}/accept | /decline (reason) | /cancel
     GET  /api/{bot,board}/game/stream/{id}     ndjson: gameFull, gameState, chatLine
-    POST /api/{bot,board}/game/{id}/move/{uci}[?offeringDraw=true]
+    POST /api/{bot,board}/game/{id}/move/{move}[?offeringDraw=true]   the game's notation
     POST /api/{bot,board}/game/{id}/chat       room=player|spectator, text
     POST /api/{bot,board}/game/{id}/abort | /resign | /draw/{yes,no}
     POST /api/{bot,board}/game/{id}/claim-victory | /claim-draw
@@ -53,6 +53,7 @@ from .export import Export
 from .games import GameStreams, SeatListener
 from .tokens import Caller, Tokens
 from .users import MAX_ONLINE_BOTS, Presence, Users, perfs
+from .variants import find_game
 from .wire import (
     BotApiError,
     Stream,
@@ -77,7 +78,6 @@ PREFIXES = (
 )
 #: the routes that take no token, as on lichess
 PUBLIC = ("/api/user/", "/api/users/status", "/api/bot/online", "/game/export/")
-UCI = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?")
 ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
 
 # Limits
@@ -183,7 +183,7 @@ class BotApi:
             if parts[1] == "ai" and len(parts) == 2:
                 # lichess's route: a Kibitz bot at once (an account named "ai" is not
                 # challenged over the API)
-                strengths = self.handlers.bot_strengths("chess")
+                strengths = self.handlers.bot_strengths(find_game(self.hub.registry, fields).name)
                 with self.admitted(conn, caller, bot=True) as work:
                     room_id = self.hub.make_secret(6)
                     work.made(room_id)  # its bot's first search is already the caller's
@@ -192,8 +192,9 @@ class BotApi:
                     )
                 return json_response(conn, 201, made)
             if len(parts) == 2:
-                with self.admitted(conn, caller):
+                with self.admitted(conn, caller, bot=bool(fields.get("bots"))) as work:
                     made = await self.challenges.create(caller, parts[1], fields, base)
+                    work.made(made["id"])  # with bots: a game with a bot, the challenger's
                 return json_response(conn, 200, made)
             if parts[2] == "accept":
                 await self.challenges.accept(caller, parts[1])
@@ -395,10 +396,9 @@ class BotApi:
             return json_response(conn, 200, await self.chat_lines(room_id))
         fields = form(conn, request)
         if len(action) == 2 and action[0] == "move":
-            if not UCI.fullmatch(action[1]):
-                raise BotApiError(400, f"Invalid UCI move: {action[1][:10]!r}")
+            text = await self.games.move_text(room_id, action[1])  # the game's notation
             draw = flag(fields, "offeringDraw")
-            await self.games.command(room_id, "move", seat, token, text=action[1])
+            await self.games.command(room_id, "move", seat, token, text=text)
             if draw:
                 await self.games.command(room_id, "offer_draw", seat, token)
         elif action == ["resign"]:

@@ -68,7 +68,10 @@ def status_of(update: Mapping[str, Any]) -> tuple[str, str | None]:
     outcome = update.get("outcome") or {}
     reason = str(outcome.get("reason", ""))
     winner = outcome.get("winner")
-    status = STATUS.get(reason, "draw" if winner is None else "resign")
+    # an end by a game's own rules lichess has no word for: its ``variantEnd`` (chess's
+    # others stay ``resign``, as lichess-bot has always read them)
+    other_end = "resign" if update.get("game", "chess") == "chess" else "variantEnd"
+    status = STATUS.get(reason, "draw" if winner is None else other_end)
     if winner is None and status == "timeout":  # claim-draw: a draw
         return "draw", None
     if status == "aborted":

@@ -4,6 +4,11 @@
 Every context opened through :func:`open_tab` fails the test on a request that leaves
 127.0.0.1, on a console error or an uncaught page error. Screenshots go to one temp dir for
 the whole run; its path is printed in the terminal summary.
+
+The tests here run on the worker's session event loop (``tests/conftest.py`` marks them), the
+loop the shared browser lives on: an async fixture of theirs that starts a server must be on
+it too, ``@pytest_asyncio.fixture(loop_scope="session")`` (as ``server`` below), so that the
+server is started and stopped on its test's loop.
 """
 
 from __future__ import annotations

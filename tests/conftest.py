@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_asyncio
+from playwright.async_api import Browser, Playwright, async_playwright
 
 from server.engine import REGISTRY, Registry
 from server.net.app import Config, KibitzServer
@@ -36,12 +38,22 @@ LONG_FIRST = (
 )
 
 
+#: the asyncio mark of the browser tests: they run on the worker's one session loop, the
+#: loop its one Chromium (:func:`chromium`) lives on
+ON_THE_SESSION_LOOP = pytest.mark.asyncio(loop_scope="session")
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     def long_first(item: pytest.Item) -> int:
         path = item.path.relative_to(ROOT).as_posix()
         return 0 if path.startswith(LONG_FIRST) else 1
 
     items.sort(key=long_first)
+    for item in items:
+        web = item.path.relative_to(ROOT).as_posix().startswith("tests/web/")
+        uses_browser = "browser" in getattr(item, "fixturenames", ())
+        if (web or uses_browser) and item.get_closest_marker("asyncio"):
+            item.add_marker(ON_THE_SESSION_LOOP, append=False)  # before auto mode's own mark
 
 
 def free_port() -> int:
@@ -124,6 +136,53 @@ async def serving(
 async def server(redis_url: str, prefix: str, registry: Registry) -> AsyncIterator[KibitzServer]:
     async with serving(redis_url, prefix, registry) as srv:
         yield srv
+
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+class Chromium:
+    """The worker's one headless Chromium (Debian's), launched on first use; relaunched if
+    it died (a crashed or killed browser must not fail every test after it)."""
+
+    def __init__(self, pw: Playwright) -> None:
+        self.pw = pw
+        self._browser: Browser | None = None
+
+    async def browser(self) -> Browser:
+        if self._browser is None or not self._browser.is_connected():
+            self._browser = await self.pw.chromium.launch(
+                executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+            )
+        return self._browser
+
+    async def discard(self) -> None:
+        """Close the browser (it misbehaved): the next test gets a new one."""
+        browser, self._browser = self._browser, None
+        if browser is not None:
+            with contextlib.suppress(Exception):
+                await browser.close()
+
+
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
+async def chromium() -> AsyncIterator[Chromium]:
+    """One Chromium per worker, on the session loop, for every browser test (each test
+    opens its own contexts in it, and ``browser`` closes them after)."""
+    assert shutil.which(CHROMIUM), f"{CHROMIUM} is missing: bash scripts/test.sh installs it"
+    async with async_playwright() as pw:
+        shared = Chromium(pw)
+        try:
+            yield shared
+        finally:
+            await shared.discard()
 
 
 def kibitz_cmd(*args: str) -> list[str]:

@@ -1,38 +1,35 @@
-"""Browser fixtures: headless Chromium (Debian's), one browser per test, a guard per context.
+"""Browser fixtures: headless Chromium (Debian's), one browser per worker (``chromium`` in
+``tests/conftest.py``) and new contexts per test, closed after it; a guard per context.
 
 Every context opened through :func:`open_tab` fails the test on a request that leaves
 127.0.0.1, on a console error or an uncaught page error. Screenshots go to one temp dir for
 the whole run; its path is printed in the terminal summary.
+
+The tests here run on the worker's session event loop (``tests/conftest.py`` marks them), the
+loop the shared browser lives on: an async fixture of theirs that starts a server must be on
+it too, ``@pytest_asyncio.fixture(loop_scope="session")`` (as ``server`` below), so that the
+server is started and stopped on its test's loop.
 """
 
 from __future__ import annotations
 
-import shutil
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from playwright.async_api import Browser, async_playwright
+import pytest_asyncio
+from playwright.async_api import Browser
 
 from server.engine import Registry
 from server.net.app import KibitzServer
 
-from ..conftest import serving
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+from ..conftest import Chromium, serving
 
 _SHOTS: list[Path] = []
 
 
-@pytest.fixture
+@pytest_asyncio.fixture(loop_scope="session")
 async def server(redis_url: str, prefix: str, registry: Registry) -> AsyncIterator[KibitzServer]:
     """The server of the browser tests: the same as everywhere, but it sheds load only past
     5 s of loop lag, not 0.5 s. It shares its loop with the test (and the machine with
@@ -57,12 +54,18 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
             terminalreporter.write_line(f"web screenshots ({len(files)}): {path}")
 
 
-@pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
-    assert shutil.which(CHROMIUM), f"{CHROMIUM} is missing: bash scripts/test.sh installs it"
-    async with async_playwright() as pw:
-        b = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+@pytest_asyncio.fixture(loop_scope="session")
+async def browser(chromium: Chromium) -> AsyncIterator[Browser]:
+    """The worker's shared Chromium, with no context open; every context the test opened
+    (its tabs) is closed after it, passed or failed. A browser that cannot close them in
+    10 s is discarded, and the next test launches a new one."""
+    b = await chromium.browser()
+    try:
+        yield b
+    finally:
         try:
-            yield b
-        finally:
-            await b.close()
+            async with asyncio.timeout(10):
+                for context in list(b.contexts):
+                    await context.close()
+        except Exception:
+            await chromium.discard()

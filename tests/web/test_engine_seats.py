@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-import pytest
+import pytest_asyncio
 from playwright.async_api import Browser
 
 from server.bots.uci import parse_engine
@@ -18,7 +18,7 @@ from .levels import readable_level
 from .tabs import Tab
 
 
-@pytest.fixture
+@pytest_asyncio.fixture(loop_scope="session")  # the browser tests' loop
 async def engine_server(
     redis_url: str, prefix: str, registry: Registry
 ) -> AsyncIterator[KibitzServer]:

@@ -9,7 +9,6 @@ each named with its seat and colour. A drop from the hand is played when one ari
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -31,7 +30,8 @@ from .test_described_board import (
 GAME = "yonin_shogi"
 SEAT = 1  # West
 PLY_LIMIT = 80  # the game's own draw after this many plies ends the test's game
-PLAY_SECONDS = 12.0  # then the person resigns and the bots play on to the ply limit
+MOVES = 4  # the person's moves at least, and until a piece has been in a hand; then they
+# resign and the bots play on to the ply limit
 
 
 @pytest.fixture(scope="module")
@@ -99,9 +99,8 @@ async def test_four_seats_one_person_three_bots(
 
     previous: str | None = None
     dropped = held = False
-    started = time.monotonic()
     moves = 0
-    while time.monotonic() - started < PLAY_SECONDS:
+    while moves < MOVES or not (held or dropped):
         await page.wait_for_function(
             """() => { const u = window.kibitz.latest();
                        return u && (u.status === 'over' || (u.legal && u.legal.length > 0)); }"""

@@ -19,6 +19,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from server.net import tournament_rooms
 from server.net.app import KibitzServer
+from server.net.tournament_service import tournaments_of
 from server.tournaments import arena as arena_rules
 
 from .tabs import Tab
@@ -180,10 +181,12 @@ async def resign(tab: Tab) -> bool:
     raise AssertionError(f"{tab.name} could not resign")
 
 
-async def resign_each_game(tab: Tab, tid: str, resigned: list[str], deadline: float) -> None:
+async def resign_each_game(
+    tab: Tab, tid: str, resigned: list[str], deadline: float, to_a_bot: asyncio.Event
+) -> None:
     """Until the tournament is over: a resignation in every game the arena pairs
     ``tab`` into (it lands there by itself), then back to the tournament by the board's link.
-    ``resigned`` gets the games resigned against a bot."""
+    ``resigned`` gets the games resigned against a bot (``to_a_bot`` is set at the first)."""
     page = tab.page
     seen = set(resigned)
     while time.monotonic() < deadline:
@@ -196,6 +199,7 @@ async def resign_each_game(tab: Tab, tid: str, resigned: list[str], deadline: fl
                 # against a bot, the resignation decides it (two people may resign at once)
                 if await resign(tab) and u["seats"][1 - u["you"]]["kind"] == "bot":
                     resigned.append(room)
+                    to_a_bot.set()
             elif u and u["room"] == room and u["status"] == "over":
                 assert await page.get_attribute("#t-back", "href") == f"#/tournament/{tid}"
                 await page.click("#t-back")
@@ -308,15 +312,25 @@ async def test_two_people_and_bots_play_an_arena_and_see_the_standings_change(
     # then every game the arena gives them until its end, resigned (the board leads back),
     # while the standings change on Cleo's page, live
     deadline = time.monotonic() + 150
+    to_a_bot = {"Ada": asyncio.Event(), "Bob": asyncio.Event()}
     people = asyncio.gather(
-        resign_each_game(ada, tid, resigned["Ada"], deadline),
-        resign_each_game(bob, tid, resigned["Bob"], deadline),
+        resign_each_game(ada, tid, resigned["Ada"], deadline, to_a_bot["Ada"]),
+        resign_each_game(bob, tid, resigned["Bob"], deadline, to_a_bot["Bob"]),
     )
     await cleo.page.wait_for_function(
         """() => [...document.querySelectorAll('#t-standings td.points')]
                    .some(td => Number(td.dataset.points) > 0)"""
     )
     await cleo.screenshot(shots, "tournament-running-390")
+    # once each person has resigned a game to a bot, all the arena has to show has happened:
+    # its minute is cut short there (the director's end time set to now, as if the clock had
+    # run out): it finishes as at the end of its time, the games still running played out
+    both = asyncio.ensure_future(asyncio.gather(*(e.wait() for e in to_a_bot.values())))
+    await asyncio.wait([both, people], return_when=asyncio.FIRST_COMPLETED)
+    both.cancel()
+    directed = tournaments_of(server.hub).director.directed.get(tid)
+    if directed is not None and directed.t.ends_at is not None:
+        directed.t.ends_at = min(directed.t.ends_at, server.hub.clock())
     await people
     await cleo.page.wait_for_selector(".tourney-view[data-status='finished']", timeout=60000)
 

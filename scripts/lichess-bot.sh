@@ -86,6 +86,9 @@ config["engine"].update(dir="$(dirname "$ENGINE")", name="$(basename "$ENGINE")"
 config["engine"].setdefault("uci_options", {}).update(
     Threads=1, Hash=16, go_commands={"movetime": 300}  # quick moves: the games are the test
 )
+# no tablebases here: the default's SyzygyPath makes Stockfish say "Found 0 tablebases",
+# which python-chess logs as a warning
+config["engine"]["uci_options"].pop("SyzygyPath", None)
 config["challenge"].update(concurrency=2, accept_bot=True, modes=["casual", "rated"])
 config["matchmaking"]["allow_matchmaking"] = False
 config["pgn_directory"] = "$WORK/pgn"
@@ -103,8 +106,13 @@ done
 say "lichess-bot is online (its event stream is open)"
 
 # -- the challenges: each person challenges, waits for the bot's first move, resigns ---------
-play() {  # play NAME ROUNDS
+play() {  # play NAME ROUNDS DELAY
     local name=$1 rounds=$2 token=${TOKENS[$1]} id state
+    # the people do not challenge in the same instant: lichess-bot 2026.8.2.1 starts each
+    # game's process from one shared argument dict (start_game_thread sets its "game_id",
+    # then pool.apply_async), so two gameStart events read back to back can both start the
+    # second game and leave the first one's slot busy for good (docs/BOT_API.md)
+    sleep "$3"
     for _ in $(seq "$rounds"); do
         id=$(post api/challenge/LichessBot "$token" -d clock.limit=120 -d clock.increment=1 \
              -d color=black -d rated=false | json 'd["id"]')
@@ -132,7 +140,7 @@ names=(Ann Ben Cat)
 for i in 0 1 2; do
     rounds=$(( GAMES / 3 + (i < GAMES % 3 ? 1 : 0) ))
     (( rounds > 0 )) || continue
-    play "${names[$i]}" "$rounds" &
+    play "${names[$i]}" "$rounds" "$i" &
     PLAYERS+=($!)
 done
 failed=0
@@ -148,7 +156,13 @@ sed -n 's/^.*kibitz.access: \([A-Z]*\) \(.*\) \([0-9-]*\) [0-9]* bytes.*$/\3 \1 
     | sed -E "s#/($(paste -sd'|' "$WORK/games"))(/|\$)#/{id}\\2#g; s#/move/[a-h1-8qrbn]{4,5}#/move/{uci}#" \
     | sort | uniq -c | sort -k2,2 -k1,1nr | sed 's/^/  /'
 
-if (( failed || played != GAMES )); then
+warnings=$(grep -cE " (WARNING|ERROR|CRITICAL) " "$WORK/lichess-bot.log" || true)
+say "lichess-bot's log: $warnings warnings or errors"
+grep -E " (WARNING|ERROR|CRITICAL) " "$WORK/lichess-bot.log" | sed 's/^/  /' || true
+overlap=$(grep -c "Process Used. Count: 2" "$WORK/lichess-bot.log" || true)
+say "times two games ran at once: $overlap"
+
+if (( failed || played != GAMES || warnings > 0 )); then
     tail -40 "$WORK/lichess-bot.log"
     exit 1
 fi

@@ -93,14 +93,18 @@ async def play_out(
     kind: str = "bot",
 ) -> tuple[Json, Json]:
     """Play one seat from its stream to the end: a random move of ``legalMoves`` whenever
-    there are some (resigning after ``resign_after`` moves). (gameFull, the last state)."""
+    there are some (resigning after ``resign_after`` moves), once per position — a state sent
+    before this seat's move was taken (Apocalypse: the other seat sealed meanwhile) still
+    lists the legal moves of a turn already answered. (gameFull, the last state)."""
     rng = random.Random(seed)
     full = await reader.next()
     assert full["type"] == "gameFull", full
     state = full["state"]
     moved = 0
+    answered = None  # the moves so far when this seat last acted: a state read late is skipped
     while state["status"] in ("created", "started"):
-        if state["legalMoves"]:
+        if state["legalMoves"] and state["moves"] != answered:
+            answered = state["moves"]
             if moved >= resign_after:
                 status, body = await post(server, f"/api/{kind}/game/{game_id}/resign", token)
                 assert status == 200, body

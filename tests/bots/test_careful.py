@@ -10,7 +10,8 @@ from server.bots import make_bot
 
 from .play import start
 
-BUDGET = 0.5
+#: ample: a busy machine must not cut the search short (on a quiet one each answers in ms)
+BUDGET = 5.0
 
 
 def chess_from(fen: str, name: str = "chess"):

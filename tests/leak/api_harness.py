@@ -19,17 +19,16 @@ import asyncio
 import itertools
 import json
 import random
-import uuid
 from collections.abc import Iterator, Sequence
 from typing import Any
 from urllib.parse import quote
 
 from server.engine import Game, Registry, turn_rng
-from server.net.app import Config, KibitzServer
+from server.net.app import KibitzServer
 
 from ..net.botapi_helpers import Reader, api_token, post, raw_stream
 from ..net.test_accounts import register_and_login
-from .harness import rigged, secret_maker
+from .harness import rigged_config
 
 #: moves the observed seat tries that must be refused alike in both worlds
 PROBES = ("zz", "a1a1", "e2e4", "flip_a1", "a1-a2", "e7e8q")
@@ -95,18 +94,7 @@ async def observe_api(
 ) -> list[str]:
     """Run the script on a server whose game starts at ``state``; every line the observed
     seat's stream sent and every answer it had, as text (the game's id written ``ID``)."""
-    registry = Registry()
-    for g in base_registry:
-        registry.add(rigged(game, state) if g.name == game.name else g)
-    config = Config(
-        port=0,
-        redis_url=redis_url,
-        prefix=f"apileak{uuid.uuid4().hex[:8]}:",
-        registry=registry,
-        web_dir=None,
-        clock=lambda: 1_800_000_000.0,
-        make_secret=secret_maker(),
-    )
+    config = rigged_config(game, state, redis_url, base_registry, "apileak")
     seen: list[Any] = []
     async with KibitzServer(config) as srv:
         ann = await api_token(srv, await register_and_login(srv, "Ann"), ["bot:play"])

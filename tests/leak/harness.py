@@ -50,6 +50,25 @@ def secret_maker() -> Any:
     return make
 
 
+def rigged_config(
+    game: Game[Any, Any], state: Any, redis_url: str, base_registry: Registry, prefix: str
+) -> Config:
+    """A server's config whose ``game`` starts at ``state``: a fixed clock and secrets, so
+    two runs differ only in what the worlds differ in."""
+    registry = Registry()
+    for g in base_registry:
+        registry.add(rigged(game, state) if g.name == game.name else g)
+    return Config(
+        port=0,
+        redis_url=redis_url,
+        prefix=f"{prefix}{uuid.uuid4().hex[:8]}:",
+        registry=registry,
+        web_dir=None,
+        clock=lambda: 1_800_000_000.0,
+        make_secret=secret_maker(),
+    )
+
+
 class Peer:
     """A raw WebSocket client that records every frame it receives, in order."""
 
@@ -103,18 +122,7 @@ async def observe(
 ) -> tuple[list[str | bytes], list[str | bytes]]:
     """Run ``script`` on a server whose game starts at ``state``; return the frames the
     observed seat's connection and a spectator's connection received."""
-    registry = Registry()
-    for g in base_registry:
-        registry.add(rigged(game, state) if g.name == game.name else g)
-    config = Config(
-        port=0,
-        redis_url=redis_url,
-        prefix=f"leak{uuid.uuid4().hex[:8]}:",
-        registry=registry,
-        web_dir=None,
-        clock=lambda: 1_800_000_000.0,
-        make_secret=secret_maker(),
-    )
+    config = rigged_config(game, state, redis_url, base_registry, "leak")
     async with KibitzServer(config) as srv:
         x = await Peer.open(srv.ws_url)
         others = {s: await Peer.open(srv.ws_url) for s in range(script.n_seats) if s != script.seat}

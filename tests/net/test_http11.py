@@ -288,12 +288,16 @@ async def test_an_idle_kept_alive_connection_is_closed(
         reader, writer = await asyncio.open_connection("127.0.0.1", port_of(server))
         writer.write(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
         assert (await read_response(reader))[0] == 200
-        try:
-            closed = await asyncio.wait_for(reader.read(), 2) == b""
-        except TimeoutError:
-            closed = False
-        assert closed is (idle < 2)
+        assert await closed_within(reader, 2) is (idle < 2)
         writer.close()
+
+
+async def closed_within(reader: asyncio.StreamReader, seconds: float) -> bool:
+    """Whether the server closes the connection (reading to its end) within ``seconds``."""
+    try:
+        return await asyncio.wait_for(reader.read(), seconds) == b""
+    except TimeoutError:
+        return False
 
 
 @pytest.mark.parametrize("limit", [0.3, 60.0], ids=["bounded", "broken-unbounded"])
@@ -311,11 +315,7 @@ async def test_a_peer_that_never_answers_our_close_is_cut(limit: float) -> None:
             await asyncio.sleep(0.01)
         echo.sockets[0].close(1000, "bye")  # our close frame; the peer says nothing back
         assert await asyncio.wait_for(reader.readexactly(7), 5) == b"\x88\x05\x03\xe8bye"
-        try:
-            cut = await asyncio.wait_for(reader.read(), 2) == b""
-        except TimeoutError:
-            cut = False
-        assert cut is (limit < 2)
+        assert await closed_within(reader, 2) is (limit < 2)
         writer.close()
 
 

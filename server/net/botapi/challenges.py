@@ -339,7 +339,7 @@ class Challenges:
             )
         terms = Terms.from_json(challenge.get("terms"))
         if terms.bots:
-            await self.with_bots(challenge, terms, order)
+            await bot_seats.with_bots(self, challenge, terms, order)
             return str(challenge["id"])
         seek = {
             "id": challenge["id"],
@@ -373,24 +373,6 @@ class Challenges:
         except KeyError:
             return []
         return [s for s in self.seeks.handlers.bot_strengths(game) if s in built_in]
-
-    async def with_bots(
-        self, challenge: dict[str, Any], terms: Terms, order: list[dict[str, Any]]
-    ) -> None:
-        """:func:`.bot_seats.with_bots`."""
-        await bot_seats.with_bots(self, challenge, terms, order)
-
-    async def against_ai(
-        self,
-        caller: Caller,
-        fields: dict[str, str],
-        strengths: list[str],
-        title: Any,
-        *,
-        room_id: str | None = None,
-    ) -> dict[str, Any]:
-        """:func:`.bot_seats.against_ai`."""
-        return await bot_seats.against_ai(self, caller, fields, strengths, title, room_id=room_id)
 
     # -- games --------------------------------------------------------------------------------
 

@@ -46,6 +46,7 @@ from ..http_types import Request, Response
 from ..hub import Hub
 from ..seeks import start_seeks
 from ..social import CHAT_RATE, CHAT_WINDOW, chat, readable_chat
+from . import bot_seats
 from .challenges import Challenges, flag
 from .export import Export
 from .games import GameStreams, SeatListener
@@ -184,8 +185,8 @@ class BotApi:
                 with self.admitted(request, caller, bot=True) as work:
                     room_id = self.hub.make_secret(6)
                     work.made(room_id)  # its bot's first search is already the caller's
-                    made = await self.challenges.against_ai(
-                        caller, fields, strengths, self.title, room_id=room_id
+                    made = await bot_seats.against_ai(
+                        self.challenges, caller, fields, strengths, self.title, room_id=room_id
                     )
                 return json_response(201, made)
             if len(parts) == 2:

@@ -18,6 +18,7 @@ from ..net.botapi_helpers import (
     person_account,
     raw_first_line,
     until_over,
+    until_rated,
 )
 from .helpers import archived_server, where
 
@@ -38,6 +39,7 @@ async def test_an_archived_api_game_exported_and_read_as_before(
             await asyncio.to_thread(player.make_move, game_id, move)
         await asyncio.to_thread(bea.board.resign_game, game_id)
         await until_over(srv, game_id)
+        await until_rated(srv, game_id)  # the export is read whole, ratings included
         anyone = berserk.Client(base_url=srv.url)
         live_json = await asyncio.to_thread(anyone.games.export, game_id)
         live_pgn = await asyncio.to_thread(anyone.games.export, game_id, as_pgn=True)

@@ -162,11 +162,22 @@ async def refused(call: Any, *args: Any) -> tuple[int, str]:
 
 
 async def until_over(server: KibitzServer, game_id: str) -> None:
-    for _ in range(100):
+    for _ in range(400):
         if (await server.hub.read(game_id, "info", {}))["status"] == "over":
             return
         await asyncio.sleep(0.05)
     raise AssertionError(f"{game_id} is not over")
+
+
+async def until_rated(server: KibitzServer, game_id: str) -> None:
+    """Until a finished rated game's rating changes are in its record: they land just
+    after the end, in a command of their own (a read between sees the game without them)."""
+    for _ in range(400):
+        record = await server.hub.read(game_id, "record", {})
+        if (record.get("rated") or {}).get("changes"):
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"{game_id} is not rated")
 
 
 async def login(server: KibitzServer, name: str) -> str:

@@ -25,6 +25,7 @@ from .botapi_helpers import (
     person_account,
     refused,
     until_over,
+    until_rated,
 )
 from .test_bot_api import user_with
 
@@ -99,11 +100,7 @@ async def test_a_game_exported_as_lichess_exports_it(server: KibitzServer) -> No
     assert "winner" not in running
     await asyncio.to_thread(robo.bots.resign_game, game_id)
     await until_over(server, game_id)
-    for _ in range(100):  # the ratings land just after the end (kept-alive calls come sooner)
-        record = await server.hub.read(game_id, "record", {})
-        if (record.get("rated") or {}).get("changes"):
-            break
-        await asyncio.sleep(0.05)
+    await until_rated(server, game_id)
     game = await asyncio.to_thread(anyone.games.export, game_id)
     info = await server.hub.read(game_id, "info", {})
     created = datetime.fromtimestamp(int(info["created_at"] * 1000) / 1000, UTC)

@@ -122,9 +122,15 @@ async def serving(
 ) -> AsyncIterator[KibitzServer]:
     """A started test server (``config``: more :class:`Config` fields), stopped after."""
     srv = KibitzServer(
-        Config(port=0, redis_url=redis_url, prefix=prefix, registry=registry,
-               web_dir=ROOT / "web", **config)
-    )  # fmt: skip
+        Config(
+            port=0,
+            redis_url=redis_url,
+            prefix=prefix,
+            registry=registry,
+            web_dir=ROOT / "web",
+            **config,
+        )
+    )
     await srv.start()
     try:
         yield srv

@@ -12,10 +12,25 @@ from .conftest import env_with_path, kibitz_cmd
 
 def test_bench_reports_and_checks_persistence() -> None:
     out = subprocess.run(
-        kibitz_cmd("bench", "--connections", "24", "--rooms", "6", "--duration", "3",
-                   "--think", "100", "--warmup", "0", "--json"),
-        capture_output=True, text=True, env=env_with_path(), timeout=180,
-    )  # fmt: skip
+        kibitz_cmd(
+            "bench",
+            "--connections",
+            "24",
+            "--rooms",
+            "6",
+            "--duration",
+            "3",
+            "--think",
+            "100",
+            "--warmup",
+            "0",
+            "--json",
+        ),
+        capture_output=True,
+        text=True,
+        env=env_with_path(),
+        timeout=180,
+    )
     assert out.returncode == 0, out.stderr
     report = json.loads(out.stdout)
     assert report["connections_held"] == 24 and report["rooms"] == 6
@@ -27,23 +42,40 @@ def test_bench_reports_and_checks_persistence() -> None:
 def test_bench_refuses_impossible_loads() -> None:
     out = subprocess.run(
         kibitz_cmd("bench", "--connections", "10", "--rooms", "6"),
-        capture_output=True, text=True, env=env_with_path(), timeout=60,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        env=env_with_path(),
+        timeout=60,
+    )
     assert out.returncode == 2 and "at least 2 x --rooms" in out.stderr
 
 
 def run_json(*args: str) -> dict[str, object]:
     out = subprocess.run(
         kibitz_cmd("bench", *args, "--json"),
-        capture_output=True, text=True, env=env_with_path(), timeout=300,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        env=env_with_path(),
+        timeout=300,
+    )
     assert out.returncode == 0, out.stderr
     return dict(json.loads(out.stdout))
 
 
 def test_bench_saturating_mode_reports_cpu_against_the_ceiling() -> None:
-    report = run_json("--connections", "9", "--rooms", "3", "--duration", "2", "--warmup", "1",
-                      "--saturate", "--repeat", "2")  # fmt: skip
+    report = run_json(
+        "--connections",
+        "9",
+        "--rooms",
+        "3",
+        "--duration",
+        "2",
+        "--warmup",
+        "1",
+        "--saturate",
+        "--repeat",
+        "2",
+    )
     assert report["think_ms"] == 0 and report["moves"] > 0
     repeated = report["repeated"]  # two pairs: both ratios, the median is the reported pair's
     assert len(repeated["cpu_ratios"]) == 2  # type: ignore[index]
@@ -81,8 +113,15 @@ def test_bench_memory_mode() -> None:
 def test_bench_engine_mode() -> None:
     engine = run_json("--engine", "--quick")
     plies = engine["plies_per_s"]
-    assert set(plies) >= {"chess", "dark_chess", "apocalypse", "banqi", "hase_und_igel",  # type: ignore[arg-type]
-                          "python-chess", "chess_over_python_chess"}  # fmt: skip
+    assert set(plies) >= {
+        "chess",
+        "dark_chess",
+        "apocalypse",
+        "banqi",
+        "hase_und_igel",  # type: ignore[arg-type]
+        "python-chess",
+        "chess_over_python_chess",
+    }
     assert engine["rooms_api_move_cost"]["chess"]["late"]["ply"] == 150  # type: ignore[index]
     search = engine["chess_search"]
     assert search["python_chess"]["nodes"] > 1000  # type: ignore[index]

@@ -91,12 +91,24 @@ def test_info_logs_do_not_list_every_request(redis_url: str, access_log: bool) -
     from websockets.sync.client import connect
 
     port = free_port()
-    args = ["serve", "--port", str(port), "--redis", redis_url, "--bot-workers", "0",
-            "--prefix", f"log{port}:"]  # fmt: skip
+    args = [
+        "serve",
+        "--port",
+        str(port),
+        "--redis",
+        redis_url,
+        "--bot-workers",
+        "0",
+        "--prefix",
+        f"log{port}:",
+    ]
     proc = subprocess.Popen(
         kibitz_cmd(*args, *(["--access-log"] if access_log else [])),
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env_with_path(),
-    )  # fmt: skip
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env_with_path(),
+    )
     index = b""
     try:
         assert proc.stdout is not None
@@ -121,9 +133,12 @@ def test_info_logs_do_not_list_every_request(redis_url: str, access_log: bool) -
     found = [m.groups() for m in map(row.fullmatch, lines) if m is not None]
     assert len(found) == 21, lines
     assert {(path, status) for path, status, _sent, _ms in found} == {
-        ("/", "200"), ("/api/games", "200"), ("/healthz", "200"), ("/nowhere", "404"),
+        ("/", "200"),
+        ("/api/games", "200"),
+        ("/healthz", "200"),
+        ("/nowhere", "404"),
         ("/ws", "101"),
-    }  # fmt: skip
+    }
     sent = {path: int(n) for path, _status, n, _ms in found}
     assert len(index) < sent["/"] < len(index) + 1000  # the head and the page
     assert 0 < sent["/ws"] < 1000  # the upgrade's head

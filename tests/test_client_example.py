@@ -17,9 +17,14 @@ async def test_the_external_bot_example_plays_a_whole_game(server: KibitzServer)
     room = (await me.request("create_room", game="rps", options={"rounds": 5}))["room"]
     await me.request("take_seat", room=room, seat=0, name="Me")
     bot = await asyncio.create_subprocess_exec(
-        sys.executable, str(ROOT / "examples" / "external_bot.py"), server.ws_url, room, "Randy",
-        stdout=asyncio.subprocess.PIPE, env=env_with_path(),
-    )  # fmt: skip
+        sys.executable,
+        str(ROOT / "examples" / "external_bot.py"),
+        server.ws_url,
+        room,
+        "Randy",
+        stdout=asyncio.subprocess.PIPE,
+        env=env_with_path(),
+    )
     rng = random.Random(1)
     played = 0  # moves accepted; each names the version it saw, so none re-seals a throw
     while True:

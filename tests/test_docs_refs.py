@@ -54,7 +54,8 @@ def test_bots_md_lists_the_strengths_the_server_offers() -> None:
     text = (ROOT / "docs" / "BOTS.md").read_text()
     rows = set(re.findall(r"^\| `(\w+)` \| `(\w+)` \| `(\w+)` \| ([\d.]+) s \|$", text, re.M))
     offered = {
-        (game, name, alg, f"{t:g}") for game, table in STRENGTHS.items()
+        (game, name, alg, f"{t:g}")
+        for game, table in STRENGTHS.items()
         for name, (alg, t) in table.items()
-    }  # fmt: skip
+    }
     assert rows == offered

@@ -19,17 +19,31 @@ from .conftest import env_with_path, kibitz_cmd
 def bench(*args: str, timeout: float) -> dict[str, object]:
     out = subprocess.run(
         kibitz_cmd("bench", *args, "--json"),
-        capture_output=True, text=True, env=env_with_path(), timeout=timeout,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        env=env_with_path(),
+        timeout=timeout,
+    )
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
     return dict(json.loads(out.stdout))
 
 
 def test_a_short_soak_stores_every_move_and_lets_finished_games_go() -> None:
     r: dict[str, object] = bench(
-        "--soak", "0.6", "--connections", "200", "--grace", "2", "--sample", "2",
-        "--plies", "20", "--think", "100", timeout=240,
-    )  # fmt: skip
+        "--soak",
+        "0.6",
+        "--connections",
+        "200",
+        "--grace",
+        "2",
+        "--sample",
+        "2",
+        "--plies",
+        "20",
+        "--think",
+        "100",
+        timeout=240,
+    )
     assert r["connections_held"] == 200 and r["tables"] == 100
     assert isinstance(r["games_finished"], int) and r["games_finished"] >= 50
     # no game given up (a late delta of a table's last game once stopped its next one),
@@ -95,6 +109,9 @@ def test_a_restarted_node_beside_a_full_archive_plays_every_live_room() -> None:
 def test_bench_refuses_archived_without_restart() -> None:
     out = subprocess.run(
         kibitz_cmd("bench", "--archived", "10"),
-        capture_output=True, text=True, env=env_with_path(), timeout=60,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        env=env_with_path(),
+        timeout=60,
+    )
     assert out.returncode == 2 and "goes with --restart" in out.stderr

@@ -1,5 +1,6 @@
 """The shape of ``server/``: imports point one way and never in a circle, no file is over
-500 lines (its Python, C and headers, and every Python file of ``tests/``), the top level
+500 lines (its Python, C and headers, every Python file of ``tests/`` and the web client's
+JavaScript), the formatter is turned off nowhere but in board-shaped tables, the top level
 holds only the entry points and the packages, no import is done only for its side effects,
 and no part declares its host's members for the type checker (a mixin calling back into the
 class it is mixed into).
@@ -19,7 +20,11 @@ ROOT = Path(__file__).resolve().parent.parent
 SERVER = ROOT / "server"
 MAX_LINES = 500
 #: what the size rule measures: (folder, file patterns)
-MEASURED = ((SERVER, ("*.py", "*.c", "*.h")), (ROOT / "tests", ("*.py",)))
+MEASURED = (
+    (SERVER, ("*.py", "*.c", "*.h")),
+    (ROOT / "tests", ("*.py",)),
+    (ROOT / "web", ("*.js",)),
+)
 
 #: files still over the limit, from the repository's root (a new exception needs a reason)
 STILL_OVER_500: set[str] = set()
@@ -166,17 +171,18 @@ def test_the_checks_can_fail(tmp_path: Path) -> None:
     assert layer_violations({"server.rooms.x": {"server.tournaments.view"}}) == [
         "server.rooms.x -> server.tournaments.view"
     ]
-    for folder in ("server/engine", "tests/engine"):
+    for folder in ("server/engine", "tests/engine", "web/js"):
         (tmp_path / folder).mkdir(parents=True)
         for suffix in (".py", ".c", ".h", ".js"):
             (tmp_path / folder / f"long{suffix}").write_text("x = 1;\n" * (MAX_LINES + 1))
             (tmp_path / folder / f"short{suffix}").write_text("x = 1;\n" * MAX_LINES)
-    measured = ((tmp_path / "server", ("*.py", "*.c", "*.h")), (tmp_path / "tests", ("*.py",)))
+    measured = tuple((tmp_path / folder.relative_to(ROOT), kinds) for folder, kinds in MEASURED)
     assert long_files(measured, tmp_path) == {
         "server/engine/long.py",
         "server/engine/long.c",
         "server/engine/long.h",
         "tests/engine/long.py",
+        "web/js/long.js",
     }
 
 
@@ -365,11 +371,14 @@ FMT_SKIP_ALLOWED = {
 }
 
 
-def fmt_skips(root: Path = SERVER) -> set[str]:
-    """The files under ``root`` where a line turns the formatter off."""
+def fmt_skips(*roots: Path) -> set[str]:
+    """The files under ``roots`` (``server/`` and ``tests/`` by default) where a line turns
+    the formatter off."""
     return {
         str(p.relative_to(root.parent))
+        for root in roots or (SERVER, ROOT / "tests")
         for p in root.rglob("*.py")
+        if p.name != "test_structure.py"  # its own checks write the words in their twins
         if any(
             line.rstrip().endswith(("# fmt: skip", "# fmt: off"))
             for line in p.read_text().splitlines()
@@ -387,4 +396,11 @@ def test_the_fmt_skip_check_can_fail(tmp_path: Path) -> None:
     (server / "rooms" / "room.py").write_text('__slots__ = ("a", "b",\n    "c")  # fmt: skip\n')
     (server / "rooms" / "clock.py").write_text("# fmt: off\nX = 1\n# fmt: on\n")
     (server / "rooms" / "ok.py").write_text("X = (1, 2)  # the words fmt: skip, mid-line\n")
-    assert fmt_skips(server) == {"server/rooms/room.py", "server/rooms/clock.py"}
+    tests = tmp_path / "tests"
+    (tests / "net").mkdir(parents=True)
+    (tests / "net" / "test_x.py").write_text("call(a,\n     b)  # fmt: skip\n")
+    assert fmt_skips(server, tests) == {
+        "server/rooms/room.py",
+        "server/rooms/clock.py",
+        "tests/net/test_x.py",
+    }

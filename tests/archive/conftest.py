@@ -53,27 +53,54 @@ class PrivatePostgres:
         if os.geteuid() == 0:
             shutil.chown(self.top, "postgres", "postgres")
         subprocess.run(
-            _as_owner([pg_bin("initdb"), "-D", str(self.data), "-U", "kibitz", "--auth=trust",
-                       "-E", "UTF8", "--no-sync"]),
-            check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-        )  # fmt: skip
+            _as_owner(
+                [
+                    pg_bin("initdb"),
+                    "-D",
+                    str(self.data),
+                    "-U",
+                    "kibitz",
+                    "--auth=trust",
+                    "-E",
+                    "UTF8",
+                    "--no-sync",
+                ]
+            ),
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
         self.port = free_port()
         self.url = f"postgresql://kibitz@127.0.0.1:{self.port}/postgres"
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
         self.proc = subprocess.Popen(
-            _as_owner([pg_bin("postgres"), "-D", str(self.data), "-p", str(self.port),
-                       "-k", str(self.top), "-c", "listen_addresses=127.0.0.1",
-                       "-c", "max_connections=200"]),
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
+            _as_owner(
+                [
+                    pg_bin("postgres"),
+                    "-D",
+                    str(self.data),
+                    "-p",
+                    str(self.port),
+                    "-k",
+                    str(self.top),
+                    "-c",
+                    "listen_addresses=127.0.0.1",
+                    "-c",
+                    "max_connections=200",
+                ]
+            ),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         deadline = time.monotonic() + 30
         while True:
             ready = subprocess.run(
                 [pg_bin("pg_isready"), "-h", "127.0.0.1", "-p", str(self.port)],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            )  # fmt: skip
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
             if ready.returncode == 0:
                 return
             if time.monotonic() > deadline or self.proc.poll() is not None:
@@ -116,8 +143,11 @@ def pg_server() -> Iterator[str]:
 
 def psql(url: str, sql: str) -> None:
     """Run one statement on ``url`` with psql (fixtures run outside the event loop)."""
-    subprocess.run([pg_bin("psql"), url, "-q", "-v", "ON_ERROR_STOP=1", "-c", sql],
-                   check=True, stdout=subprocess.DEVNULL)  # fmt: skip
+    subprocess.run(
+        [pg_bin("psql"), url, "-q", "-v", "ON_ERROR_STOP=1", "-c", sql],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
 
 
 @pytest.fixture

@@ -26,9 +26,15 @@ async def archived_server(
 ) -> AsyncIterator[KibitzServer]:
     """A server whose finished games go to ``archive`` (after an hour: tests sweep by hand)."""
     cfg = Config(
-        port=0, redis_url=redis_url, prefix=prefix, registry=registry, archive=archive,
-        limits=Limits(rate=10_000, burst=10_000), bot_workers=0, **config,
-    )  # fmt: skip
+        port=0,
+        redis_url=redis_url,
+        prefix=prefix,
+        registry=registry,
+        archive=archive,
+        limits=Limits(rate=10_000, burst=10_000),
+        bot_workers=0,
+        **config,
+    )
     async with KibitzServer(cfg) as srv:
         yield srv
 

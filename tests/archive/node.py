@@ -32,9 +32,17 @@ async def main(redis_url: str, prefix: str, archive: str, step: str) -> None:
     for game in REGISTRY:
         registry.add(game)
     registry.add(RockPaperScissors())
-    cfg = Config(port=0, redis_url=redis_url, prefix=prefix, registry=registry,
-                 web_dir=ROOT / "web", archive=archive, archive_grace=2.0, bot_workers=0,
-                 node_id="doomed")  # fmt: skip
+    cfg = Config(
+        port=0,
+        redis_url=redis_url,
+        prefix=prefix,
+        registry=registry,
+        web_dir=ROOT / "web",
+        archive=archive,
+        archive_grace=2.0,
+        bot_workers=0,
+        node_id="doomed",
+    )
     server = KibitzServer(cfg)
     await server.start()
     assert server.archiver is not None

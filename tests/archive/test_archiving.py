@@ -22,10 +22,19 @@ from .helpers import archived_server, assert_somewhere, finished_game, other_arc
 
 #: every game kind, with the seats it is played with
 KINDS = [
-    ("chess", 2), ("dark_chess", 2), ("apocalypse", 2), ("banqi", 2), ("hase_und_igel", 3),
-    ("kono", 2), ("jungle", 2), ("kamisado", 2), ("ming_mang", 2), ("yonin_shogi", 4),
-    ("xiangqi", 2), ("rps", 2),
-]  # fmt: skip
+    ("chess", 2),
+    ("dark_chess", 2),
+    ("apocalypse", 2),
+    ("banqi", 2),
+    ("hase_und_igel", 3),
+    ("kono", 2),
+    ("jungle", 2),
+    ("kamisado", 2),
+    ("ming_mang", 2),
+    ("yonin_shogi", 4),
+    ("xiangqi", 2),
+    ("rps", 2),
+]
 STEPS = ("read", "written", "checked", "dropped", "forgotten")
 
 
@@ -92,9 +101,13 @@ async def test_the_grace_period_keeps_a_game_in_redis(
 
 @pytest.mark.parametrize("broken", [False, True], ids=["forgotten", "broken-kept"])
 async def test_an_archived_game_leaves_no_trace_of_who_left_it(
-    redis_url: str, prefix: str, registry: Registry, tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch, broken: bool,
-) -> None:  # fmt: skip
+    redis_url: str,
+    prefix: str,
+    registry: Registry,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    broken: bool,
+) -> None:
     """While a finished game is hosted, the node remembers its seats' players left
     (``Audience.left``: a claim, ``opponent_gone``); once it is archived it does not: else
     a node keeps two entries a game played, up to ``MAX_LEFT`` (the soak's RSS rising).
@@ -253,9 +266,13 @@ class DropsWithoutLooking(Archiver):
 
 @pytest.mark.parametrize("broken", [False, True])
 async def test_an_event_that_lands_during_archiving_is_archived_too(
-    redis_url: str, prefix: str, registry: Registry, archive_url: str, broken: bool,
+    redis_url: str,
+    prefix: str,
+    registry: Registry,
+    archive_url: str,
+    broken: bool,
     monkeypatch: pytest.MonkeyPatch,
-) -> None:  # fmt: skip
+) -> None:
     """A rematch offer lands between the write and the deletion (as the write is read back):
     the keys stay and the next sweep writes the game again, with it. Deleting without
     looking loses it (the guard's broken twin, caught here)."""

@@ -13,27 +13,56 @@ from server.archive import Archive, ArchiveError, Game, Query, Seat, open_archiv
 from server.archive.model import migrations, statements
 
 
-def game(gid: str, ended: float, *, who: tuple[str | None, ...] = ("Ann", "Bob"),
-         ranks: tuple[int, ...] = (1, 2), kind: str = "chess", rated: bool = True,
-         events: int = 3) -> Game:  # fmt: skip
+def game(
+    gid: str,
+    ended: float,
+    *,
+    who: tuple[str | None, ...] = ("Ann", "Bob"),
+    ranks: tuple[int, ...] = (1, 2),
+    kind: str = "chess",
+    rated: bool = True,
+    events: int = 3,
+) -> Game:
     seats = []
     for i, (name, rank) in enumerate(zip(who, ranks, strict=True)):
         result = "loss" if rank != 1 else ("draw" if ranks.count(1) > 1 else "win")
         change = (8.5 if result == "win" else -8.5) if rated else None
-        seats.append(Seat(i, name or f"guest{i}", name, 1.0 if result == "win" else 0.0,
-                          rank, result, 1500.0 if rated else None,
-                          1500.0 + change if change is not None else None, change))  # fmt: skip
+        seats.append(
+            Seat(
+                i,
+                name or f"guest{i}",
+                name,
+                1.0 if result == "win" else 0.0,
+                rank,
+                result,
+                1500.0 if rated else None,
+                1500.0 + change if change is not None else None,
+                change,
+            )
+        )
     evs: list[dict[str, Any]] = [
-        {"k": "move", "d": {"seat": 0, "move": f"m{i}", "nested": {"a": [1, 2.5, None]}},
-         "t": ended - 10 + i}
+        {
+            "k": "move",
+            "d": {"seat": 0, "move": f"m{i}", "nested": {"a": [1, 2.5, None]}},
+            "t": ended - 10 + i,
+        }
         for i in range(events)
-    ]  # fmt: skip
+    ]
     return Game(
-        id=gid, game=kind, options={"clock": "5+3"}, n_seats=len(who), created_at=ended - 60,
-        ended_at=ended, reason="checkmate", outcome={"ranks": list(ranks), "reason": "x"},
-        rated=rated, category=f"{kind}:blitz" if rated else None,
-        clock="5+3" if rated else None, seats=tuple(seats), events=tuple(evs),
-    )  # fmt: skip
+        id=gid,
+        game=kind,
+        options={"clock": "5+3"},
+        n_seats=len(who),
+        created_at=ended - 60,
+        ended_at=ended,
+        reason="checkmate",
+        outcome={"ranks": list(ranks), "reason": "x"},
+        rated=rated,
+        category=f"{kind}:blitz" if rated else None,
+        clock="5+3" if rated else None,
+        seats=tuple(seats),
+        events=tuple(evs),
+    )
 
 
 async def test_migrations_apply_once(archive: Archive, archive_url: str) -> None:
@@ -64,8 +93,12 @@ async def test_written_once_read_back_whole(archive: Archive) -> None:
 
 async def test_a_game_whose_data_json_would_change_is_refused(archive: Archive) -> None:
     g = game("BBBBBBBB", 1000.0)
-    bad = Game(**{**{f: getattr(g, f) for f in g.__dataclass_fields__},
-                  "events": ({"k": "x", "d": {1: "int key"}, "t": 1.0},)})  # fmt: skip
+    bad = Game(
+        **{
+            **{f: getattr(g, f) for f in g.__dataclass_fields__},
+            "events": ({"k": "x", "d": {1: "int key"}, "t": 1.0},),
+        }
+    )
     with pytest.raises(ArchiveError, match="round-trip"):
         await archive.put(bad)
     assert await archive.versions(["BBBBBBBB"]) == {}
@@ -96,15 +129,36 @@ async def test_a_players_games_filtered_and_paged(archive: Archive) -> None:
     assert await archive.count(Query("ann"), newer=(200.0, "g2")) == 2
     entry = (await archive.games(Query("ann"), 3, 1))[0]
     assert entry == {
-        "room": "g1", "game": "chess", "category": "chess:blitz", "clock": "5+3",
-        "rated": True, "reason": "checkmate", "finished": 100.0,
+        "room": "g1",
+        "game": "chess",
+        "category": "chess:blitz",
+        "clock": "5+3",
+        "rated": True,
+        "reason": "checkmate",
+        "finished": 100.0,
         "players": [
-            {"name": "Ann", "user": "Ann", "seat": 0, "score": 1.0, "rank": 1,
-             "rating": 1500.0, "new_rating": 1508.5, "change": 8.5},
-            {"name": "Bob", "user": "Bob", "seat": 1, "score": 0.0, "rank": 2,
-             "rating": 1500.0, "new_rating": 1491.5, "change": -8.5},
+            {
+                "name": "Ann",
+                "user": "Ann",
+                "seat": 0,
+                "score": 1.0,
+                "rank": 1,
+                "rating": 1500.0,
+                "new_rating": 1508.5,
+                "change": 8.5,
+            },
+            {
+                "name": "Bob",
+                "user": "Bob",
+                "seat": 1,
+                "score": 0.0,
+                "rank": 2,
+                "rating": 1500.0,
+                "new_rating": 1491.5,
+                "change": -8.5,
+            },
         ],
-    }  # fmt: skip
+    }
     history = await archive.ratings("ANN")
     assert [(h["room"], h["change"]) for h in history] == [("g1", 8.5), ("g2", -8.5)]
 

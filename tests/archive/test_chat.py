@@ -89,9 +89,13 @@ class DropsLookingAtTheLogOnly(Archiver):
 
 @pytest.mark.parametrize("broken", [False, True])
 async def test_a_message_that_lands_during_archiving_is_archived_too(
-    redis_url: str, prefix: str, registry: Registry, archive_url: str, broken: bool,
+    redis_url: str,
+    prefix: str,
+    registry: Registry,
+    archive_url: str,
+    broken: bool,
     monkeypatch: pytest.MonkeyPatch,
-) -> None:  # fmt: skip
+) -> None:
     async with archived_server(redis_url, prefix, registry, archive_url) as srv:
         assert srv.archiver is not None and srv.store is not None and srv.hub is not None
         room, players, watcher = await chatted_game(srv)

@@ -33,9 +33,15 @@ async def node(
     cluster: LocalCluster, prefix: str, registry: Registry, archive: str | None, name: str
 ) -> AsyncIterator[KibitzServer]:
     cfg = Config(
-        port=0, redis_cluster=cluster.url, prefix=prefix, registry=registry, archive=archive,
-        node_id=name, bot_workers=0, limits=Limits(rate=10_000, burst=10_000),
-    )  # fmt: skip
+        port=0,
+        redis_cluster=cluster.url,
+        prefix=prefix,
+        registry=registry,
+        archive=archive,
+        node_id=name,
+        bot_workers=0,
+        limits=Limits(rate=10_000, burst=10_000),
+    )
     async with KibitzServer(cfg) as srv:
         yield srv
 

@@ -87,8 +87,21 @@ async def test_redis_killed_mid_archiving_keeps_every_game(
 ) -> None:
     data = tempfile.mkdtemp(prefix="kibitz-redis-")
     port = free_port()
-    args = [redis_binary(), "--port", str(port), "--bind", "127.0.0.1", "--dir", data,
-            "--appendonly", "yes", "--appendfsync", "always", "--save", ""]  # fmt: skip
+    args = [
+        redis_binary(),
+        "--port",
+        str(port),
+        "--bind",
+        "127.0.0.1",
+        "--dir",
+        data,
+        "--appendonly",
+        "yes",
+        "--appendfsync",
+        "always",
+        "--save",
+        "",
+    ]
     procs = [subprocess.Popen(args, stdout=subprocess.DEVNULL)]
     url = f"redis://127.0.0.1:{port}/0"
 

@@ -18,8 +18,10 @@ def count(url: str, table: str) -> int:
     sql = f"SELECT count(*) FROM {table}"
     out = subprocess.run(
         [pg_bin("psql"), url, "-tA", "-v", "ON_ERROR_STOP=1", "-c", sql],
-        check=True, capture_output=True, text=True,
-    )  # fmt: skip
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     return int(out.stdout.strip())
 
 

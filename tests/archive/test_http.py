@@ -106,8 +106,11 @@ async def test_records_games_and_export_from_redis_and_the_archive(
             paged += [g["room"] for g in one["games"]]
         assert paged == rooms[::-1]
         # filters: the result as Ada saw it, rated, the game, the opponent
-        ada_won = [r for r, g in zip(rooms[::-1], games["games"], strict=True)
-                   if next(p for p in g["players"] if p["user"] == "Ada")["rank"] == 1]  # fmt: skip
+        ada_won = [
+            r
+            for r, g in zip(rooms[::-1], games["games"], strict=True)
+            if next(p for p in g["players"] if p["user"] == "Ada")["rank"] == 1
+        ]
         for query, expected in (
             ("result=win", ada_won),
             ("result=loss", [r for r in rooms[::-1] if r not in ada_won]),

@@ -22,8 +22,11 @@ from .test_archiving import STEPS
 async def start_node(*args: str) -> tuple[subprocess.Popen[bytes], str]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "tests.archive.node", *args],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env_with_path(),
-    )  # fmt: skip
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=env_with_path(),
+    )
     assert proc.stdout is not None
     line = await asyncio.wait_for(asyncio.to_thread(proc.stdout.readline), 30)
     return proc, json.loads(line)["ws"]
@@ -78,8 +81,22 @@ async def test_serve_refuses_an_archive_it_cannot_use(
 ) -> None:
     proc = await asyncio.to_thread(
         subprocess.run,
-        kibitz_cmd("serve", "--port", "0", "--redis", redis_url, "--prefix", prefix,
-                   "--bot-workers", "0", "--archive", where_to),
-        capture_output=True, text=True, env=env_with_path(), timeout=60,
-    )  # fmt: skip
+        kibitz_cmd(
+            "serve",
+            "--port",
+            "0",
+            "--redis",
+            redis_url,
+            "--prefix",
+            prefix,
+            "--bot-workers",
+            "0",
+            "--archive",
+            where_to,
+        ),
+        capture_output=True,
+        text=True,
+        env=env_with_path(),
+        timeout=60,
+    )
     assert proc.returncode == 2 and says in proc.stderr, proc.stderr

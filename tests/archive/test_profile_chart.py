@@ -21,9 +21,13 @@ __all__ = ["browser", "shots"]  # the browser tests' fixtures, used here
 
 
 async def test_the_rating_chart_shows_every_change_from_redis_and_the_archive(
-    browser: Browser, redis_url: str, prefix: str, registry: Registry, tmp_path: Path,
+    browser: Browser,
+    redis_url: str,
+    prefix: str,
+    registry: Registry,
+    tmp_path: Path,
     shots: Path,
-) -> None:  # fmt: skip
+) -> None:
     archive = f"sqlite:{tmp_path / 'archive.sqlite3'}"
     async with archived_server(redis_url, prefix, registry, archive, lag_limit=5.0) as srv:
         assert srv.archiver is not None

@@ -17,7 +17,9 @@ async def test_put_many_writes_each_game_once(archive: Archive) -> None:
     longer = dataclasses.replace(games[0], events=(*games[0].events, games[0].events[-1]))
     assert await archive.put_many([longer, games[1]]) == 1  # only the longer one replaces
     assert await archive.versions(["m0", "m1", "m2", "m3"]) == {
-        "m0": len(longer.events), "m1": len(games[1].events), "m2": len(games[2].events)
-    }  # fmt: skip
+        "m0": len(longer.events),
+        "m1": len(games[1].events),
+        "m2": len(games[2].events),
+    }
     for g in games[1:]:
         assert await archive.events(g.id) == [dict(e) for e in g.events]

@@ -57,8 +57,21 @@ def test_a_run_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_three_seats_report_ranks(capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["hase_und_igel", "greedy", "random", "--seats", "3", "-n", "1", "--time", "0.02",
-                 "--max-plies", "30"])  # fmt: skip
+    code = main(
+        [
+            "hase_und_igel",
+            "greedy",
+            "random",
+            "--seats",
+            "3",
+            "-n",
+            "1",
+            "--time",
+            "0.02",
+            "--max-plies",
+            "30",
+        ]
+    )
     assert code == 0
     text = capsys.readouterr().out
     assert "mean rank" in text
@@ -94,7 +107,17 @@ def test_only_labelled_cheaters_see_the_state() -> None:
 
 
 def test_a_uci_engine_plays_chess(capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["chess", "random", "uci:/usr/games/stockfish?Skill Level=0&depth=1", "-n", "1",
-                 "--max-plies", "20", "--json"])  # fmt: skip
+    code = main(
+        [
+            "chess",
+            "random",
+            "uci:/usr/games/stockfish?Skill Level=0&depth=1",
+            "-n",
+            "1",
+            "--max-plies",
+            "20",
+            "--json",
+        ]
+    )
     assert code == 0
     assert json.loads(capsys.readouterr().out)["games"] == 1

@@ -27,9 +27,11 @@ HANGING = "r2qk2r/ppp2ppp/4p3/1Q6/8/5N2/PP2KPPP/RNB2B1R b kq - 0 11"
 
 def _turn(lost: bool, safe: int, share: float, safest: float) -> dict[str, object]:
     return {
-        "lost_in_truth": lost, "safe_in_truth": safe,
-        "lost_in_worlds": share, "safest": safest,
-    }  # fmt: skip
+        "lost_in_truth": lost,
+        "safe_in_truth": safe,
+        "lost_in_worlds": share,
+        "safest": safest,
+    }
 
 
 def test_en_prise_after() -> None:
@@ -62,8 +64,9 @@ def test_the_observer_records_each_move_and_the_bot_plays_as_alone() -> None:
         assert 0.0 <= turn["safest"] <= turn["lost_in_worlds"] <= 1.0
         assert turn["safe_in_truth"] > 0 and not turn["lost_in_truth"]  # the opening
     alone = ISMCTSBot(max_iterations=30, pool=4, rollout_depth=2)
-    again = play_game(game, [alone, CheatingISMCTS(max_iterations=30)], [5.0, 5.0], [0, 1],
-                      "observe", max_plies=6)  # fmt: skip
+    again = play_game(
+        game, [alone, CheatingISMCTS(max_iterations=30)], [5.0, 5.0], [0, 1], "observe", max_plies=6
+    )
     assert again.moves == record.moves
 
 
@@ -81,8 +84,15 @@ def test_material_every_ten_plies_from_the_honest_side(tmp_path: Path) -> None:
         {"ply": 10, "games": 2, "mean": 0.0, "piece_down": 0.0},
     ]
     with games.open("w") as out:
-        out.write(json.dumps({"seats": ["twin", "ismcts"], "moves": [
-            {str(i % 2): m} for i, m in enumerate(moves)]}) + "\n")  # fmt: skip
+        out.write(
+            json.dumps(
+                {
+                    "seats": ["twin", "ismcts"],
+                    "moves": [{str(i % 2): m} for i, m in enumerate(moves)],
+                }
+            )
+            + "\n"
+        )
     assert material([str(games)]) == [{"ply": 10, "games": 1, "mean": -2.0, "piece_down": 0.0}]
 
 

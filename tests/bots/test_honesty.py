@@ -28,9 +28,13 @@ from server.tools.arena import play_game
 from .play import Played, random_game, start
 
 #: deterministic settings: iteration counts instead of the clock
-DETERMINISTIC = {"mcts": {"max_iterations": 60}, "ismcts": {"max_iterations": 60, "pool": 4},
-                 "smmcts": {"max_iterations": 100}, "maxn": {"max_depth": 2},
-                 "worldsearch": {"max_iterations": 1, "pool": 4, "max_depth": 2}}  # fmt: skip
+DETERMINISTIC = {
+    "mcts": {"max_iterations": 60},
+    "ismcts": {"max_iterations": 60, "pool": 4},
+    "smmcts": {"max_iterations": 100},
+    "maxn": {"max_depth": 2},
+    "worldsearch": {"max_iterations": 1, "pool": 4, "max_depth": 2},
+}
 BUDGET = 30.0  # generous: the deterministic settings end the searches long before
 
 
@@ -209,8 +213,9 @@ def test_the_check_catches_a_bot_handed_the_true_state() -> None:
     twin = banqi_twin(p)
     seat = min(p.game.to_act(p.state))
     with pytest.raises(AssertionError, match="answered differently"):
-        same_answers("banqi", seat, remember(lambda: copy(p)), remember(lambda: copy(twin)),
-                     bots=[cheat])  # fmt: skip
+        same_answers(
+            "banqi", seat, remember(lambda: copy(p)), remember(lambda: copy(twin)), bots=[cheat]
+        )
 
 
 def test_the_check_catches_a_bot_that_stashes_the_true_state(

@@ -62,13 +62,23 @@ def test_rated_levels_show_only_what_was_measured_at_the_levels_own_think_time()
             "games_per_match": 20,
             "levels": [
                 {"level": 1, "algorithm": "random", "think_time": 0.0, "elo": 0, "elo_95": [0, 0]},
-                {"level": 2, "algorithm": levels[1].algorithm,
-                 "think_time": levels[1].think_time, "elo": 300, "elo_95": [200, 400]},
-                {"level": 3, "algorithm": levels[2].algorithm,
-                 "think_time": levels[2].think_time / 10, "elo": 500, "elo_95": [350, 650]},
+                {
+                    "level": 2,
+                    "algorithm": levels[1].algorithm,
+                    "think_time": levels[1].think_time,
+                    "elo": 300,
+                    "elo_95": [200, 400],
+                },
+                {
+                    "level": 3,
+                    "algorithm": levels[2].algorithm,
+                    "think_time": levels[2].think_time / 10,
+                    "elo": 500,
+                    "elo_95": [350, 650],
+                },
             ],
         }
-    }  # fmt: skip
+    }
     shown = ladder.rated_levels("banqi", measured)
     assert [r["elo"] for r in shown] == [0, 300, None, None]  # level 3: measured at 1/10
     assert shown[1]["games"] == 20 and shown[3]["games"] is None

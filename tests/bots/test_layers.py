@@ -8,9 +8,19 @@ from pathlib import Path
 
 BOTS = Path(__file__).resolve().parents[2] / "server" / "bots"
 FORBIDDEN = (
-    "server.net", "server.rooms", "server.store", "server.cli", "server.tools",
-    "asyncio", "socket", "redis", "websockets", "aiohttp", "selectors", "multiprocessing",
-)  # fmt: skip
+    "server.net",
+    "server.rooms",
+    "server.store",
+    "server.cli",
+    "server.tools",
+    "asyncio",
+    "socket",
+    "redis",
+    "websockets",
+    "aiohttp",
+    "selectors",
+    "multiprocessing",
+)
 ALLOWED_THIRD_PARTY = {"chess"}  # python-chess: the engine's own rules library
 
 

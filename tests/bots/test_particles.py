@@ -131,8 +131,9 @@ def test_honest_with_remembered_worlds() -> None:
             bot = copy.deepcopy(primed)
             q = dataclasses.replace(p, views=[list(v) for v in p.views])
             q.play({mover: text})
-            answers.append(bot.choose(q.game, seat, q.views[seat], q.legal(seat), 5.0,
-                                      random.Random(2)))  # fmt: skip
+            answers.append(
+                bot.choose(q.game, seat, q.views[seat], q.legal(seat), 5.0, random.Random(2))
+            )
             assert isinstance(bot, ISMCTSBot)
             kept.append(bot.worlds_kept)
         assert answers[0] == answers[1]

@@ -89,9 +89,12 @@ def test_incremental_score_matches_a_fresh_count() -> None:
             special = [m for m in moves if m.promotion or board.is_castling(m)]
             special += [m for m in moves if board.is_en_passant(m)]
             move = rng.choice(special) if special and rng.random() < 0.7 else rng.choice(moves)
-            for kind, test in (("promotion", move.promotion), ("castle", board.is_castling(move)),
-                               ("ep", board.is_en_passant(move)),
-                               ("capture", board.is_capture(move))):  # fmt: skip
+            for kind, test in (
+                ("promotion", move.promotion),
+                ("castle", board.is_castling(move)),
+                ("ep", board.is_en_passant(move)),
+                ("capture", board.is_capture(move)),
+            ):
                 if test:
                     seen.add(kind)
             pos.push(move)
@@ -137,9 +140,16 @@ def test_options_reach_the_search() -> None:
         return (bot.pesto, p.prune, p.futility, p.lmp, p.next_depth, p.deep_lmr, bot.remember)
 
     bot = make_bot(
-        "chess", "alphabeta", pesto=1, prune=1, futility=1, lmp=1, next_depth=0.6, deep_lmr=0,
+        "chess",
+        "alphabeta",
+        pesto=1,
+        prune=1,
+        futility=1,
+        lmp=1,
+        next_depth=0.6,
+        deep_lmr=0,
         remember=0,
-    )  # fmt: skip
+    )
     assert options(bot) == (1, 1, 1, 1, 0.6, 0, 0)
     # and they reach the search: the same depth-4 search visits fewer nodes with them
     fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8"
@@ -206,10 +216,11 @@ def _pawns_by_the_book(board: chess.Board) -> int:
             rank, file = chess.square_rank(sq), chess.square_file(sq)
             step = 1 if color == chess.WHITE else -1
             blockers = [
-                o for o in other
+                o
+                for o in other
                 if abs(chess.square_file(o) - file) <= 1
                 and (chess.square_rank(o) - rank) * step > 0
-            ]  # fmt: skip
+            ]
             if not blockers:
                 score += sign * PASSED[rank if color == chess.WHITE else 7 - rank]
     return score

@@ -72,11 +72,15 @@ def test_san_of_every_move_matches_python_chess(fen: str, spelled_by: str) -> No
 def test_disambiguation_and_suffixes_are_exercised_by_the_compiled_comparison() -> None:
     """The comparison above meets the cases that matter (so it can fail where they differ)."""
     seen = [
-        san for fen in STARTS for seed in range(40)
+        san
+        for fen in STARTS
+        for seed in range(40)
         for _b, _m, san in played(fen, seed, 120, "compiled")
-    ]  # fmt: skip
-    assert any(len(s.rstrip("+#")) >= 4 and s[0] in "NRQ" and s[1] in "abcdefgh12345678"
-               and s[2] != "x" for s in seen)  # fmt: skip
+    ]
+    assert any(
+        len(s.rstrip("+#")) >= 4 and s[0] in "NRQ" and s[1] in "abcdefgh12345678" and s[2] != "x"
+        for s in seen
+    )
     assert any(s.endswith("#") for s in seen)
     assert any(s.endswith("+") for s in seen)
     assert any("=" in s for s in seen)

@@ -86,10 +86,18 @@ def test_tower_slides_forward_until_blocked() -> None:
     # Black's yellow tower on d1: straight up to d5 (d6 holds Gold's pink), the left
     # diagonal to a4, the right one to h5 (Gold's yellow on e4 is on none of its lines)
     assert legal(state) == {
-        "d1-d2", "d1-d3", "d1-d4", "d1-d5",
-        "d1-c2", "d1-b3", "d1-a4",
-        "d1-e2", "d1-f3", "d1-g4", "d1-h5",
-    }  # fmt: skip
+        "d1-d2",
+        "d1-d3",
+        "d1-d4",
+        "d1-d5",
+        "d1-c2",
+        "d1-b3",
+        "d1-a4",
+        "d1-e2",
+        "d1-f3",
+        "d1-g4",
+        "d1-h5",
+    }
 
 
 def test_no_jump_no_capture_no_sideways_or_back() -> None:
@@ -103,8 +111,14 @@ def test_gold_moves_down_the_board() -> None:
     state = act(start(), "a1-a2")  # ends on purple: Gold must move its purple tower (c8)
     assert state.to_move == GOLD and COLOURS[state.must or 0] == "purple"
     assert legal(state) == {f"c8-c{r}" for r in range(2, 8)} | {
-        "c8-b7", "c8-a6", "c8-d7", "c8-e6", "c8-f5", "c8-g4", "c8-h3",
-    }  # fmt: skip
+        "c8-b7",
+        "c8-a6",
+        "c8-d7",
+        "c8-e6",
+        "c8-f5",
+        "c8-g4",
+        "c8-h3",
+    }
 
 
 # -- the colour rule ------------------------------------------------------------------------

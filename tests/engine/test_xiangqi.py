@@ -99,9 +99,19 @@ def test_horse_blocked_at_the_leg() -> None:
 def test_chariot_slides_and_takes_the_first_enemy() -> None:
     state = at("Kd1 Re5 pe8 Pc5 kf10")
     assert moves_from(state, "e5") == {
-        "e5-e6", "e5-e7", "e5xe8", "e5-e4", "e5-e3", "e5-e2", "e5-e1",
-        "e5-d5", "e5-f5", "e5-g5", "e5-h5", "e5-i5",
-    }  # fmt: skip
+        "e5-e6",
+        "e5-e7",
+        "e5xe8",
+        "e5-e4",
+        "e5-e3",
+        "e5-e2",
+        "e5-e1",
+        "e5-d5",
+        "e5-f5",
+        "e5-g5",
+        "e5-h5",
+        "e5-i5",
+    }
 
 
 def test_cannon_slides_and_takes_over_exactly_one_screen() -> None:

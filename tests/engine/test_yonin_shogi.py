@@ -54,16 +54,31 @@ def from_square(state: YoninState, sq: str) -> set[str]:
 def test_start_each_seat_has_its_army_rotated_and_south_has_nine_moves() -> None:
     board = GAME.view(start(), None)["board"]
     assert {sq: board[sq] for sq in ("e1", "d1", "f1", "c1", "g1", "e2", "d2", "e3", "f2")} == {
-        "e1": "SK", "d1": "SG", "f1": "SG", "c1": "SS", "g1": "SS",
-        "e2": "SR", "d2": "SP", "e3": "SP", "f2": "SP",
-    }  # fmt: skip
+        "e1": "SK",
+        "d1": "SG",
+        "f1": "SG",
+        "c1": "SS",
+        "g1": "SS",
+        "e2": "SR",
+        "d2": "SP",
+        "e3": "SP",
+        "f2": "SP",
+    }
     assert board["a5"] == "WK" and board["b5"] == "WR" and board["c5"] == "WP"
     assert board["e9"] == "NK" and board["e8"] == "NR" and board["e7"] == "NP"
     assert board["i5"] == "EK" and board["h5"] == "ER" and board["g5"] == "EP"
     assert len(board) == 36
     assert legal(start()) == {
-        "c1-b2", "c1-c2", "d1-c2", "d2-d3", "e3-e4", "f1-g2", "f2-f3", "g1-g2", "g1-h2",
-    }  # fmt: skip
+        "c1-b2",
+        "c1-c2",
+        "d1-c2",
+        "d2-d3",
+        "e3-e4",
+        "f1-g2",
+        "f2-f3",
+        "g1-g2",
+        "g1-h2",
+    }
     assert GAME.to_act(start()) == {0}
 
 

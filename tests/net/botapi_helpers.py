@@ -25,9 +25,12 @@ Json = dict[str, Any]
 
 async def api_token(server: KibitzServer, login: str, scopes: list[str]) -> str:
     status, body, _ = await api(
-        server, "POST", "/api/tokens", {"description": "test", "scopes": scopes},
+        server,
+        "POST",
+        "/api/tokens",
+        {"description": "test", "scopes": scopes},
         headers={"Authorization": f"Bearer {login}"},
-    )  # fmt: skip
+    )
     assert status == 200, body
     return str(body["token"])
 
@@ -92,8 +95,10 @@ async def raw_first_line(server: KibitzServer, path: str, token: str) -> tuple[b
     caller drops the connection (``writer.close()``) as a client that goes away does."""
     port = server.port
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-                 f"Authorization: Bearer {token}\r\n\r\n".encode())  # fmt: skip
+    writer.write(
+        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+        f"Authorization: Bearer {token}\r\n\r\n".encode()
+    )
     head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
     await asyncio.wait_for(reader.readline(), 10)  # the chunk's size
     first = json.loads(await asyncio.wait_for(reader.readline(), 10))
@@ -106,16 +111,22 @@ async def held_stream(server: KibitzServer, path: str, token: str) -> asyncio.St
     (``writer.close()``) as a client that goes away does."""
     port = server.port
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-                 f"Authorization: Bearer {token}\r\n\r\n".encode())  # fmt: skip
+    writer.write(
+        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+        f"Authorization: Bearer {token}\r\n\r\n".encode()
+    )
     head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
     assert head.startswith(b"HTTP/1.1 200 OK"), head
     return writer
 
 
 def raw_stream(server: KibitzServer, path: str, token: str) -> requests.Response:
-    return requests.get(server.url.rstrip("/") + path, stream=True, timeout=15,
-                        headers={"Authorization": f"Bearer {token}"})  # fmt: skip
+    return requests.get(
+        server.url.rstrip("/") + path,
+        stream=True,
+        timeout=15,
+        headers={"Authorization": f"Bearer {token}"},
+    )
 
 
 async def post(

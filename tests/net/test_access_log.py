@@ -61,8 +61,10 @@ async def test_every_request_is_logged_once_answered(
     # a stream is logged when it ends: here, when its client goes
     port = server.port
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(f"GET /api/stream/event?x={token} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-                 f"Authorization: Bearer {token}\r\n\r\n".encode())  # fmt: skip
+    writer.write(
+        f"GET /api/stream/event?x={token} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+        f"Authorization: Bearer {token}\r\n\r\n".encode()
+    )
     head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 5)
     writer.close()
 

@@ -38,8 +38,12 @@ async def post(
     """(status, JSON body, headers) of a Bot API POST."""
 
     def run() -> tuple[int, Any, dict[str, str]]:
-        r = requests.post(server.url.rstrip("/") + path, data=data, timeout=10,
-                          headers={"Authorization": f"Bearer {token}"})  # fmt: skip
+        r = requests.post(
+            server.url.rstrip("/") + path,
+            data=data,
+            timeout=10,
+            headers={"Authorization": f"Bearer {token}"},
+        )
         return r.status_code, json.loads(r.content), dict(r.headers)
 
     return await asyncio.to_thread(run)

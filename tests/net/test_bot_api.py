@@ -35,8 +35,12 @@ async def test_a_bot_plays_a_whole_rated_game_against_a_person(server: KibitzSer
     challenge = seen["challenge"]
     assert challenge["id"] == made["id"] and challenge["direction"] == "in"
     assert challenge["challenger"]["name"] == "Bea" and challenge["speed"] == "blitz"
-    assert challenge["timeControl"] == {"type": "clock", "limit": 180, "increment": 2,
-                                        "show": "3+2"}  # fmt: skip
+    assert challenge["timeControl"] == {
+        "type": "clock",
+        "limit": 180,
+        "increment": 2,
+        "show": "3+2",
+    }
     await asyncio.to_thread(bot.bots.accept_challenge, challenge["id"])
     start = await events.until(lambda e: e["type"] == "gameStart")
     game_id = start["game"]["gameId"]
@@ -185,8 +189,9 @@ async def test_what_lichess_bot_asks_first(server: KibitzServer) -> None:
     assert status == 400 and list(body) == ["error"]
     status, playing = await get(server, "/api/account/playing", bot_token)
     assert (status, playing) == (200, {"nowPlaying": []})
-    made = await asyncio.to_thread(bot.challenges.create_ai, level=8, clock_limit=60,
-                                   clock_increment=1, color="black")  # fmt: skip
+    made = await asyncio.to_thread(
+        bot.challenges.create_ai, level=8, clock_limit=60, clock_increment=1, color="black"
+    )
     status, playing = await get(server, "/api/account/playing", bot_token)
     (game,) = playing["nowPlaying"]
     assert game["gameId"] == made["id"] and game["color"] == "black"

@@ -40,20 +40,29 @@ async def test_tokens_made_listed_revoked_and_a_revoked_token_refused(
     assert token.startswith("kbt_")
     status, me = await get(server, "/api/account", token)
     assert status == 200 and me["id"] == "ada" and me["username"] == "Ada" and "title" not in me
-    status, listed, _ = await api(server, "GET", "/api/tokens",
-                                  headers={"Authorization": f"Bearer {login}"})  # fmt: skip
+    status, listed, _ = await api(
+        server, "GET", "/api/tokens", headers={"Authorization": f"Bearer {login}"}
+    )
     (entry,) = listed["tokens"]
     assert entry["scopes"] == ["board:play", "challenge:read"] and "token" not in entry
     assert token not in str(listed) and "hash" not in entry  # shown once, never again
     # an API token cannot manage tokens; a page of another site cannot either
     status, body = await get(server, "/api/tokens", token)
     assert status == 403 and only_error(body)
-    status, body, _ = await api(server, "POST", "/api/tokens", {"description": "x",
-                                "scopes": ["bot:play"]}, headers={"Authorization":
-                                f"Bearer {login}", "Origin": "http://evil.example"})  # fmt: skip
+    status, body, _ = await api(
+        server,
+        "POST",
+        "/api/tokens",
+        {"description": "x", "scopes": ["bot:play"]},
+        headers={"Authorization": f"Bearer {login}", "Origin": "http://evil.example"},
+    )
     assert status == 403 and only_error(body)
-    status, body, _ = await api(server, "POST", f"/api/tokens/{entry['id']}/revoke",
-                                headers={"Authorization": f"Bearer {login}"})  # fmt: skip
+    status, body, _ = await api(
+        server,
+        "POST",
+        f"/api/tokens/{entry['id']}/revoke",
+        headers={"Authorization": f"Bearer {login}"},
+    )
     assert status == 200
     status, body = await get(server, "/api/account", token)
     assert (status, body) == (401, {"error": "No such token"})
@@ -84,8 +93,9 @@ async def test_token_requests_checked_whole_and_bounded(
     monkeypatch.setattr(api_tokens, "MAX_TOKENS", 2)
     for _ in range(2):
         await api_token(server, login, ["bot:play"])
-    status, answer, _ = await api(server, "POST", "/api/tokens", {"description": "x",
-                                  "scopes": ["bot:play"]}, headers=auth)  # fmt: skip
+    status, answer, _ = await api(
+        server, "POST", "/api/tokens", {"description": "x", "scopes": ["bot:play"]}, headers=auth
+    )
     assert status == 429 and only_error(answer)
     status, listed, _ = await api(server, "GET", "/api/tokens", headers=auth)
     assert len(listed["tokens"]) == 2  # refused: nothing was added
@@ -154,8 +164,9 @@ async def test_challenges_refused_whole_and_bounded(
     first, second = (c["id"] for c in body["in"])
     for _ in range(2):
         assert (await events.next())["type"] == "challenge"  # the open ones, on connecting
-    status, body = await post(server, f"/api/challenge/{first}/decline", bot_token,
-                              {"reason": "nonsense"})  # fmt: skip
+    status, body = await post(
+        server, f"/api/challenge/{first}/decline", bot_token, {"reason": "nonsense"}
+    )
     assert status == 400 and only_error(body)
     await asyncio.to_thread(bot.bots.decline_challenge, first, "tooFast")
     declined = await events.next()
@@ -191,8 +202,9 @@ async def test_moves_and_commands_refused_clearly(server: KibitzServer) -> None:
     ):
         status, body = await post(server, path, bot_token, {"room": "player"})
         assert status in (400, 404) and only_error(body), path
-    status, body = await post(server, f"/api/bot/game/{game_id}/chat", bot_token,
-                              {"room": "lobby", "text": "hi"})  # fmt: skip
+    status, body = await post(
+        server, f"/api/bot/game/{game_id}/chat", bot_token, {"room": "lobby", "text": "hi"}
+    )
     assert status == 400 and only_error(body)
     status, body = await post(server, "/api/bot/game/zzzzzzzz/move/e2e4", bot_token)
     assert (status, body) == (404, {"error": "No such game"})
@@ -216,8 +228,10 @@ async def test_streams_bounded_and_keepalive(
     monkeypatch.setattr(routes, "MAX_EVENT_STREAMS", 1)
     port = server.port
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(f"GET /api/stream/event HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-                 f"Authorization: Bearer {bot_token}\r\n\r\n".encode())  # fmt: skip
+    writer.write(
+        f"GET /api/stream/event HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+        f"Authorization: Bearer {bot_token}\r\n\r\n".encode()
+    )
     head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 5)
     assert b"application/x-ndjson" in head and b"chunked" in head
     assert await asyncio.wait_for(reader.readexactly(6), 5) == b"1\r\n\n\r\n"  # a bare newline
@@ -230,8 +244,10 @@ async def test_streams_bounded_and_keepalive(
         await asyncio.sleep(0.05)
     assert server.botapi.open == {}  # the dropped stream gave its place back
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(f"GET /api/stream/event HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-                 f"Authorization: Bearer {bot_token}\r\n\r\n".encode())  # fmt: skip
+    writer.write(
+        f"GET /api/stream/event HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+        f"Authorization: Bearer {bot_token}\r\n\r\n".encode()
+    )
     head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 5)
     assert head.startswith(b"HTTP/1.1 200 OK")  # its place is free again
     writer.close()
@@ -243,11 +259,17 @@ async def test_the_login_cookie_serves_this_sites_pages_only(server: KibitzServe
     host = server.url.split("//", 1)[1].rstrip("/")
     cookie = {"Cookie": f"kibitz_token={login}", "Content-Type": "application/json"}
     body = {"rated": True, "clock.limit": 180, "clock.increment": 2}
-    status, answer, _ = await api(server, "POST", "/api/challenge/Robo", body,
-                                  headers=cookie | {"Origin": "http://evil.example"})  # fmt: skip
+    status, answer, _ = await api(
+        server,
+        "POST",
+        "/api/challenge/Robo",
+        body,
+        headers=cookie | {"Origin": "http://evil.example"},
+    )
     assert status == 403 and only_error(answer)
     status, listed, _ = await api(server, "GET", "/api/challenge", headers=cookie)
     assert listed == {"in": [], "out": []}  # refused: nothing was made
-    status, answer, _ = await api(server, "POST", "/api/challenge/Robo", body,
-                                  headers=cookie | {"Origin": f"http://{host}"})  # fmt: skip
+    status, answer, _ = await api(
+        server, "POST", "/api/challenge/Robo", body, headers=cookie | {"Origin": f"http://{host}"}
+    )
     assert status == 200 and answer["destUser"]["title"] == "BOT"

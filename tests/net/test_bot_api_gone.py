@@ -79,8 +79,10 @@ async def held_open(server: KibitzServer, path: str, token: str) -> asyncio.Stre
     """A game stream on a bare socket, its first line read: the bot is there until it is
     closed."""
     reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
-    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
-                 f"Authorization: Bearer {token}\r\n\r\n".encode())  # fmt: skip
+    writer.write(
+        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
+        f"Authorization: Bearer {token}\r\n\r\n".encode()
+    )
     await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
     await asyncio.wait_for(reader.readline(), 10)  # the chunk's size
     first = json.loads(await asyncio.wait_for(reader.readline(), 10))
@@ -171,8 +173,13 @@ async def test_the_person_claims_a_draw_over_the_board_api_when_the_bot_left(
     board = berserk_client(server, await api_token(server, g.login, ["board:play"]))
     g.stream.close()  # the bot's only connection to the game goes
     told = await next_of(bea, "opponent_gone")
-    assert told == {"type": "opponent_gone", "room": game_id, "seat": 1, "gone": True,
-                    "claim_in": 2}  # fmt: skip
+    assert told == {
+        "type": "opponent_gone",
+        "room": game_id,
+        "seat": 1,
+        "gone": True,
+        "claim_in": 2,
+    }
     try:
         await asyncio.to_thread(board.board.claim_victory, game_id)
         raise AssertionError("a claim before the countdown was accepted")
@@ -207,8 +214,15 @@ async def test_nothing_is_claimed_while_other_nodes_run(
     broken version (a node that believes it sees every connection) gives her game away."""
 
     def config(node: str) -> Config:
-        return Config(port=0, redis_url=redis_url, prefix=prefix, registry=registry,
-                      node_id=node, lease_ms=1000, bot_workers=0)  # fmt: skip
+        return Config(
+            port=0,
+            redis_url=redis_url,
+            prefix=prefix,
+            registry=registry,
+            node_id=node,
+            lease_ms=1000,
+            bot_workers=0,
+        )
 
     async with KibitzServer(config("n1")) as n1, KibitzServer(config("n2")) as n2:
         for _ in range(100):

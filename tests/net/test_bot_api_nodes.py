@@ -23,8 +23,15 @@ async def two_nodes(
     redis_url: str, prefix: str, registry: Registry
 ) -> AsyncIterator[tuple[KibitzServer, KibitzServer]]:
     def config(node: str) -> Config:
-        return Config(port=0, redis_url=redis_url, prefix=prefix, registry=registry,
-                      node_id=node, lease_ms=1000, bot_workers=0)  # fmt: skip
+        return Config(
+            port=0,
+            redis_url=redis_url,
+            prefix=prefix,
+            registry=registry,
+            node_id=node,
+            lease_ms=1000,
+            bot_workers=0,
+        )
 
     async with KibitzServer(config("n1")) as n1, KibitzServer(config("n2")) as n2:
         yield n1, n2

@@ -75,8 +75,9 @@ async def test_two_games_at_once_and_the_third_is_told_later(server: KibitzServe
     ):
         made = []
         for token in people[:2]:  # each plays white and waits: both games stay open
-            status, body = await post(server, "/api/challenge/Robo", token,
-                                      {"color": "white", **CLOCK})  # fmt: skip
+            status, body = await post(
+                server, "/api/challenge/Robo", token, {"color": "white", **CLOCK}
+            )
             assert status == 200, body
             made.append(body["id"])
             await notes.until(lambda n, cid=body["id"]: cid in dict(n.of("started")))

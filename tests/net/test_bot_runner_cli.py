@@ -50,8 +50,18 @@ async def stop(proc: asyncio.subprocess.Process) -> None:
 
 async def test_the_command_plays_a_game_to_its_end(server: KibitzServer) -> None:
     token, fish = await bot_token(server, "Cli"), await bot_token(server, "Fish")
-    proc = await start("--server", server.url, "--token", token, "--upgrade",
-                       "--player", PLAYER, "--game", "chess", "-v")  # fmt: skip
+    proc = await start(
+        "--server",
+        server.url,
+        "--token",
+        token,
+        "--upgrade",
+        "--player",
+        PLAYER,
+        "--game",
+        "chess",
+        "-v",
+    )
     try:
         await said(proc, "logged in to")
         engine = "uci:/usr/games/stockfish?time=0.02"
@@ -112,8 +122,9 @@ def test_usage_errors_are_told() -> None:
         ({"unlimited": False}, {"timeControl": {"type": "clock", "limit": 60}}, None),
     ],
 )
-def test_challenge_filters(terms: dict[str, object], challenge: dict[str, object],
-                           reason: str | None) -> None:  # fmt: skip
+def test_challenge_filters(
+    terms: dict[str, object], challenge: dict[str, object], reason: str | None
+) -> None:
     rules = Terms(frozenset({"chess"}), **terms)  # type: ignore[arg-type]
     assert rules.refusal({"variant": {"key": "standard"}} | challenge) == reason
 
@@ -136,8 +147,10 @@ async def test_a_stream_line_over_the_limit_is_refused(monkeypatch: pytest.Monke
     async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         request = await reader.readuntil(b"\r\n\r\n")
         body = b'"' + b"x" * (sizes[request.split()[1].decode().strip("/")] - 2) + b'"\n'
-        writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/x-ndjson\r\n"
-                     b"Transfer-Encoding: chunked\r\n\r\n")  # fmt: skip
+        writer.write(
+            b"HTTP/1.1 200 OK\r\nContent-Type: application/x-ndjson\r\n"
+            b"Transfer-Encoding: chunked\r\n\r\n"
+        )
         for i in range(0, len(body), 100):  # in pieces, as a stream comes
             piece = body[i : i + 100]
             writer.write(b"%x\r\n%s\r\n" % (len(piece), piece))
@@ -159,8 +172,13 @@ def test_chess_without_legal_moves_is_played_from_the_moves_parity() -> None:
     """A server of lichess's fields only (no ``legalMoves``): the runner finds the seat's
     legal moves with python-chess when it is the seat's turn, and none when it is not."""
     game = Game("g", "robo")
-    full = {"type": "gameFull", "variant": {"key": "standard"}, "initialFen": "startpos",
-            "white": {"id": "bea"}, "black": {"id": "robo"}}  # fmt: skip
+    full = {
+        "type": "gameFull",
+        "variant": {"key": "standard"},
+        "initialFen": "startpos",
+        "white": {"id": "bea"},
+        "black": {"id": "robo"},
+    }
     game.take_full(full)
     assert (game.name, game.seat) == ("chess", 1)
     game.take_state({"type": "gameState", "moves": "", "status": "started"})

@@ -58,12 +58,20 @@ def _has_float(value: object) -> bool:
 
 def test_a_room_message_is_the_same_text() -> None:
     msg = {
-        "type": "delta", "room": "r1", "you": 0, "version": 57, "base": 56,
+        "type": "delta",
+        "room": "r1",
+        "you": 0,
+        "version": 57,
+        "base": 56,
         "events": [{"kind": "move", "seats": [1]}],
-        "set": [[["view", "fen"], "8/8/8/8/8/8/8/K6k w - - 0 1"], [["at"], 1764157000.125],
-                [["legal"], ["e2e4", "é"]], [["seats", 0], {"name": "Zoë", "kind": "person"}]],
+        "set": [
+            [["view", "fen"], "8/8/8/8/8/8/8/K6k w - - 0 1"],
+            [["at"], 1764157000.125],
+            [["legal"], ["e2e4", "é"]],
+            [["seats", 0], {"name": "Zoë", "kind": "person"}],
+        ],
         "del": [["your_move"]],
-    }  # fmt: skip
+    }
     assert Codec().encode(msg) == reference(msg)
 
 

@@ -17,9 +17,14 @@ async def test_without_a_replica_a_move_is_shown_but_not_acknowledged(
     redis_url: str, prefix: str, registry: Registry
 ) -> None:
     config = Config(
-        port=0, redis_url=redis_url, prefix=prefix, registry=registry, bot_workers=0,
-        durability="replica", wait_ms=50,
-    )  # fmt: skip
+        port=0,
+        redis_url=redis_url,
+        prefix=prefix,
+        registry=registry,
+        bot_workers=0,
+        durability="replica",
+        wait_ms=50,
+    )
     async with KibitzServer(config) as srv:
         a = await KibitzClient.connect(srv.ws_url)
         b = await KibitzClient.connect(srv.ws_url)

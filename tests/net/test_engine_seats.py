@@ -162,11 +162,15 @@ async def test_the_lobby_shows_a_level_rated_for_the_same_engine_skill_and_time(
     engine_id = pool_of(engine_server, "stockfish").engine_id
     assert engine_id is not None and engine_id.startswith("Stockfish")
     rated = {"elo": 1400, "elo_95": [1200, 1600], "games": 20}
-    measured = {"chess": {"engines": [
-        {"engine": engine_id, "skill": 0, "think_time": 0.1, **rated},  # level 1
-        {"engine": engine_id, "skill": 8, "think_time": 0.01, **rated},  # a scaled run
-        {"engine": "Other 1.0", "skill": 20, "think_time": 1.0, **rated},  # not this engine
-    ]}}  # fmt: skip
+    measured = {
+        "chess": {
+            "engines": [
+                {"engine": engine_id, "skill": 0, "think_time": 0.1, **rated},  # level 1
+                {"engine": engine_id, "skill": 8, "think_time": 0.01, **rated},  # a scaled run
+                {"engine": "Other 1.0", "skill": 20, "think_time": 1.0, **rated},  # not this engine
+            ]
+        }
+    }
     levels = engine_server.engines.levels("chess", measured)
     assert [lv["elo"] for lv in levels] == [1400, None, None]
     assert levels[0]["elo_95"] == [1200, 1600] and levels[0]["games"] == 20

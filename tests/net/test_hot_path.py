@@ -20,9 +20,14 @@ from server.store import Unknown
 
 def config(redis_url: str, prefix: str, registry: Registry, **kw: Any) -> Config:
     return Config(
-        port=0, redis_url=redis_url, prefix=prefix, registry=registry, web_dir=None,
-        bot_workers=0, **kw,
-    )  # fmt: skip
+        port=0,
+        redis_url=redis_url,
+        prefix=prefix,
+        registry=registry,
+        web_dir=None,
+        bot_workers=0,
+        **kw,
+    )
 
 
 async def seated_chess(url: str) -> tuple[KibitzClient, KibitzClient, str]:

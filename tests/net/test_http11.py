@@ -96,8 +96,10 @@ async def read_response(reader: Reader) -> tuple[int, dict[str, str], bytes]:
 
 
 def post(path: str, body: bytes, kind: str) -> bytes:
-    return (f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: {kind}\r\n"
-            f"Content-Length: {len(body)}\r\n\r\n").encode() + body  # fmt: skip
+    return (
+        f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: {kind}\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n"
+    ).encode() + body
 
 
 async def test_a_json_body_and_a_form_on_one_kept_alive_connection() -> None:
@@ -153,10 +155,13 @@ async def test_a_head_too_large_is_refused_431(
 
 @pytest.mark.parametrize(
     "garbage",
-    [b"GARBAGE\r\n\r\n", b"GET / HTTP/1.1\r\n\r\n", b"POST / HTTP/1.1\r\nHost: x\r\n"
-     b"Content-Length: 5\r\nContent-Length: 6\r\n\r\n"],
+    [
+        b"GARBAGE\r\n\r\n",
+        b"GET / HTTP/1.1\r\n\r\n",
+        b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n",
+    ],
     ids=["no-request-line", "no-host", "two-lengths"],
-)  # fmt: skip
+)
 async def test_bad_http_is_answered_400_with_words(garbage: bytes) -> None:
     echo = Echo()
     async with serving(echo) as server:
@@ -305,9 +310,11 @@ async def test_a_peer_that_never_answers_our_close_is_cut(limit: float) -> None:
     echo = Echo()
     async with serving(echo, close_timeout=limit) as server:
         reader, writer = await asyncio.open_connection("127.0.0.1", port_of(server))
-        writer.write(b"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                     b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-                     b"Sec-WebSocket-Version: 13\r\n\r\n")  # fmt: skip
+        writer.write(
+            b"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            b"Sec-WebSocket-Version: 13\r\n\r\n"
+        )
         assert (await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 5)).startswith(
             b"HTTP/1.1 101"
         )
@@ -324,9 +331,11 @@ async def test_text_that_is_not_utf8_closes_1007() -> None:
     echo.reading.set()
     async with serving(echo) as server:
         reader, writer = await asyncio.open_connection("127.0.0.1", port_of(server))
-        writer.write(b"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                     b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-                     b"Sec-WebSocket-Version: 13\r\n\r\n")  # fmt: skip
+        writer.write(
+            b"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            b"Sec-WebSocket-Version: 13\r\n\r\n"
+        )
         await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 5)
         writer.write(bytes([0x81, 0x82, 0, 0, 0, 0, 0xC3, 0x28]))  # text, masked, bad UTF-8
         close = await asyncio.wait_for(reader.readexactly(4), 5)

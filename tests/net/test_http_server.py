@@ -22,8 +22,10 @@ async def test_a_body_over_the_limit_is_413_and_changes_nothing(server: KibitzSe
     body = {"name": "Ada", "password": "pa55-w0rd!", "pad": "x" * MAX_BODY}
     raw = json.dumps(body).encode()
     reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
-    writer.write(b"POST /api/register HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
-                 b"application/json\r\nContent-Length: %d\r\n\r\n%s" % (len(raw), raw))  # fmt: skip
+    writer.write(
+        b"POST /api/register HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+        b"application/json\r\nContent-Length: %d\r\n\r\n%s" % (len(raw), raw)
+    )
     answer = await asyncio.wait_for(reader.read(), 5)
     writer.close()
     assert answer.startswith(b"HTTP/1.1 413 ")
@@ -39,9 +41,11 @@ async def test_the_websocket_refusals_name_their_reason(server: KibitzServer) ->
     async def refused(path: str, headers: dict[str, str], whole: bool = True) -> bytes:
         reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
         lines = "".join(f"{k}: {v}\r\n" for k, v in headers.items())
-        writer.write(f"GET {path} HTTP/1.1\r\n{lines}Upgrade: websocket\r\nConnection: Upgrade\r\n"
-                     "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-                     "Sec-WebSocket-Version: 13\r\n\r\n".encode())  # fmt: skip
+        writer.write(
+            f"GET {path} HTTP/1.1\r\n{lines}Upgrade: websocket\r\nConnection: Upgrade\r\n"
+            "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+        )
         read = reader.read() if whole else reader.readuntil(b"\r\n\r\n")
         answer = await asyncio.wait_for(read, 5)  # a refusal ends the connection
         writer.close()
@@ -65,8 +69,10 @@ async def test_stop_closes_websockets_1001_and_ends_streams_and_idle_connections
         await ws.send('{"type": "hello", "protocol": 2}')
         await ws.recv()
         stream_reader, stream_writer = await asyncio.open_connection("127.0.0.1", srv.port)
-        stream_writer.write(f"GET /api/stream/event HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                            f"Authorization: Bearer {token}\r\n\r\n".encode())  # fmt: skip
+        stream_writer.write(
+            f"GET /api/stream/event HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            f"Authorization: Bearer {token}\r\n\r\n".encode()
+        )
         await asyncio.wait_for(stream_reader.readuntil(b"\r\n\r\n"), 5)
         idle_reader, idle_writer = await asyncio.open_connection("127.0.0.1", srv.port)
         idle_writer.write(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")

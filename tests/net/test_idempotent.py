@@ -60,9 +60,14 @@ async def test_ids_survive_a_restart_of_the_host(redis_url: str, prefix: str) ->
 
     def cfg() -> Config:
         return Config(
-            port=0, redis_url=redis_url, prefix=prefix, registry=REGISTRY, web_dir=None,
-            bot_workers=0, node_id="same",
-        )  # fmt: skip
+            port=0,
+            redis_url=redis_url,
+            prefix=prefix,
+            registry=REGISTRY,
+            web_dir=None,
+            bot_workers=0,
+            node_id="same",
+        )
 
     async with KibitzServer(cfg()) as srv:
         a = await KibitzClient.connect(srv.ws_url)

@@ -25,9 +25,15 @@ from server.sdk import KibitzClient, KibitzError
 async def strict(redis_url: str, prefix: str, registry: Registry) -> AsyncIterator[KibitzServer]:
     limits = Limits(hello_timeout=0.5, watch_max=3)
     cfg = Config(
-        port=0, redis_url=redis_url, prefix=prefix, registry=registry, web_dir=None,
-        bot_workers=0, limits=limits, max_per_ip=6,
-    )  # fmt: skip
+        port=0,
+        redis_url=redis_url,
+        prefix=prefix,
+        registry=registry,
+        web_dir=None,
+        bot_workers=0,
+        limits=limits,
+        max_per_ip=6,
+    )
     async with KibitzServer(cfg) as srv:
         yield srv
 

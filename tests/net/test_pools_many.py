@@ -70,9 +70,15 @@ async def two_nodes(
 ) -> AsyncIterator[tuple[KibitzServer, KibitzServer]]:
     def config(node: str) -> Config:
         return Config(
-            port=0, redis_url=redis_url, prefix=prefix, registry=registry, node_id=node,
-            lease_ms=1000, bot_workers=0, limits=Limits(rate=10_000, burst=10_000),
-        )  # fmt: skip
+            port=0,
+            redis_url=redis_url,
+            prefix=prefix,
+            registry=registry,
+            node_id=node,
+            lease_ms=1000,
+            bot_workers=0,
+            limits=Limits(rate=10_000, burst=10_000),
+        )
 
     async with KibitzServer(config("n1")) as n1, KibitzServer(config("n2")) as n2:
         yield n1, n2

@@ -160,9 +160,13 @@ def register(url: str, name: str) -> str:
 @pytest.fixture
 async def server(redis_url: str, prefix: str, registry: Registry) -> Any:
     config = Config(
-        port=0, redis_url=redis_url, prefix=prefix, registry=registry, bot_workers=0,
+        port=0,
+        redis_url=redis_url,
+        prefix=prefix,
+        registry=registry,
+        bot_workers=0,
         limits=Limits(rate=1000, burst=1000),
-    )  # fmt: skip
+    )
     async with KibitzServer(config) as srv:
         yield srv
 

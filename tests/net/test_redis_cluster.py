@@ -75,10 +75,16 @@ async def two_nodes(
 ) -> AsyncIterator[tuple[KibitzServer, KibitzServer]]:
     def config(node: str) -> Config:
         return Config(
-            port=0, redis_cluster=redis_cluster.url, prefix=prefix, registry=registry,
-            node_id=node, bot_workers=0, durability="replica", wait_ms=2000,
+            port=0,
+            redis_cluster=redis_cluster.url,
+            prefix=prefix,
+            registry=registry,
+            node_id=node,
+            bot_workers=0,
+            durability="replica",
+            wait_ms=2000,
             limits=Limits(rate=10_000, burst=10_000),
-        )  # fmt: skip
+        )
 
     async with KibitzServer(config("c1")) as n1, KibitzServer(config("c2")) as n2:
         yield n1, n2

@@ -40,8 +40,7 @@ async def seated_game(url: str) -> tuple[KibitzClient, KibitzClient, str]:
 async def test_the_embedded_redis_is_restarted_on_its_aof(
     tmp_path: Path, registry: Registry
 ) -> None:
-    cfg = Config(port=0, data_dir=tmp_path / "data", registry=registry, web_dir=None,
-                 bot_workers=0)  # fmt: skip
+    cfg = Config(port=0, data_dir=tmp_path / "data", registry=registry, web_dir=None, bot_workers=0)
     async with KibitzServer(cfg) as srv:
         assert srv.embedded is not None and srv.embedded.proc is not None
         a, b, room = await seated_game(srv.ws_url)
@@ -70,8 +69,19 @@ async def test_after_an_external_redis_restart_the_first_requests_succeed(
     tmp_path: Path, registry: Registry
 ) -> None:
     port = free_port()
-    args = [redis_binary(), "--port", str(port), "--bind", "127.0.0.1", "--dir", str(tmp_path),
-            "--appendonly", "yes", "--save", ""]  # fmt: skip
+    args = [
+        redis_binary(),
+        "--port",
+        str(port),
+        "--bind",
+        "127.0.0.1",
+        "--dir",
+        str(tmp_path),
+        "--appendonly",
+        "yes",
+        "--save",
+        "",
+    ]
 
     def start() -> subprocess.Popen[bytes]:
         proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -89,8 +99,13 @@ async def test_after_an_external_redis_restart_the_first_requests_succeed(
 
     redis_proc = start()
     try:
-        cfg = Config(port=0, redis_url=f"redis://127.0.0.1:{port}/0", registry=registry,
-                     web_dir=None, bot_workers=0)  # fmt: skip
+        cfg = Config(
+            port=0,
+            redis_url=f"redis://127.0.0.1:{port}/0",
+            registry=registry,
+            web_dir=None,
+            bot_workers=0,
+        )
         async with KibitzServer(cfg) as srv:
             a, b, room = await seated_game(srv.ws_url)
             await a.request("move", room=room, move="e2e4")

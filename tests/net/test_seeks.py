@@ -194,9 +194,14 @@ async def two_nodes(
 ) -> AsyncIterator[tuple[KibitzServer, KibitzServer]]:
     def config(node: str) -> Config:
         return Config(
-            port=0, redis_url=redis_url, prefix=prefix, registry=registry,
-            node_id=node, lease_ms=1000, bot_workers=0,
-        )  # fmt: skip
+            port=0,
+            redis_url=redis_url,
+            prefix=prefix,
+            registry=registry,
+            node_id=node,
+            lease_ms=1000,
+            bot_workers=0,
+        )
 
     async with KibitzServer(config("n1")) as n1, KibitzServer(config("n2")) as n2:
         yield n1, n2
@@ -301,10 +306,13 @@ async def test_a_rated_many_player_game_uses_openskill(server: KibitzServer) -> 
     for n in names:
         await register_and_login(server, n)
     pairing = {
-        "room": "hui1", "game": "hase_und_igel", "category": "hase_und_igel:correspondence",
-        "rated": True, "clock": "untimed",
+        "room": "hui1",
+        "game": "hase_und_igel",
+        "category": "hase_und_igel:correspondence",
+        "rated": True,
+        "clock": "untimed",
         "players": [{"name": n, "user": n, "rating": 1500.0, "provisional": True} for n in names],
-    }  # fmt: skip
+    }
     await service.store.save_pairing("hui1", pairing, 60)
     outcome = SimpleNamespace(scores=(0.5, 1.0, 0.0), ranks=(2, 1, 3), reason="finished")
     room: Any = SimpleNamespace(id="hui1", outcome=outcome, rated=None)

@@ -17,9 +17,12 @@ from server.tournaments import Tournament
 from .tournament_helpers import log_of, nodes, pairings, two_joined
 
 SPEC = {
-    "name": "Fenced", "game": "chess", "system": "arena",
-    "clock": {"base": 60, "increment": 0}, "minutes": 5,
-}  # fmt: skip
+    "name": "Fenced",
+    "game": "chess",
+    "system": "arena",
+    "clock": {"base": 60, "increment": 0},
+    "minutes": 5,
+}
 
 
 async def stale_copy(director: Director, tid: str, log: list[dict]) -> Directed:

@@ -15,9 +15,12 @@ from server.net.tournament_service import tournaments_of
 from .tournament_helpers import nodes, two_joined
 
 SPEC = {
-    "name": "Flushed", "game": "chess", "system": "arena",
-    "clock": {"base": 60, "increment": 0}, "minutes": 5,
-}  # fmt: skip
+    "name": "Flushed",
+    "game": "chess",
+    "system": "arena",
+    "clock": {"base": 60, "increment": 0},
+    "minutes": 5,
+}
 
 
 async def test_a_view_not_told_is_told_in_the_next_round(

@@ -17,9 +17,13 @@ from .test_accounts import register_and_login
 from .tournament_helpers import log_of, nodes
 
 SPEC = {
-    "name": "Guarded", "game": "kamisado", "system": "arena",
-    "clock": {"base": 15, "increment": 0}, "minutes": 5, "max_players": 10,
-}  # fmt: skip
+    "name": "Guarded",
+    "game": "kamisado",
+    "system": "arena",
+    "clock": {"base": 15, "increment": 0},
+    "minutes": 5,
+    "max_players": 10,
+}
 
 
 async def refused(c: KibitzClient, code: str, kind: str, **fields: object) -> None:

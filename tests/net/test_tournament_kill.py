@@ -71,29 +71,48 @@ async def finished_view(watcher: Any, node: Any, tid: str, timeout: float) -> di
 async def start_node(redis_url: str, prefix: str) -> tuple[subprocess.Popen[bytes], str]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "tests.net.tournament_node", redis_url, prefix],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env_with_path(),
-    )  # fmt: skip
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=env_with_path(),
+    )
     assert proc.stdout is not None
     line = await asyncio.wait_for(asyncio.to_thread(proc.stdout.readline), 30)
     return proc, json.loads(line)["ws"]
 
 
 ARENA = {
-    "name": "Doomed", "game": "kamisado", "system": "arena",
-    "clock": {"base": 15, "increment": 0}, "seconds": 12, "max_players": 8,
-}  # fmt: skip
+    "name": "Doomed",
+    "game": "kamisado",
+    "system": "arena",
+    "clock": {"base": 15, "increment": 0},
+    "seconds": 12,
+    "max_players": 8,
+}
 SWISS = {
-    "name": "Doomed", "game": "kamisado", "system": "swiss",
-    "clock": {"base": 15, "increment": 0}, "rounds": 3, "max_players": 6,
-}  # fmt: skip
+    "name": "Doomed",
+    "game": "kamisado",
+    "system": "swiss",
+    "clock": {"base": 15, "increment": 0},
+    "rounds": 3,
+    "max_players": 6,
+}
 ROBIN = {
-    "name": "Doomed", "game": "kamisado", "system": "round_robin",
-    "clock": {"base": 15, "increment": 0}, "max_players": 4,
-}  # fmt: skip
+    "name": "Doomed",
+    "game": "kamisado",
+    "system": "round_robin",
+    "clock": {"base": 15, "increment": 0},
+    "max_players": 4,
+}
 TABLES = {  # an arena of three-seat tables, killed while its first two tables play
-    "name": "Doomed", "game": "hase_und_igel", "system": "arena", "seats": 3,
-    "clock": {"base": 15, "increment": 0}, "seconds": 10, "max_players": 6,
-}  # fmt: skip
+    "name": "Doomed",
+    "game": "hase_und_igel",
+    "system": "arena",
+    "seats": 3,
+    "clock": {"base": 15, "increment": 0},
+    "seconds": 10,
+    "max_players": 6,
+}
 
 
 @pytest.mark.parametrize(

@@ -16,9 +16,14 @@ from .test_protocol_examples import register
 from .tournament_helpers import http_json, nodes, wait_view
 
 ARENA = {
-    "name": "Rated bullet", "game": "chess", "system": "arena",
-    "clock": {"base": 60, "increment": 0}, "seconds": 30, "max_players": 2, "rated": True,
-}  # fmt: skip
+    "name": "Rated bullet",
+    "game": "chess",
+    "system": "arena",
+    "clock": {"base": 60, "increment": 0},
+    "seconds": 30,
+    "max_players": 2,
+    "rated": True,
+}
 
 
 async def paired(c: KibitzClient, tid: str) -> dict:
@@ -158,9 +163,9 @@ async def test_only_the_player_who_had_the_move_is_paused(
             assert paused == {white, black}
         else:
             assert paused == {white}
-            me = (await (bob if black == "Bob" else ada).request(
-                "tournament_watch", tournament=tid
-            ))["me"]  # fmt: skip
+            me = (
+                await (bob if black == "Bob" else ada).request("tournament_watch", tournament=tid)
+            )["me"]
             assert me == {"joined": True, "paused": False, "game": None}
         for c in (ada, bob):
             await c.close()

@@ -26,9 +26,12 @@ ADA = {"key": "u:Ada", "name": "Ada", "user": "Ada", "rating": 1500.0, "bot": No
 BOT = {"key": "bot:random:1", "name": "Random bot 1", "user": None, "rating": 1500.0}
 PLAYERS = [ADA, BOT | {"bot": "random"}]
 SPEC = {
-    "name": "Retry", "game": "chess", "system": "arena",
-    "clock": {"base": 60, "increment": 0}, "minutes": 5,
-}  # fmt: skip
+    "name": "Retry",
+    "game": "chess",
+    "system": "arena",
+    "clock": {"base": 60, "increment": 0},
+    "minutes": 5,
+}
 
 
 async def test_a_pairing_seats_its_room_once_with_the_same_tokens(

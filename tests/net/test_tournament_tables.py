@@ -25,9 +25,14 @@ from ..tournaments.helpers import old_levels
 from .tournament_helpers import Message, finished, log_of, nodes, wait_view
 
 TABLES = {
-    "name": "Race of eight", "game": "hase_und_igel", "system": "arena", "seats": 4,
-    "clock": {"base": 15, "increment": 0}, "seconds": 10, "max_players": 8,
-}  # fmt: skip
+    "name": "Race of eight",
+    "game": "hase_und_igel",
+    "system": "arena",
+    "seats": 4,
+    "clock": {"base": 15, "increment": 0},
+    "seconds": 10,
+    "max_players": 8,
+}
 
 
 def tables_running(log: list[Message]) -> float:

@@ -55,10 +55,23 @@ async def retry(c_factory: Any, kind: str, timeout: float = 30.0, **fields: Any)
 
 async def test_a_killed_worker_hands_its_game_to_the_other(tmp_path: Path) -> None:
     proc = subprocess.Popen(
-        kibitz_cmd("serve", "--workers", "2", "--port", "0", "--data", str(tmp_path / "d"),
-                   "--lease-ms", "1000", "--bot-workers", "0"),
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env_with_path(),
-    )  # fmt: skip
+        kibitz_cmd(
+            "serve",
+            "--workers",
+            "2",
+            "--port",
+            "0",
+            "--data",
+            str(tmp_path / "d"),
+            "--lease-ms",
+            "1000",
+            "--bot-workers",
+            "0",
+        ),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=env_with_path(),
+    )
     try:
         assert proc.stdout is not None
         line = await asyncio.wait_for(asyncio.to_thread(proc.stdout.readline), 60)

@@ -23,9 +23,16 @@ Message = dict[str, Any]
 
 def config(redis_url: str, prefix: str, registry: Registry, node: str, **more: Any) -> Config:
     return Config(
-        port=0, redis_url=redis_url, prefix=prefix, registry=registry, node_id=node,
-        lease_ms=1000, bot_workers=1, limits=Limits(rate=1000, burst=1000), **more,
-    )  # fmt: skip
+        port=0,
+        redis_url=redis_url,
+        prefix=prefix,
+        registry=registry,
+        node_id=node,
+        lease_ms=1000,
+        bot_workers=1,
+        limits=Limits(rate=1000, burst=1000),
+        **more,
+    )
 
 
 @contextlib.asynccontextmanager
@@ -172,7 +179,13 @@ def recount_arena(log: list[Message], recs: dict[str, Message]) -> dict[str, dic
 
 def standings_table(view: Message) -> dict[str, dict[str, float]]:
     return {
-        r["name"]: {"points": r["points"], "games": r["games"], "W": r["wins"],
-                    "D": r["draws"], "L": r["losses"]}
-        for r in view["standings"] if r["games"]
-    }  # fmt: skip
+        r["name"]: {
+            "points": r["points"],
+            "games": r["games"],
+            "W": r["wins"],
+            "D": r["draws"],
+            "L": r["losses"],
+        }
+        for r in view["standings"]
+        if r["games"]
+    }

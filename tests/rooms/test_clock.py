@@ -54,9 +54,15 @@ def test_no_clock_runs_until_each_side_has_moved(registry: Registry) -> None:
     assert room.clock.left == [52.0, 32.0]
     snap = room.snapshot(None)["clock"]
     assert snap == {
-        "type": "fischer", "base": 60.0, "increment": 2.0, "left": [52.0, 32.0],
-        "running": [0], "since": T0 + 61, "started": True, "abort_at": None,
-    }  # fmt: skip
+        "type": "fischer",
+        "base": 60.0,
+        "increment": 2.0,
+        "left": [52.0, 32.0],
+        "running": [0],
+        "since": T0 + 61,
+        "started": True,
+        "abort_at": None,
+    }
 
 
 @pytest.mark.parametrize("mover", [0, 1])
@@ -95,8 +101,9 @@ def test_the_first_move_time_is_a_setting(registry: Registry) -> None:
     assert room_with(registry, "chess", {}).policy.first_move == 0  # untimed: never
     for bad in (3, -1, True, "30", 4000):
         with pytest.raises(InvalidOptions):
-            Room.create("r", "chess", None, None, "s", T0, {"clock": clock, "first_move": bad},
-                        registry)  # fmt: skip
+            Room.create(
+                "r", "chess", None, None, "s", T0, {"clock": clock, "first_move": bad}, registry
+            )
 
 
 def test_flag_fall_loses_a_turn_based_game(registry: Registry) -> None:

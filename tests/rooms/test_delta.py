@@ -138,8 +138,9 @@ def test_a_rematch_tells_each_seat_its_own_token_in_its_delta() -> None:
     assert room.rematch_agreed()
     settled = [room.settle_rematch("r2", {0: "new-a", 1: "new-b"}, now + 3)]
     deltas = {r: step for r, step, _full in room.apply_all(settled) if step is not None}
-    assert deltas[0]["events"] == [{"kind": "rematch", "new_room": "r2", "seat": 1,
-                                    "token": "new-a"}]  # fmt: skip
+    assert deltas[0]["events"] == [
+        {"kind": "rematch", "new_room": "r2", "seat": 1, "token": "new-a"}
+    ]
     assert deltas[1]["events"][0]["token"] == "new-b"
     assert "token" not in deltas[None]["events"][0]
 
@@ -147,9 +148,12 @@ def test_a_rematch_tells_each_seat_its_own_token_in_its_delta() -> None:
 # -- the compiled comparison (_delta.c) against the Python one ---------------------------
 
 _scalars = st.one_of(
-    st.none(), st.booleans(), st.integers(-3, 3), st.sampled_from([0.0, 1.0, 1.5]),
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 3),
+    st.sampled_from([0.0, 1.0, 1.5]),
     st.sampled_from(["", "a", "b"]),
-)  # fmt: skip
+)
 _json = st.recursive(
     _scalars,
     lambda inner: st.one_of(

@@ -77,8 +77,11 @@ def test_equal_points_buchholz_and_sb_are_ranked_by_starting_rank() -> None:
     assert d.t.status == "finished"
     rows = d.t.view()["standings"]
     assert [(r["name"], r["points"]) for r in rows] == [
-        ("Ada", 1.0), ("Bob", 1.0), ("Cy", 0.0), ("Di", 0.0)
-    ]  # fmt: skip
+        ("Ada", 1.0),
+        ("Bob", 1.0),
+        ("Cy", 0.0),
+        ("Di", 0.0),
+    ]
     assert rows[0]["tiebreaks"] == rows[1]["tiebreaks"] == {"buchholz": 0, "sonneborn_berger": 0}
     assert rows[2]["tiebreaks"] == rows[3]["tiebreaks"]
     assert [r["rank"] for r in rows] == [1, 2, 3, 4]

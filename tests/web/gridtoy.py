@@ -142,9 +142,15 @@ class GridToy(Game[ToyState, str]):
             pieces.append((g.src, seat, "P", True))
             last = (g.src,)
         return replace(
-            state, pieces=tuple(sorted(pieces)), hands=(hands[0], hands[1]), turn=1 - seat,
-            ply=state.ply + 1, last=last, winner=winner, said=moves[seat],
-        )  # fmt: skip
+            state,
+            pieces=tuple(sorted(pieces)),
+            hands=(hands[0], hands[1]),
+            turn=1 - seat,
+            ply=state.ply + 1,
+            last=last,
+            winner=winner,
+            said=moves[seat],
+        )
 
     def outcome(self, state: ToyState) -> Outcome | None:
         if state.winner is not None:
@@ -156,10 +162,16 @@ class GridToy(Game[ToyState, str]):
     def view(self, state: ToyState, seat: int | None) -> Json:
         names = {"K": "King", "P": "Pawn", "Q": "Queen", "R": "Rook"}
         pieces = {
-            sq: grid.piece(owner, kind, f"{NAMES[owner]} {names[kind]}", kind,
-                           shape="point" if kind == "K" else "disc", promoted=promoted)
+            sq: grid.piece(
+                owner,
+                kind,
+                f"{NAMES[owner]} {names[kind]}",
+                kind,
+                shape="point" if kind == "K" else "disc",
+                promoted=promoted,
+            )
             for sq, owner, kind, promoted in state.pieces
-        }  # fmt: skip
+        }
         pieces[ROCK] = grid.piece(None, "", "face-down rock", hidden=True, shape="square")
         points = state.style == "points"
         river = {"river": {"label": "River"}} if points else {}
@@ -167,23 +179,35 @@ class GridToy(Game[ToyState, str]):
         desc = grid.describe(
             files=FILES,
             ranks=RANKS,
-            seats=[{"name": n, "colour": c, "edge": e}
-                   for n, c, e in zip(NAMES, COLOURS, EDGES[state.sides], strict=True)],
+            seats=[
+                {"name": n, "colour": c, "edge": e}
+                for n, c, e in zip(NAMES, COLOURS, EDGES[state.sides], strict=True)
+            ],
             pieces=pieces,
             style=state.style,
             links=LINKS if points else (),
             breaks=BREAKS if points else (),
-            terrain={"pool": {"label": "Pool", "fill": "#8ecae6"},
-                     "gate": {"label": "Gate", "fill": "#e9c46a"},
-                     "moss": {"label": "Moss", "fill": "#7cb342"}, **river},
-            cells={POOL: ["pool"], "a1": ["gate"], "c4": ["gate", "moss"],
-                   **({"a2": ["river"], "c2": ["river"]} if points else {})},
-            hands={s: [{"kind": "pawn", "label": "Pawn", "glyph": "P", "letter": "P", "count": n}]
-                   for s, n in enumerate(state.hands) if n},
+            terrain={
+                "pool": {"label": "Pool", "fill": "#8ecae6"},
+                "gate": {"label": "Gate", "fill": "#e9c46a"},
+                "moss": {"label": "Moss", "fill": "#7cb342"},
+                **river,
+            },
+            cells={
+                POOL: ["pool"],
+                "a1": ["gate"],
+                "c4": ["gate", "moss"],
+                **({"a2": ["river"], "c2": ["river"]} if points else {}),
+            },
+            hands={
+                s: [{"kind": "pawn", "label": "Pawn", "glyph": "P", "letter": "P", "count": n}]
+                for s, n in enumerate(state.hands)
+                if n
+            },
             last=state.last,
             marks={king: "next"} if king and not self.outcome(state) else {},
             status=f"{NAMES[state.turn]} to move",
-        )  # fmt: skip
+        )
         return {"grid": desc, "ply": state.ply, "last_move": state.said or None}
 
     def ply(self, state: ToyState) -> int:
@@ -191,14 +215,26 @@ class GridToy(Game[ToyState, str]):
 
     def encode_state(self, state: ToyState) -> Json:
         return {
-            "sides": state.sides, "style": state.style, "pieces": [list(p) for p in state.pieces],
-            "hands": list(state.hands), "turn": state.turn, "ply": state.ply,
-            "last": list(state.last), "winner": state.winner, "said": state.said,
-        }  # fmt: skip
+            "sides": state.sides,
+            "style": state.style,
+            "pieces": [list(p) for p in state.pieces],
+            "hands": list(state.hands),
+            "turn": state.turn,
+            "ply": state.ply,
+            "last": list(state.last),
+            "winner": state.winner,
+            "said": state.said,
+        }
 
     def decode_state(self, data: Mapping[str, Any]) -> ToyState:
         return ToyState(
-            data["sides"], data["style"], tuple((a, b, c, d) for a, b, c, d in data["pieces"]),
-            (data["hands"][0], data["hands"][1]), data["turn"], data["ply"],
-            tuple(data["last"]), data["winner"], data["said"],
-        )  # fmt: skip
+            data["sides"],
+            data["style"],
+            tuple((a, b, c, d) for a, b, c, d in data["pieces"]),
+            (data["hands"][0], data["hands"][1]),
+            data["turn"],
+            data["ply"],
+            tuple(data["last"]),
+            data["winner"],
+            data["said"],
+        )

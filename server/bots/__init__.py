@@ -83,6 +83,12 @@ def _maxn(t: float = 1.0, **kw: Any) -> Bot:
     return MaxNBot(think_time=t, **kw)
 
 
+def _brs(t: float = 1.0, **kw: Any) -> Bot:
+    from .brs import BestReplyBot
+
+    return BestReplyBot(think_time=t, **kw)
+
+
 def _ismcts(t: float = 1.0, **kw: Any) -> Bot:
     from .ismcts import ISMCTSBot
 
@@ -160,6 +166,8 @@ ALGORITHMS: dict[str, dict[str, tuple[Factory, dict[str, Any]]]] = {
             _maxn,
             {"worlds": 1, "max_depth": 3, "opponent_n": 4, "evaluator": _yonin_evaluator},
         ),
+        # Best-Reply Search: the others' strongest reply from any seat, then us again
+        "brs": (_brs, {"opponent_n": 4, "evaluator": _yonin_evaluator}),
         "mcts": (_mcts, {}),
     },
 }

@@ -23,6 +23,7 @@ docs/results/yonin_shogi_top_vs_greedy.txt):
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from server.engine import Game, Outcome
@@ -236,6 +237,11 @@ class YoninEvaluator(HookEvaluator):
         if taken is not None:
             return utilities(*taken, RESOLVED)
         return going(state, kings, reached)
+
+    def turn_to(self, state: YoninState, seat: int) -> YoninState:
+        """The position with ``seat`` to move (Best-Reply Search plays replies out of turn,
+        :mod:`.brs`)."""
+        return dataclasses.replace(state, to_move=seat)
 
     def heuristic(self, state: YoninState, seat: int, move: YoninMove) -> float:
         board = state.board

@@ -35,7 +35,10 @@ export class App extends EventTarget {
     this.lowerOffset = -Infinity;
     this.liveOffset = null;
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    this.conn = new Connection({ url: `${scheme}://${location.host}/ws`, hello: () => this.helloFields() });
+    this.conn = new Connection({
+      url: `${scheme}://${location.host}/ws`,
+      hello: () => this.helloFields(),
+    });
     this.conn.addEventListener("welcome", (e) => this.onWelcome(e.detail));
     this.conn.addEventListener("update", (e) => this.onUpdate(e.detail));
     this.conn.addEventListener("push", (e) => this.onPush(e.detail));
@@ -43,7 +46,9 @@ export class App extends EventTarget {
       if (e.detail !== "online") this.ready = false;
       this.dispatchEvent(new CustomEvent("status", { detail: e.detail }));
     });
-    this.conn.addEventListener("session-refused", () => { storage.session = null; });
+    this.conn.addEventListener("session-refused", () => {
+      storage.session = null;
+    });
   }
 
   start() {
@@ -99,11 +104,19 @@ export class App extends EventTarget {
       if (!r.tokens || (r.status === "over" && r.id !== current)) continue;
       for (const [seat, token] of Object.entries(r.tokens)) {
         try {
-          await this.conn.request({ type: "join", room: r.id, seat: Number(seat), token, since: r.since });
+          await this.conn.request({
+            type: "join",
+            room: r.id,
+            seat: Number(seat),
+            token,
+            since: r.since,
+          });
           this.addHeld(r.id, Number(seat));
         } catch (err) {
           if (err.code === "no_such_room" || err.code === "bad_token") {
-            storage.updateRoom(r.id, (d) => { delete d.tokens; });
+            storage.updateRoom(r.id, (d) => {
+              delete d.tokens;
+            });
           }
         }
       }
@@ -111,7 +124,16 @@ export class App extends EventTarget {
   }
 
   info(game) {
-    return this.gameInfo.get(game) || { name: game, title: game, seat_names: [], hidden_information: false, simultaneous: false, options: {} };
+    return (
+      this.gameInfo.get(game) || {
+        name: game,
+        title: game,
+        seat_names: [],
+        hidden_information: false,
+        simultaneous: false,
+        options: {},
+      }
+    );
   }
 
   room(id) {
@@ -161,7 +183,11 @@ export class App extends EventTarget {
     const prev = r.updates.get(key);
     if (prev && u.version < prev.version) return;
     // pushed right after its event (not a resync of older news): its `at` is "now"
-    const live = !!u.events && u.events.length > 0 && r.version !== null && (u.version === r.version + 1 || u.version === r.version);
+    const live =
+      !!u.events &&
+      u.events.length > 0 &&
+      r.version !== null &&
+      (u.version === r.version + 1 || u.version === r.version);
     r.version = Math.max(r.version || 0, u.version);
     if (typeof u.at === "number") this.observeServerTime(u.at, received, live);
     r.updates.set(key, u);
@@ -183,7 +209,8 @@ export class App extends EventTarget {
       d.since = Math.max(d.since || 0, u.version);
       d.game = u.game;
       d.status = u.status;
-      if (info.simultaneous && u.legal && u.you !== null) d.legal = { turn: u.turn, seat: u.you, moves: u.legal };
+      if (info.simultaneous && u.legal && u.you !== null)
+        d.legal = { turn: u.turn, seat: u.you, moves: u.legal };
     });
     this.dispatchEvent(new CustomEvent("update", { detail: u }));
   }
@@ -197,7 +224,8 @@ export class App extends EventTarget {
       let text;
       if (ev.kind === "move") {
         text = ev === lastMove ? describeMove(info, u, ev.seats) : null;
-        if (!text || (Array.isArray(text) && !text.length)) text = `${ev.seats.map((s) => (u.you === s ? "You" : (u.seats[s] && u.seats[s].name) || `Seat ${s + 1}`)).join(" and ")} moved`;
+        if (!text || (Array.isArray(text) && !text.length))
+          text = `${ev.seats.map((s) => movedName(u, s)).join(" and ")} moved`;
       } else {
         text = eventText(info, u, ev);
       }
@@ -223,7 +251,11 @@ export class App extends EventTarget {
       this.dispatchEvent(new CustomEvent("chat", { detail: msg.room }));
     } else if (msg.type === "rematch" && msg.new_room) {
       this.onRematch(msg);
-    } else if (msg.type === "opponent_gone" && typeof msg.room === "string" && Number.isInteger(msg.seat)) {
+    } else if (
+      msg.type === "opponent_gone" &&
+      typeof msg.room === "string" &&
+      Number.isInteger(msg.seat)
+    ) {
       this.onGone(msg);
     }
   }
@@ -238,7 +270,8 @@ export class App extends EventTarget {
     } else {
       const at = Date.now() + Math.max(0, Number(msg.claim_in) || 0) * 1000;
       seats.set(msg.seat, at);
-      const tick = () => { // the countdown, told every second while it runs
+      const tick = () => {
+        // the countdown, told every second while it runs
         if (seats.get(msg.seat) !== at) return;
         tell();
         if (Date.now() < at) setTimeout(tick, Math.min(1000, at - Date.now() + 50));
@@ -304,7 +337,8 @@ export class App extends EventTarget {
   observeServerTime(at, received, live) {
     const sample = at - received;
     this.lowerOffset = Math.max(this.lowerOffset, sample);
-    if (live) this.liveOffset = this.liveOffset === null ? sample : Math.max(this.liveOffset, sample);
+    if (live)
+      this.liveOffset = this.liveOffset === null ? sample : Math.max(this.liveOffset, sample);
   }
 
   /** The server's time now (Unix seconds), corrected for a browser clock that is off. */
@@ -319,7 +353,14 @@ export class App extends EventTarget {
     if (r && r.flagged !== null && r.flagged !== undefined) return r.flagged;
     const u = this.latest(id);
     const o = u && u.outcome;
-    if (o && o.reason === "timeout" && o.ranks.length === 2 && o.winner !== null && o.winner !== undefined) return 1 - o.winner;
+    if (
+      o &&
+      o.reason === "timeout" &&
+      o.ranks.length === 2 &&
+      o.winner !== null &&
+      o.winner !== undefined
+    )
+      return 1 - o.winner;
     return null;
   }
 
@@ -333,7 +374,8 @@ export class App extends EventTarget {
     const known = this.rooms.get(id);
     const since = storage.room(id).since;
     if (this.held.has(id)) {
-      if (!known || !known.updates.size) await this.request({ type: "resync", room: id, since: null }).catch(() => {});
+      if (!known || !known.updates.size)
+        await this.request({ type: "resync", room: id, since: null }).catch(() => {});
       return;
     }
     if (this.watching.has(id) && known && known.updates.size) return; // the resume pushed it
@@ -343,12 +385,18 @@ export class App extends EventTarget {
         try {
           await this.request({ type: "join", room: id, seat: Number(seat), token, since });
           this.addHeld(id, Number(seat));
-        } catch { /* fall back to watching */ }
+        } catch {
+          /* fall back to watching */
+        }
       }
       if (this.held.has(id)) return;
     }
     try {
-      await this.request({ type: "watch", room: id, since: known && known.updates.size ? since : undefined });
+      await this.request({
+        type: "watch",
+        room: id,
+        since: known && known.updates.size ? since : undefined,
+      });
       this.watching.add(id);
     } catch (err) {
       this.fail(err);
@@ -386,6 +434,11 @@ export class App extends EventTarget {
   }
 }
 
+/** Who made a move, in the room's log: "You", the seat's name, or "Seat N". */
+function movedName(u, s) {
+  return u.you === s ? "You" : (u.seats[s] && u.seats[s].name) || `Seat ${s + 1}`;
+}
+
 // The log of a room survives a reload of the tab (sessionStorage): the server resends only
 // what we missed, so what we already heard is kept here.
 function readLog(id) {
@@ -400,7 +453,9 @@ function readLog(id) {
 function writeLog(id, log) {
   try {
     sessionStorage.setItem(`kibitz.log.${id}`, JSON.stringify(log));
-  } catch { /* storage full: the log just starts over after a reload */ }
+  } catch {
+    /* storage full: the log just starts over after a reload */
+  }
 }
 
 /**
@@ -410,7 +465,8 @@ function writeLog(id, log) {
  */
 export function plainView(u) {
   const v = u && u.view;
-  if (!v || v.delayed === undefined || (v.public === undefined && !Array.isArray(v.seats))) return u;
+  if (!v || v.delayed === undefined || (v.public === undefined && !Array.isArray(v.seats)))
+    return u;
   return { ...u, view: v.public !== undefined ? v.public : v.seats[0], delayed: v.delayed };
 }
 

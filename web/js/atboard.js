@@ -22,8 +22,14 @@ export function premovesApply(info) {
 
 /** Whether the seat we play (any we hold) is to move now and has not moved yet. */
 export function yourTurn(u) {
-  return !!u && u.status === "playing" && u.you !== null && u.you !== undefined
-    && u.to_act.includes(u.you) && !u.your_move;
+  return (
+    !!u &&
+    u.status === "playing" &&
+    u.you !== null &&
+    u.you !== undefined &&
+    u.to_act.includes(u.you) &&
+    !u.your_move
+  );
 }
 
 /** The tab's title: "Your turn · Chess · Kibitz" when it is. */
@@ -42,20 +48,58 @@ export class ViewToggles {
     this.flipped = false;
     this.coords = storage.pref("coords", true) !== false;
     this.premoves = storage.pref("premoves", true) !== false;
-    this.flipButton = h("button", {
-      type: "button", class: "secondary small", id: "flip-board", "aria-pressed": "false",
-      onclick: () => { this.flipped = !this.flipped; this.render(); onFlip(); },
-    }, "Flip board");
-    this.coordsButton = h("button", {
-      type: "button", class: "secondary small", id: "coords-toggle",
-      onclick: () => { this.coords = !this.coords; storage.setPref("coords", this.coords); this.render(); },
-    }, "Coordinates");
-    this.premoveButton = h("button", {
-      type: "button", class: "secondary small", id: "premove-toggle",
-      title: "Move while the other side thinks; right-click or Escape cancels",
-      onclick: () => { this.premoves = !this.premoves; storage.setPref("premoves", this.premoves); this.render(); onFlip(); },
-    }, "Premoves");
-    this.el = h("div", { class: "view-toggles", role: "group", "aria-label": "Board view" }, this.flipButton, this.coordsButton, this.premoveButton);
+    this.flipButton = h(
+      "button",
+      {
+        type: "button",
+        class: "secondary small",
+        id: "flip-board",
+        "aria-pressed": "false",
+        onclick: () => {
+          this.flipped = !this.flipped;
+          this.render();
+          onFlip();
+        },
+      },
+      "Flip board",
+    );
+    this.coordsButton = h(
+      "button",
+      {
+        type: "button",
+        class: "secondary small",
+        id: "coords-toggle",
+        onclick: () => {
+          this.coords = !this.coords;
+          storage.setPref("coords", this.coords);
+          this.render();
+        },
+      },
+      "Coordinates",
+    );
+    this.premoveButton = h(
+      "button",
+      {
+        type: "button",
+        class: "secondary small",
+        id: "premove-toggle",
+        title: "Move while the other side thinks; right-click or Escape cancels",
+        onclick: () => {
+          this.premoves = !this.premoves;
+          storage.setPref("premoves", this.premoves);
+          this.render();
+          onFlip();
+        },
+      },
+      "Premoves",
+    );
+    this.el = h(
+      "div",
+      { class: "view-toggles", role: "group", "aria-label": "Board view" },
+      this.flipButton,
+      this.coordsButton,
+      this.premoveButton,
+    );
     this.render();
   }
 
@@ -93,8 +137,13 @@ export function renderBoardClocks(top, bottom, u, { narrow, flipped, clockEl, ch
     return;
   }
   const below = bottomSeat(u, flipped);
-  const entry = (seat) => h("span", { class: "one", dataset: { seat } },
-    h("span", { class: "who" }, chip(seat), label(seat)), clockEl(seat));
+  const entry = (seat) =>
+    h(
+      "span",
+      { class: "one", dataset: { seat } },
+      h("span", { class: "who" }, chip(seat), label(seat)),
+      clockEl(seat),
+    );
   const above = u.seats.map((_, seat) => seat).filter((seat) => seat !== below);
   top.replaceChildren(h("div", { class: "clocks" }, above.map(entry)));
   bottom.replaceChildren(...(below === null ? [] : [h("div", { class: "clocks" }, entry(below))]));
@@ -107,7 +156,9 @@ export function watchNote(el, u, info) {
   if (u.you === null && info.hidden_information && u.status !== "over") {
     text = see.spectators_see_all
       ? `You watch every player's view, ${see.spectator_delay} turns late.`
-      : `${info.title} hides each player's pieces from the other: as a spectator you see only what is public. The whole game opens in the move list when it ends. (A room made with spectators seeing everything, and a delay, shows it all.)`;
+      : `${info.title} hides each player's pieces from the other: as a spectator you see only ` +
+        "what is public. The whole game opens in the move list when it ends. (A room made " +
+        "with spectators seeing everything, and a delay, shows it all.)";
   }
   el.textContent = text;
   return text !== "";

@@ -26,7 +26,11 @@ export class BoardFit {
   }
 
   schedule() {
-    if (!this.frame) this.frame = requestAnimationFrame(() => { this.frame = 0; this.fit(); });
+    if (!this.frame)
+      this.frame = requestAnimationFrame(() => {
+        this.frame = 0;
+        this.fit();
+      });
   }
 
   fit() {
@@ -36,7 +40,10 @@ export class BoardFit {
     if (!rect.width || !rect.height) return;
     const aspect = rect.height / rect.width; // a board's height for its width, hands and all
     const top = rect.top + window.scrollY; // where the board stands on the page
-    const under = this.below.reduce((sum, el) => sum + (el.offsetHeight ? el.offsetHeight + MARGIN : 0), 0);
+    const under = this.below.reduce(
+      (sum, el) => sum + (el.offsetHeight ? el.offsetHeight + MARGIN : 0),
+      0,
+    );
     const room = window.innerHeight - top - under - MARGIN;
     const size = Math.max(MIN, Math.floor(room / aspect));
     wrap.style.setProperty("--fit", `${size}px`);

@@ -20,7 +20,9 @@ export function mutedNames() {
 function saveMuted(names) {
   try {
     window.localStorage.setItem(MUTED_KEY, JSON.stringify([...names].sort()));
-  } catch { /* storage disabled: muting lasts for this page only */ }
+  } catch {
+    /* storage disabled: muting lasts for this page only */
+  }
 }
 
 const CHANNEL = { players: "players", spectators: "spectators" };
@@ -30,20 +32,46 @@ export class ChatPanel {
     this.app = app;
     this.id = id;
     this.muted = mutedNames();
-    this.list = h("ol", { class: "chat-list", id: "chat-list", "aria-label": "Chat messages", "aria-live": "polite" });
+    this.list = h("ol", {
+      class: "chat-list",
+      id: "chat-list",
+      "aria-label": "Chat messages",
+      "aria-live": "polite",
+    });
     this.empty = h("p", { class: "muted", id: "chat-empty" }, "No messages yet.");
     this.hiddenNote = h("p", { class: "muted small", id: "chat-muted-note", hidden: true });
-    this.input = h("input", { id: "chat-input", type: "text", maxlength: MAX_TEXT, autocomplete: "off", "aria-label": "Message", placeholder: "Say something…" });
+    this.input = h("input", {
+      id: "chat-input",
+      type: "text",
+      maxlength: MAX_TEXT,
+      autocomplete: "off",
+      "aria-label": "Message",
+      placeholder: "Say something…",
+    });
     this.channelNote = h("small", { class: "muted", id: "chat-channel" });
-    const form = h("form", { class: "chat-form", novalidate: true },
-      this.input, h("button", { type: "submit", class: "small", id: "chat-send" }, "Send"));
+    const form = h(
+      "form",
+      { class: "chat-form", novalidate: true },
+      this.input,
+      h("button", { type: "submit", class: "small", id: "chat-send" }, "Send"),
+    );
     form.addEventListener("submit", (e) => {
       e.preventDefault();
       this.send();
     });
-    this.el = h("section", { class: "panel chat", id: "chat", "aria-labelledby": "chat-h" },
-      h("h2", { id: "chat-h" }, "Chat"), this.empty, this.list, this.hiddenNote, form, this.channelNote);
-    this.onChat = (e) => { if (e.detail === this.id) this.render(); };
+    this.el = h(
+      "section",
+      { class: "panel chat", id: "chat", "aria-labelledby": "chat-h" },
+      h("h2", { id: "chat-h" }, "Chat"),
+      this.empty,
+      this.list,
+      this.hiddenNote,
+      form,
+      this.channelNote,
+    );
+    this.onChat = (e) => {
+      if (e.detail === this.id) this.render();
+    };
     this.onStorage = (e) => {
       if (e.key === MUTED_KEY) {
         this.muted = mutedNames();
@@ -85,7 +113,9 @@ export class ChatPanel {
     const playing = u && u.status !== "over";
     this.channelNote.textContent = seated
       ? "You write in the players' channel: everybody reads it."
-      : playing ? "You write in the spectators' channel: the players do not read it until the game is over." : "You write in the spectators' channel.";
+      : playing
+        ? "You write in the spectators' channel: the players do not read it until the game is over."
+        : "You write in the spectators' channel.";
   }
 
   render() {
@@ -99,13 +129,39 @@ export class ChatPanel {
         continue;
       }
       const at = typeof m.at === "number" ? new Date(m.at * 1000) : null;
-      items.push(h("li", { class: `chat-msg ${CHANNEL[m.channel] || "players"}`, dataset: { channel: m.channel, from } },
-        h("span", { class: "chat-from" }, from),
-        m.account === false ? h("span", { class: "badge-guest", title: "a guest, not an account" }, "guest") : null,
-        h("span", { class: "tag chat-channel" }, CHANNEL[m.channel] || String(m.channel)),
-        at ? h("time", { class: "muted small", datetime: at.toISOString() }, at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })) : null,
-        h("span", { class: "chat-text" }, String(m.text)),
-        h("button", { type: "button", class: "link small mute", dataset: { mute: from }, "aria-label": `Mute ${from}`, onclick: () => this.toggleMute(from) }, "mute")));
+      items.push(
+        h(
+          "li",
+          {
+            class: `chat-msg ${CHANNEL[m.channel] || "players"}`,
+            dataset: { channel: m.channel, from },
+          },
+          h("span", { class: "chat-from" }, from),
+          m.account === false
+            ? h("span", { class: "badge-guest", title: "a guest, not an account" }, "guest")
+            : null,
+          h("span", { class: "tag chat-channel" }, CHANNEL[m.channel] || String(m.channel)),
+          at
+            ? h(
+                "time",
+                { class: "muted small", datetime: at.toISOString() },
+                at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }),
+              )
+            : null,
+          h("span", { class: "chat-text" }, String(m.text)),
+          h(
+            "button",
+            {
+              type: "button",
+              class: "link small mute",
+              dataset: { mute: from },
+              "aria-label": `Mute ${from}`,
+              onclick: () => this.toggleMute(from),
+            },
+            "mute",
+          ),
+        ),
+      );
     }
     this.list.replaceChildren(...items);
     this.empty.hidden = messages.length > 0;
@@ -113,7 +169,18 @@ export class ChatPanel {
     this.hiddenNote.hidden = !mutedHere.length;
     this.hiddenNote.replaceChildren(
       `${hidden} message${hidden === 1 ? "" : "s"} from muted names hidden. `,
-      ...mutedHere.map((n) => h("button", { type: "button", class: "link small", dataset: { unmute: n }, onclick: () => this.toggleMute(n) }, `Unmute ${n}`)),
+      ...mutedHere.map((n) =>
+        h(
+          "button",
+          {
+            type: "button",
+            class: "link small",
+            dataset: { unmute: n },
+            onclick: () => this.toggleMute(n),
+          },
+          `Unmute ${n}`,
+        ),
+      ),
     );
     this.list.scrollTop = this.list.scrollHeight;
   }

@@ -50,7 +50,10 @@ function amount(seconds) {
 export function clockSummary(spec) {
   if (!spec) return "";
   if (spec.type === "per_move") return `${amount(spec.seconds)} per move`;
-  if (spec.type === "fischer") return spec.increment ? `${amount(spec.base)} + ${spec.increment} s per move` : amount(spec.base);
+  if (spec.type === "fischer")
+    return spec.increment
+      ? `${amount(spec.base)} + ${spec.increment} s per move`
+      : amount(spec.base);
   return "";
 }
 
@@ -76,7 +79,11 @@ export class ClockView {
     this.spoken = [];
     this.previous = [];
     this.frame = null;
-    this.announcer = h("p", { class: "visually-hidden", id: "clock-announce", "aria-live": "polite" });
+    this.announcer = h("p", {
+      class: "visually-hidden",
+      id: "clock-announce",
+      "aria-live": "polite",
+    });
     this.summary = h("p", { class: "clock-summary muted", id: "clock-summary", hidden: true });
     this.notice = h("p", { class: "first-move", id: "first-move", hidden: true });
   }
@@ -90,7 +97,12 @@ export class ClockView {
   el(seat) {
     if (!this.u || !this.u.clock) return null;
     if (!this.boxes[seat]) {
-      this.boxes[seat] = h("span", { class: "clock", id: `clock-${seat}`, role: "timer", dataset: { seat } });
+      this.boxes[seat] = h("span", {
+        class: "clock",
+        id: `clock-${seat}`,
+        role: "timer",
+        dataset: { seat },
+      });
     }
     return this.boxes[seat];
   }
@@ -103,7 +115,9 @@ export class ClockView {
     const clock = u.clock;
     this.summary.hidden = !clock;
     const waits = clock && u.status === "playing" && clock.started === false;
-    this.summary.textContent = clock ? `Clock: ${clockSummary(clock)}${waits ? " · starts after each side's first move" : ""}` : "";
+    this.summary.textContent = clock
+      ? `Clock: ${clockSummary(clock)}${waits ? " · starts after each side's first move" : ""}`
+      : "";
     if (!clock) {
       this.notice.hidden = true;
       this.destroy();
@@ -116,7 +130,13 @@ export class ClockView {
 
   running() {
     const u = this.u;
-    return !!(u && u.clock && u.status === "playing" && u.clock.since !== null && u.clock.running.length);
+    return !!(
+      u &&
+      u.clock &&
+      u.status === "playing" &&
+      u.clock.since !== null &&
+      u.clock.running.length
+    );
   }
 
   /** Seconds left for `seat` now. */
@@ -144,7 +164,9 @@ export class ClockView {
         box.textContent = text;
         this.shown[seat] = text;
       }
-      const spoken = `${seatName(this.info, seat)} clock: ${u.status === "over" && seat === this.flagged ? "out of time" : `${spokenTime(left)} left`}${running ? ", running" : ""}`;
+      const state =
+        u.status === "over" && seat === this.flagged ? "out of time" : `${spokenTime(left)} left`;
+      const spoken = `${seatName(this.info, seat)} clock: ${state}${running ? ", running" : ""}`;
       if (this.spoken[seat] !== spoken) {
         box.setAttribute("aria-label", spoken);
         this.spoken[seat] = spoken;
@@ -156,13 +178,15 @@ export class ClockView {
       this.previous[seat] = left;
     });
     const waiting = this.firstMove(mine);
-    if ((this.running() || waiting) && this.frame === null) this.frame = requestAnimationFrame(() => this.tick());
+    if ((this.running() || waiting) && this.frame === null)
+      this.frame = requestAnimationFrame(() => this.tick());
   }
 
   /** The first-move countdown (true while it runs): who must move, and in how long. */
   firstMove(mine) {
     const u = this.u;
-    const due = u.status === "playing" && u.clock.abort_at ? u.clock.abort_at - this.serverNow() : null;
+    const due =
+      u.status === "playing" && u.clock.abort_at ? u.clock.abort_at - this.serverNow() : null;
     this.notice.hidden = due === null;
     if (due === null) return false;
     const secs = Math.max(0, Math.ceil(due));

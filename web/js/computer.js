@@ -11,10 +11,21 @@ import { seatName } from "./text.js";
 //: shown on a scale where that player stands at 400, a rating newcomers can place
 export const RANDOM_RATING = 400;
 //: plain names for ratings on that scale: [below this rating, name]
-const BANDS = [[800, "beginner"], [1100, "novice"], [1400, "intermediate"], [1700, "advanced"], [2000, "expert"], [Infinity, "master"]];
+const BANDS = [
+  [800, "beginner"],
+  [1100, "novice"],
+  [1400, "intermediate"],
+  [1700, "advanced"],
+  [2000, "expert"],
+  [Infinity, "master"],
+];
 const CLOCKS = [
-  ["none", "No clock"], ["3+2", "3+2 blitz"], ["5+3", "5+3 blitz"], ["10+5", "10+5 rapid"],
-  ["15+10", "15+10 rapid"], ["30+20", "30+20 classical"],
+  ["none", "No clock"],
+  ["3+2", "3+2 blitz"],
+  ["5+3", "5+3 blitz"],
+  ["10+5", "10+5 rapid"],
+  ["15+10", "15+10 rapid"],
+  ["30+20", "30+20 classical"],
 ];
 
 /** A level as a player reads it: "Level 2: novice — rated about 950"; an engine's level
@@ -37,15 +48,35 @@ export class ComputerPanel {
     this.game = h("select", { id: "cpu-game", name: "cpu-game", onchange: () => this.fill() });
     this.level = h("select", { id: "cpu-level", name: "cpu-level" });
     this.side = h("select", { id: "cpu-side", name: "cpu-side" });
-    this.clock = h("select", { id: "cpu-clock", name: "cpu-clock" },
-      CLOCKS.map(([value, text]) => h("option", { value, selected: value === storage.pref("cpuClock", "none") }, text)));
+    this.clock = h(
+      "select",
+      { id: "cpu-clock", name: "cpu-clock" },
+      CLOCKS.map(([value, text]) =>
+        h("option", { value, selected: value === storage.pref("cpuClock", "none") }, text),
+      ),
+    );
     this.button = h("button", { type: "submit", id: "cpu-play" }, "Play");
     const field = (label, input) => h("label", { class: "field" }, h("span", {}, label), input);
-    this.el = h("section", { class: "panel computer", "aria-labelledby": "cpu-h" },
+    this.el = h(
+      "section",
+      { class: "panel computer", "aria-labelledby": "cpu-h" },
       h("h2", { id: "cpu-h" }, "Play with the computer"),
-      h("form", { class: "cpu-form", onsubmit: (e) => { e.preventDefault(); this.play(); } },
-        field("Game", this.game), field("Level", this.level), field("You play", this.side),
-        field("Clock", this.clock), this.button));
+      h(
+        "form",
+        {
+          class: "cpu-form",
+          onsubmit: (e) => {
+            e.preventDefault();
+            this.play();
+          },
+        },
+        field("Game", this.game),
+        field("Level", this.level),
+        field("You play", this.side),
+        field("Clock", this.clock),
+        this.button,
+      ),
+    );
     this.onReady = () => this.fill();
     app.addEventListener("ready", this.onReady);
     this.fill();
@@ -62,17 +93,25 @@ export class ComputerPanel {
     if (!games.length) return;
     const chosen = this.game.value || storage.pref("cpuGame", "chess");
     const game = games.some((g) => g.name === chosen) ? chosen : games[0].name;
-    this.game.replaceChildren(...games.map((g) => h("option", { value: g.name, selected: g.name === game }, g.title)));
+    this.game.replaceChildren(
+      ...games.map((g) => h("option", { value: g.name, selected: g.name === game }, g.title)),
+    );
     storage.setPref("cpuGame", game);
     const info = this.app.info(game);
     const keep = storage.pref(`cpuLevel.${game}`, "");
-    this.level.replaceChildren(...info.levels.map((l, i) => {
-      const value = l.strength;
-      return h("option", { value, selected: keep ? value === keep : i === 1 }, levelLabel(l));
-    }));
+    this.level.replaceChildren(
+      ...info.levels.map((l, i) => {
+        const value = l.strength;
+        return h("option", { value, selected: keep ? value === keep : i === 1 }, levelLabel(l));
+      }),
+    );
     const seats = Math.max(2, info.min_seats || 2);
-    this.side.replaceChildren(h("option", { value: "random" }, "Either (random)"),
-      ...Array.from({ length: seats }, (_, s) => h("option", { value: String(s), selected: s === 0 }, seatName(info, s))));
+    this.side.replaceChildren(
+      h("option", { value: "random" }, "Either (random)"),
+      ...Array.from({ length: seats }, (_, s) =>
+        h("option", { value: String(s), selected: s === 0 }, seatName(info, s)),
+      ),
+    );
   }
 
   async play() {
@@ -81,11 +120,13 @@ export class ComputerPanel {
     const game = this.game.value;
     const info = this.app.info(game);
     const seats = Math.max(2, info.min_seats || 2);
-    const mine = this.side.value === "random" ? Math.floor(Math.random() * seats) : Number(this.side.value);
+    const mine =
+      this.side.value === "random" ? Math.floor(Math.random() * seats) : Number(this.side.value);
     const strength = this.level.value;
     storage.setPref(`cpuLevel.${game}`, strength);
     storage.setPref("cpuClock", this.clock.value);
-    const bots = Array.from({ length: seats }, (_, seat) => seat).filter((s) => s !== mine)
+    const bots = Array.from({ length: seats }, (_, seat) => seat)
+      .filter((s) => s !== mine)
       .map((seat) => ({ seat, strength }));
     const settings = {};
     if (this.clock.value !== "none") {
@@ -94,8 +135,19 @@ export class ComputerPanel {
     }
     this.button.disabled = true;
     try {
-      const reply = await this.app.request({ type: "create_room", game, seats, settings, bots, sit: mine, name });
-      storage.updateRoom(reply.room, (d) => { d.game = game; d.status = "playing"; });
+      const reply = await this.app.request({
+        type: "create_room",
+        game,
+        seats,
+        settings,
+        bots,
+        sit: mine,
+        name,
+      });
+      storage.updateRoom(reply.room, (d) => {
+        d.game = game;
+        d.status = "playing";
+      });
       this.app.heldSeat(reply.room, reply);
       location.hash = `#room=${reply.room}`;
     } catch (err) {

@@ -6,9 +6,12 @@ import { h } from "./dom.js";
 
 /** A collapsible "How to play <game>" panel (closed), or null when the game says nothing. */
 export function howToPlay(info, id, { open = false } = {}) {
-  const paragraphs = (info && Array.isArray(info.how_to_play)) ? info.how_to_play : [];
+  const paragraphs = info && Array.isArray(info.how_to_play) ? info.how_to_play : [];
   if (!paragraphs.length) return null;
-  return h("details", { class: "how-to-play", id, open },
+  return h(
+    "details",
+    { class: "how-to-play", id, open },
     h("summary", {}, `How to play ${info.title || info.name}`),
-    paragraphs.map((p) => h("p", {}, p)));
+    paragraphs.map((p) => h("p", {}, p)),
+  );
 }

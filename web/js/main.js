@@ -29,7 +29,11 @@ let viewKey = null;
 
 function initName() {
   let name = window.localStorage.getItem("kibitz.name");
-  try { name = name ? JSON.parse(name) : ""; } catch { name = ""; }
+  try {
+    name = name ? JSON.parse(name) : "";
+  } catch {
+    name = "";
+  }
   if (!name) {
     name = `Player ${Math.floor(100 + Math.random() * 900)}`;
     window.localStorage.setItem("kibitz.name", JSON.stringify(name));
@@ -58,21 +62,46 @@ function route() {
   const id = currentRoomId();
   const profile = profileName(); // accounts (issue 13): #/@/NAME
   const tour = tournamentRoute(); // tournaments (issue 38): #/tournaments, #/tournament/ID
-  const key = profile ? `@${profile}` : tour ? `tournament:${tour.id || ""}` : id ? `room:${id}` : "lobby";
+  const key = profile
+    ? `@${profile}`
+    : tour
+      ? `tournament:${tour.id || ""}`
+      : id
+        ? `room:${id}`
+        : "lobby";
   if (key === viewKey) return;
   if (view) view.destroy();
   viewKey = key;
-  if (tour) view = tour.id ? new TournamentView(app, main, tour.id, { playerName }) : new TournamentsView(app, main, { playerName });
-  else view = profile ? new ProfileView(app, main, profile) : id ? new RoomView(app, main, id, { playerName }) : new LobbyView(app, main, { playerName });
-  window.scrollTo(0, 0); // a new page starts at its top (on a phone: the board, not the lobby's middle)
-  if (document.activeElement && document.activeElement !== document.body && !main.contains(document.activeElement) && document.activeElement !== nameInput) {
+  if (tour)
+    view = tour.id
+      ? new TournamentView(app, main, tour.id, { playerName })
+      : new TournamentsView(app, main, { playerName });
+  else
+    view = profile
+      ? new ProfileView(app, main, profile)
+      : id
+        ? new RoomView(app, main, id, { playerName })
+        : new LobbyView(app, main, { playerName });
+  // a new page starts at its top (on a phone: the board, not the lobby's middle)
+  window.scrollTo(0, 0);
+  if (
+    document.activeElement &&
+    document.activeElement !== document.body &&
+    !main.contains(document.activeElement) &&
+    document.activeElement !== nameInput
+  ) {
     main.focus();
   }
 }
 
 // -- connection badge -----------------------------------------------------------------------
 
-const STATUS_TEXT = { connecting: "Connecting…", online: "Online", offline: "Offline — reconnecting…", idle: "Disconnected" };
+const STATUS_TEXT = {
+  connecting: "Connecting…",
+  online: "Online",
+  offline: "Offline — reconnecting…",
+  idle: "Disconnected",
+};
 
 app.addEventListener("status", (e) => {
   connBadge.dataset.state = e.detail;

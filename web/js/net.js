@@ -77,13 +77,18 @@ export class Connection extends EventTarget {
     ws.addEventListener("open", () => this.onOpen(ws));
     ws.addEventListener("message", (ev) => this.onMessage(ws, ev));
     ws.addEventListener("close", () => this.onClose(ws));
-    ws.addEventListener("error", () => { /* a close event follows */ });
+    ws.addEventListener("error", () => {
+      /* a close event follows */
+    });
   }
 
   async onOpen(ws) {
     if (ws !== this.ws) return;
     try {
-      const welcome = await this.send({ type: "hello", protocol: PROTOCOL, ...this.helloFields() }, ws);
+      const welcome = await this.send(
+        { type: "hello", protocol: PROTOCOL, ...this.helloFields() },
+        ws,
+      );
       this.attempt = 0;
       this.setState("online");
       this.startPing(ws);
@@ -121,8 +126,10 @@ export class Connection extends EventTarget {
     } else if (msg.type === "delta") {
       const update = this.patch(msg);
       if (update) this.dispatchEvent(new CustomEvent("update", { detail: update }));
-    } else if (msg.type === "error") this.dispatchEvent(new CustomEvent("server-error", { detail: msg }));
-    else this.dispatchEvent(new CustomEvent("push", { detail: msg })); // accounts: paired, seeks, ...
+    } else if (msg.type === "error")
+      this.dispatchEvent(new CustomEvent("server-error", { detail: msg }));
+    // accounts: paired, seeks, ...
+    else this.dispatchEvent(new CustomEvent("push", { detail: msg }));
   }
 
   /** Keep a full update as the state its recipient holds (the base of its next delta). */
@@ -146,8 +153,11 @@ export class Connection extends EventTarget {
     }
     if (held && held.version >= delta.version) return null;
     this.gaps += 1;
-    this.request({ type: "resync", room: delta.room, since: held ? held.version : undefined })
-      .catch(() => {});
+    this.request({
+      type: "resync",
+      room: delta.room,
+      since: held ? held.version : undefined,
+    }).catch(() => {});
     return null;
   }
 

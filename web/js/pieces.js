@@ -24,12 +24,22 @@ const SHAPES = {
     ["line", { x1: 45, y1: 36, x2: 55, y2: 46, detail: true }],
   ],
   n: [
-    ["path", { d: "M32 88 H76 V80 C77 60 72 42 62 31 C57 25 53 20 47 14 L45 23 C39 22 33 26 29 33 L21 47 C19 53 23 58 29 56 L36 51 C41 51 45 49 48 46 C46 57 36 64 33 72 L30 80 Z" }],
+    [
+      "path",
+      {
+        d:
+          "M32 88 H76 V80 C77 60 72 42 62 31 C57 25 53 20 47 14 L45 23 C39 22 33 26 29 33 " +
+          "L21 47 C19 53 23 58 29 56 L36 51 C41 51 45 49 48 46 C46 57 36 64 33 72 L30 80 Z",
+      },
+    ],
     ["circle", { cx: 40, cy: 33, r: 3.2, detail: true, fillDetail: true }],
     ["line", { x1: 25, y1: 49, x2: 28, y2: 47, detail: true }],
   ],
   q: [
-    ["path", { d: "M30 78 L21 36 L37 58 L36 27 L46 56 L50 22 L54 56 L64 27 L63 58 L79 36 L70 78 Z" }],
+    [
+      "path",
+      { d: "M30 78 L21 36 L37 58 L36 27 L46 56 L50 22 L54 56 L64 27 L63 58 L79 36 L70 78 Z" },
+    ],
     ["circle", { cx: 21, cy: 34, r: 5 }],
     ["circle", { cx: 36, cy: 25, r: 5 }],
     ["circle", { cx: 50, cy: 19, r: 5 }],
@@ -39,7 +49,10 @@ const SHAPES = {
   ],
   k: [
     ["path", { d: "M46.5 8 H53.5 V15 H60 V21 H53.5 V31 H46.5 V21 H40 V15 H46.5 Z" }],
-    ["path", { d: "M30 78 C22 62 24 44 38 41 C44 40 48 44 50 49 C52 44 56 40 62 41 C76 44 78 62 70 78 Z" }],
+    [
+      "path",
+      { d: "M30 78 C22 62 24 44 38 41 C44 40 48 44 50 49 C52 44 56 40 62 41 C76 44 78 62 70 78 Z" },
+    ],
     ["path", { d: "M50 49 L46 36 Q50 31 54 36 Z" }],
     ["path", { d: "M27 79 H73 Q75 84 73 88 H27 Q25 84 27 79 Z" }],
   ],
@@ -59,9 +72,25 @@ export function chessPiece(type, side, extraClass = "") {
   for (const [tag, attrs] of SHAPES[t] || SHAPES.p) {
     const { detail: isDetail, fillDetail, ...rest } = attrs;
     if (isDetail) {
-      g.append(s(tag, { ...rest, stroke: detail, "stroke-width": 3.5, "stroke-linecap": "round", fill: fillDetail ? detail : "none" }));
+      g.append(
+        s(tag, {
+          ...rest,
+          stroke: detail,
+          "stroke-width": 3.5,
+          "stroke-linecap": "round",
+          fill: fillDetail ? detail : "none",
+        }),
+      );
     } else {
-      g.append(s(tag, { ...rest, fill: body, stroke: edge, "stroke-width": 3, "stroke-linejoin": "round" }));
+      g.append(
+        s(tag, {
+          ...rest,
+          fill: body,
+          stroke: edge,
+          "stroke-width": 3,
+          "stroke-linejoin": "round",
+        }),
+      );
     }
   }
   return g;
@@ -73,14 +102,27 @@ export function chessPieceName(type) {
 
 /** A small standalone <svg> icon of a chess piece (promotion buttons, captured lists). */
 export function chessIcon(type, side, label) {
-  const svg = s("svg", { viewBox: "0 0 100 100", role: label ? "img" : null, "aria-label": label || null, "aria-hidden": label ? null : "true" });
+  const svg = s("svg", {
+    viewBox: "0 0 100 100",
+    role: label ? "img" : null,
+    "aria-label": label || null,
+    "aria-hidden": label ? null : "true",
+  });
   svg.append(chessPiece(type, side));
   return svg;
 }
 
 // -- BanQi ----------------------------------------------------------------------------------
 
-const BANQI_LETTERS = { general: "G", advisor: "A", elephant: "E", chariot: "R", horse: "H", cannon: "C", soldier: "S" };
+const BANQI_LETTERS = {
+  general: "G",
+  advisor: "A",
+  elephant: "E",
+  chariot: "R",
+  horse: "H",
+  cannon: "C",
+  soldier: "S",
+};
 
 /** A face-up BanQi disc with the piece's letter and name. */
 export function banqiPiece(piece) {
@@ -90,7 +132,11 @@ export function banqiPiece(piece) {
   g.append(
     s("circle", { cx: 50, cy: 50, r: 43, fill: "#f6ead0", stroke: "#6b4a25", "stroke-width": 3 }),
     s("circle", { cx: 50, cy: 50, r: 35, fill: "none", stroke: ink, "stroke-width": 3 }),
-    s("text", { x: 50, y: 55, "text-anchor": "middle", "font-size": 38, "font-weight": 700, fill: ink }, BANQI_LETTERS[piece.type] || "?"),
+    s(
+      "text",
+      { x: 50, y: 55, "text-anchor": "middle", "font-size": 38, "font-weight": 700, fill: ink },
+      BANQI_LETTERS[piece.type] || "?",
+    ),
     s("text", { x: 50, y: 75, "text-anchor": "middle", "font-size": 12, fill: ink }, piece.type),
   );
   return g;

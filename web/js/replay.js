@@ -22,7 +22,8 @@ export function pgnMoves(pgn) {
     .replace(/^\[.*\]\s*$/gm, " ")
     .replace(/\{[^}]*\}/g, " ")
     .replace(/\([^()]*\)/g, " ");
-  return body.split(/\s+/)
+  return body
+    .split(/\s+/)
     .map((t) => t.replace(/^\d+\.+/, ""))
     .filter((t) => t && !/^(1-0|0-1|1\/2-1\/2|\*|\$\d+)$/.test(t));
 }
@@ -58,25 +59,57 @@ export class ReplayPanel {
   build() {
     this.note = h("p", { class: "muted", id: "replay-note", hidden: true });
     this.list = h("ol", { class: "move-list", id: "move-list", "aria-label": "Moves" });
-    const nav = (id, label, text, onclick) => h("button", { type: "button", class: "secondary small", id, "aria-label": label, onclick }, text);
+    const nav = (id, label, text, onclick) =>
+      h(
+        "button",
+        { type: "button", class: "secondary small", id, "aria-label": label, onclick },
+        text,
+      );
     this.live = nav("replay-live", "Back to the game now", "Now", () => this.show(null));
-    this.pgn = h("a", { class: "button secondary small", id: "download-pgn", href: `api/rooms/${this.id}/pgn`, download: `kibitz-${this.id}.pgn`, hidden: true }, "Download PGN");
-    this.showing = h("p", { class: "muted small", id: "replay-showing", role: "status", "aria-live": "polite" });
+    this.pgn = h(
+      "a",
+      {
+        class: "button secondary small",
+        id: "download-pgn",
+        href: `api/rooms/${this.id}/pgn`,
+        download: `kibitz-${this.id}.pgn`,
+        hidden: true,
+      },
+      "Download PGN",
+    );
+    this.showing = h("p", {
+      class: "muted small",
+      id: "replay-showing",
+      role: "status",
+      "aria-live": "polite",
+    });
     // a game players write in their own notation (XiangQi's WXF: the record's exports.wxf),
     // or in squares, as chosen (kept per game)
-    this.notation = h("button", { type: "button", class: "secondary small", id: "notation-toggle", hidden: true, onclick: () => this.toggleNotation() });
-    this.el = h("section", { class: "panel replay", id: "replay", "aria-labelledby": "moves-h" },
+    this.notation = h("button", {
+      type: "button",
+      class: "secondary small",
+      id: "notation-toggle",
+      hidden: true,
+      onclick: () => this.toggleNotation(),
+    });
+    this.el = h(
+      "section",
+      { class: "panel replay", id: "replay", "aria-labelledby": "moves-h" },
       h("h2", { id: "moves-h" }, "Moves"),
       this.note,
       this.list,
-      h("div", { class: "row replay-nav" },
+      h(
+        "div",
+        { class: "row replay-nav" },
         nav("replay-first", "Starting position", "«", () => this.show(0)),
         nav("replay-prev", "Previous move (←)", "◀", () => this.step(-1)),
         nav("replay-next", "Next move (→)", "▶", () => this.step(1)),
         this.live,
         this.pgn,
-        this.notation),
-      this.showing);
+        this.notation,
+      ),
+      this.showing,
+    );
   }
 
   // -- the record ---------------------------------------------------------------------------
@@ -86,12 +119,18 @@ export class ReplayPanel {
     this.u = u;
     this.info = info;
     // a game whose hidden part is a chance draw (BanQi, Hase und Igel) shows its moves
-    const open = u.status !== "waiting"
-      && (!info.hidden_information || info.public_moves || u.status === "over");
+    const open =
+      u.status !== "waiting" &&
+      (!info.hidden_information || info.public_moves || u.status === "over");
     const rec = this.record;
     const stale = !rec || rec.moves.length !== u.turn || (u.status === "over") !== !!rec.outcome;
     if (open && stale && !this.pending && this.fetchedAt !== u.version) this.fetch(u.version);
-    if (!CHESS.has(u.game) && u.status !== "waiting" && this.historyAt !== u.version && this.missingTurns(u)) {
+    if (
+      !CHESS.has(u.game) &&
+      u.status !== "waiting" &&
+      this.historyAt !== u.version &&
+      this.missingTurns(u)
+    ) {
       this.loadHistory(u);
     }
     this.entries = this.buildEntries(u, info);
@@ -105,7 +144,8 @@ export class ReplayPanel {
       const reply = await this.app.request({ type: "record", room: this.id });
       this.setRecord(reply.record);
     } catch (err) {
-      if (err.code !== "not_finished" && err.code !== "offline" && err.code !== "disconnected") this.app.fail(err);
+      if (err.code !== "not_finished" && err.code !== "offline" && err.code !== "disconnected")
+        this.app.fail(err);
     } finally {
       this.pending = false;
     }
@@ -128,7 +168,16 @@ export class ReplayPanel {
       const views = this.app.room(this.id).views;
       for (const t of reply.turns) {
         if (t.turn > u.turn || views.has(t.turn)) continue;
-        views.set(t.turn, { ...u, turn: t.turn, view: t.view, events: null, legal: undefined, your_move: undefined, status: "playing", outcome: null });
+        views.set(t.turn, {
+          ...u,
+          turn: t.turn,
+          view: t.view,
+          events: null,
+          legal: undefined,
+          your_move: undefined,
+          status: "playing",
+          outcome: null,
+        });
       }
     } catch (err) {
       // rate_limited: the next update asks again
@@ -175,13 +224,20 @@ export class ReplayPanel {
       const written = this.written(rec);
       return rec.moves.map((t, i) => ({
         ply: t.turn,
-        label: `${t.turn}. ${written ? written[i]
-          : Object.entries(t.moves).map(([seat, m]) => (named ? `${names(Number(seat))}: ${m}` : m)).join(" · ")}`,
+        label: `${t.turn}. ${
+          written
+            ? written[i]
+            : Object.entries(t.moves)
+                .map(([seat, m]) => (named ? `${names(Number(seat))}: ${m}` : m))
+                .join(" · ")
+        }`,
       }));
     }
     // no record (a hidden-information game that runs): the turns this page saw
     const views = this.app.room(this.id).views;
-    return [...views.keys()].filter((t) => t > 0 && t <= u.turn).sort((a, b) => a - b)
+    return [...views.keys()]
+      .filter((t) => t > 0 && t <= u.turn)
+      .sort((a, b) => a - b)
       .map((t) => ({ ply: t, label: `Turn ${t}` }));
   }
 
@@ -209,7 +265,8 @@ export class ReplayPanel {
   key(e) {
     if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || !this.entries.length) return;
     const t = e.target;
-    if (t && t.closest && t.closest("input, textarea, select, svg, [contenteditable], .promo")) return;
+    if (t && t.closest && t.closest("input, textarea, select, svg, [contenteditable], .promo"))
+      return;
     if (e.key === "ArrowLeft") this.step(-1);
     else if (e.key === "ArrowRight") this.step(1);
     else return;
@@ -243,7 +300,14 @@ export class ReplayPanel {
     if (this.cursor === null) return null;
     if (this.placements && this.cursor < this.placements.length) {
       const entry = this.entries[this.cursor - 1];
-      return { update: u, chess: { placement: this.placements[this.cursor], lastMove: entry ? entry.uci : null, ply: this.cursor } };
+      return {
+        update: u,
+        chess: {
+          placement: this.placements[this.cursor],
+          lastMove: entry ? entry.uci : null,
+          ply: this.cursor,
+        },
+      };
     }
     const seen = this.app.room(this.id).views.get(this.cursor);
     return seen ? { update: seen, chess: null } : null;
@@ -251,24 +315,47 @@ export class ReplayPanel {
 
   render(u, info) {
     const rec = this.record;
-    const items = this.entries.map((e) => h("li", { class: e.ply === this.cursor ? "current" : "" },
-      h("button", { type: "button", class: "link", dataset: { ply: e.ply }, "aria-current": e.ply === this.cursor ? "step" : null, onclick: () => this.show(e.ply) }, e.label)));
+    const items = this.entries.map((e) =>
+      h(
+        "li",
+        { class: e.ply === this.cursor ? "current" : "" },
+        h(
+          "button",
+          {
+            type: "button",
+            class: "link",
+            dataset: { ply: e.ply },
+            "aria-current": e.ply === this.cursor ? "step" : null,
+            onclick: () => this.show(e.ply),
+          },
+          e.label,
+        ),
+      ),
+    );
     this.list.replaceChildren(...items);
     let note = "";
     if (!rec && info.hidden_information && !info.public_moves && u.status === "playing") {
-      note = "This game hides information: the whole move list opens when it ends. Until then, the turns this page has seen.";
+      note =
+        "This game hides information: the whole move list opens when it ends. " +
+        "Until then, the turns this page has seen.";
     } else if (rec && rec.delayed && u.status === "playing") {
       note = `Spectators see this game ${rec.delayed} turn${rec.delayed === 1 ? "" : "s"} late.`;
     }
     this.note.textContent = note;
     this.note.hidden = !note;
     this.el.hidden = !items.length && !note;
-    this.pgn.hidden = !(u.game === "chess" || (u.game === "dark_chess" && u.status === "over")) || !items.length;
+    this.pgn.hidden =
+      !(u.game === "chess" || (u.game === "dark_chess" && u.status === "over")) || !items.length;
     this.live.disabled = this.cursor === null;
     const current = this.list.querySelector("li.current");
     if (current) current.scrollIntoView({ block: "nearest" });
     if (this.cursor === null) this.showing.textContent = "";
-    else if (this.historic(u)) this.showing.textContent = this.cursor === 0 ? "Showing the starting position" : `Showing the position after move ${this.cursor} of ${this.lastPly()}`;
-    else this.showing.textContent = `The position after move ${this.cursor} is not known to this page`;
+    else if (this.historic(u))
+      this.showing.textContent =
+        this.cursor === 0
+          ? "Showing the starting position"
+          : `Showing the position after move ${this.cursor} of ${this.lastPly()}`;
+    else
+      this.showing.textContent = `The position after move ${this.cursor} is not known to this page`;
   }
 }

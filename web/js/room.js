@@ -1,22 +1,30 @@
-// A room: who sits where, whose turn it is, the board, and the actions (move, resign,
-// take-back, draw, abort, rematch, share), the move list (replay.js) and the chat
-// (chat.js). Everything is drawn from the latest `update` for our seat (or the spectator
-// view when we hold none).
+// A room: who sits where (seats.js), whose turn it is, the board, and the actions (move;
+// resign, take-back, draw, abort, rematch: actions.js; share), the game over box
+// (gameover.js), the move list (replay.js) and the chat (chat.js). Everything is drawn from
+// the latest `update` for our seat (or the spectator view when we hold none).
 
+import { ActionsPanel } from "./actions.js";
 import { plainView } from "./app.js";
-import { NARROW, ViewToggles, premovesApply, renderBoardClocks, tabTitle, watchNote } from "./atboard.js";
+import {
+  NARROW,
+  ViewToggles,
+  premovesApply,
+  renderBoardClocks,
+  tabTitle,
+  watchNote,
+} from "./atboard.js";
 import { BoardFit } from "./boardfit.js";
 import { OWN_MOVE_LIST, createBoard } from "./boards/index.js";
-import { colourOf } from "./boards/banqi.js";
 import { ChatPanel } from "./chat.js";
 import { ClockView } from "./clock.js";
 import { h, toast } from "./dom.js";
+import { renderGameOver } from "./gameover.js";
 import { howToPlay } from "./help.js";
-import { hasMoved, offerControls } from "./offers.js";
 import { ReplayPanel } from "./replay.js";
+import { chipFor, seatItems } from "./seats.js";
 import { soundFor, sounds } from "./sounds.js";
 import { TournamentBar } from "./tournamentboard.js";
-import { PROVISIONAL, outcomeText, playerLabel, ratingText, reasonText, seatName, signed } from "./text.js";
+import { outcomeText, playerLabel, seatName } from "./text.js";
 
 export class RoomView {
   constructor(app, host, id, { playerName }) {
@@ -26,23 +34,32 @@ export class RoomView {
     this.board = null;
     this.premoves = false; // whether the board may queue a premove now (see render)
     this.boardKey = null;
-    this.confirming = false;
-    this.clocks = new ClockView({ serverNow: () => app.serverNow(), mine: () => app.heldSeats(id), onLow: () => sounds.play("low_time") });
+    this.clocks = new ClockView({
+      serverNow: () => app.serverNow(),
+      mine: () => app.heldSeats(id),
+      onLow: () => sounds.play("low_time"),
+    });
     this.replay = new ReplayPanel(app, id, { onChange: () => this.render() });
     this.chat = new ChatPanel(app, id);
+    this.actions = new ActionsPanel(app, id, () => this.render());
     this.tournamentBar = new TournamentBar(app, id); // a tournament game: the way back, berserk
     this.heard = null; // the update the last sound was chosen against
     this.el = h("section", { class: "room-view", dataset: { room: id } });
     host.replaceChildren(this.el);
     this.build();
-    this.onUpdate = (e) => { if (e.detail.room === this.id) this.render(); };
+    this.onUpdate = (e) => {
+      if (e.detail.room === this.id) this.render();
+    };
     this.onReady = () => this.app.listen(this.id);
     this.onHeld = () => this.render();
-    this.onRematch = (e) => { if (e.detail.room === this.id) this.render(); };
+    this.onRematch = (e) => {
+      if (e.detail.room === this.id) this.render();
+    };
     this.onGone = this.onRematch;
     this.onSound = () => this.renderSoundToggle();
     this.onMissing = (e) => {
-      if (e.detail === this.id) this.status.textContent = "There is no such room (it may have ended long ago).";
+      if (e.detail === this.id)
+        this.status.textContent = "There is no such room (it may have ended long ago).";
     };
     app.addEventListener("update", this.onUpdate);
     app.addEventListener("ready", this.onReady);
@@ -75,25 +92,58 @@ export class RoomView {
   build() {
     const link = `${location.origin}${location.pathname}#room=${this.id}`;
     this.title = h("h1", {}, "Room");
-    const linkInput = h("input", { id: "room-link", type: "text", readonly: true, value: link, "aria-label": "Room link to share" });
+    const linkInput = h("input", {
+      id: "room-link",
+      type: "text",
+      readonly: true,
+      value: link,
+      "aria-label": "Room link to share",
+    });
     linkInput.addEventListener("focus", () => linkInput.select());
-    const copy = h("button", {
-      type: "button", class: "secondary small", id: "copy-link",
-      onclick: async () => {
-        try {
-          await navigator.clipboard.writeText(link);
-          toast("Link copied");
-        } catch {
-          linkInput.focus();
-          linkInput.select();
-          toast("Select the link and copy it");
-        }
+    const copy = h(
+      "button",
+      {
+        type: "button",
+        class: "secondary small",
+        id: "copy-link",
+        onclick: async () => {
+          try {
+            await navigator.clipboard.writeText(link);
+            toast("Link copied");
+          } catch {
+            linkInput.focus();
+            linkInput.select();
+            toast("Select the link and copy it");
+          }
+        },
       },
-    }, "Copy link");
-    this.watchLink = h("a", { class: "button secondary small", href: `#room=${this.id}&watch`, target: "_blank", rel: "noopener", id: "watch-tab" }, "Watch in a new tab");
-    this.soundToggle = h("button", { type: "button", class: "secondary small", id: "sound-toggle", onclick: () => { sounds.muted = !sounds.muted; } });
+      "Copy link",
+    );
+    this.watchLink = h(
+      "a",
+      {
+        class: "button secondary small",
+        href: `#room=${this.id}&watch`,
+        target: "_blank",
+        rel: "noopener",
+        id: "watch-tab",
+      },
+      "Watch in a new tab",
+    );
+    this.soundToggle = h("button", {
+      type: "button",
+      class: "secondary small",
+      id: "sound-toggle",
+      onclick: () => {
+        sounds.muted = !sounds.muted;
+      },
+    });
     this.renderSoundToggle();
-    this.status = h("p", { class: "status", id: "status", role: "status", "aria-live": "polite" }, "Loading the room…");
+    this.status = h(
+      "p",
+      { class: "status", id: "status", role: "status", "aria-live": "polite" },
+      "Loading the room…",
+    );
     this.boardHost = h("div", { class: "board-host" });
     // at the board (issue 34): flip, coordinates, clocks above and below the board on a phone
     this.narrow = window.matchMedia(NARROW);
@@ -106,40 +156,80 @@ export class RoomView {
     this.gameOver = h("div", { class: "gameover", id: "gameover", hidden: true, tabindex: -1 });
     this.watchNote = h("p", { class: "watch-note muted", id: "watch-note", hidden: true });
     this.seatsList = h("ul", { class: "seats", id: "seats" });
-    this.controls = h("div", { class: "controls", id: "controls" });
-    this.undoBox = h("div", { id: "undo-box" });
     this.infoHost = h("section", { class: "panel info-host" });
     this.legalCount = h("span", {}, "");
     this.legalMoves = h("div", { class: "moves", role: "group", "aria-label": "Legal moves" });
-    this.legalList = h("details", { class: "panel legal-list", id: "legal-list", hidden: true },
-      h("summary", {}, "All legal moves ", this.legalCount), this.legalMoves);
+    this.legalList = h(
+      "details",
+      { class: "panel legal-list", id: "legal-list", hidden: true },
+      h("summary", {}, "All legal moves ", this.legalCount),
+      this.legalMoves,
+    );
     this.logList = h("ul", { class: "log", id: "log", "aria-label": "Game log, newest first" });
     this.logEmpty = h("p", { class: "muted" }, "Nothing has happened yet.");
     this.el.append(
-      this.head = h("div", { class: "room-head" },
+      (this.head = h(
+        "div",
+        { class: "room-head" },
         this.title,
         h("div", { class: "share" }, linkInput, copy, this.watchLink),
         this.soundToggle,
         h("a", { class: "button secondary small", href: "#", id: "to-lobby" }, "← Lobby"),
-      ),
-      h("div", { class: "room" },
+      )),
+      h(
+        "div",
+        { class: "room" },
         // beside the board on a wide screen, above it on a phone (boardfit.js); the game's
         // end beside it, or under it on a phone (see render)
-        this.boardInfo = h("div", { class: "board-info" }, this.tournamentBar.el, this.status, this.clocks.notice, this.watchNote, this.gameOver),
-        this.boardArea = h("div", { class: "board-area" }, this.clockTop, this.boardHost, this.clockBottom, this.toggles.el),
-        h("aside", { class: "side", "aria-label": "Game details" },
-          h("section", { class: "panel", "aria-labelledby": "players-h" }, h("h2", { id: "players-h" }, "Players"), this.ratedLine = h("p", { class: "muted", id: "rated", hidden: true }), this.seatsList, this.clocks.summary, this.clocks.announcer),
-          this.actionsPanel = h("section", { class: "panel", "aria-label": "Actions" }, this.controls, this.undoBox),
+        (this.boardInfo = h(
+          "div",
+          { class: "board-info" },
+          this.tournamentBar.el,
+          this.status,
+          this.clocks.notice,
+          this.watchNote,
+          this.gameOver,
+        )),
+        (this.boardArea = h(
+          "div",
+          { class: "board-area" },
+          this.clockTop,
+          this.boardHost,
+          this.clockBottom,
+          this.toggles.el,
+        )),
+        h(
+          "aside",
+          { class: "side", "aria-label": "Game details" },
+          h(
+            "section",
+            { class: "panel", "aria-labelledby": "players-h" },
+            h("h2", { id: "players-h" }, "Players"),
+            (this.ratedLine = h("p", { class: "muted", id: "rated", hidden: true })),
+            this.seatsList,
+            this.clocks.summary,
+            this.clocks.announcer,
+          ),
+          this.actions.el,
           this.infoHost,
           this.rulesHost,
           this.replay.el,
           this.legalList,
-          h("section", { class: "panel", "aria-labelledby": "log-h" }, h("h2", { id: "log-h" }, "Game log"), this.logEmpty, this.logList),
+          h(
+            "section",
+            { class: "panel", "aria-labelledby": "log-h" },
+            h("h2", { id: "log-h" }, "Game log"),
+            this.logEmpty,
+            this.logList,
+          ),
           this.chat.el,
         ),
       ),
     );
-    this.fit = new BoardFit(this.boardHost, { below: [this.clockBottom], watch: [this.head, this.boardInfo] });
+    this.fit = new BoardFit(this.boardHost, {
+      below: [this.clockBottom],
+      watch: [this.head, this.boardInfo],
+    });
   }
 
   onStatus() {
@@ -172,7 +262,8 @@ export class RoomView {
     try {
       await this.app.request(msg);
     } catch (err) {
-      if (err.code === "stale_version") toast("The position changed meanwhile — have another look.");
+      if (err.code === "stale_version")
+        toast("The position changed meanwhile — have another look.");
       else this.app.fail(err);
       if (this.board) this.board.release();
       throw err;
@@ -212,7 +303,12 @@ export class RoomView {
     const legal = this.app.legalFor(u);
     this.replay.update(u, info);
     const past = this.replay.historic(u);
-    this.premoves = !past && this.toggles.premoves && premovesApply(info) && u.status === "playing" && you !== null;
+    this.premoves =
+      !past &&
+      this.toggles.premoves &&
+      premovesApply(info) &&
+      u.status === "playing" &&
+      you !== null;
     if (past) this.board.update(plainView(past.update), [], past.chess);
     else this.board.update(plainView(u), legal);
     this.playSound(u);
@@ -222,14 +318,16 @@ export class RoomView {
     this.renderStatus(u, info);
     this.renderSeats(u, info);
     renderBoardClocks(this.clockTop, this.clockBottom, u, {
-      narrow: this.narrow.matches, flipped: this.toggles.flipped,
-      clockEl: (seat) => this.clocks.el(seat), chip: (seat) => this.chipFor(u, info, seat),
+      narrow: this.narrow.matches,
+      flipped: this.toggles.flipped,
+      clockEl: (seat) => this.clocks.el(seat),
+      chip: (seat) => chipFor(u, info, seat),
       label: (seat) => u.seats[seat].name || `${seatName(info, seat)}: open`,
     });
-    this.renderControls(u, info);
+    this.actions.update(u, info, this.replay.movedSeats(u));
     this.renderLegal(u, info, legal);
     this.renderLog();
-    this.renderGameOver(u, info);
+    renderGameOver(this.gameOver, u, info, this.flagged);
     this.watchNote.hidden = !watchNote(this.watchNote, u, info);
     const endHost = this.narrow.matches ? this.boardArea : this.boardInfo;
     if (this.gameOver.parentElement !== endHost) endHost.append(this.gameOver);
@@ -244,7 +342,8 @@ export class RoomView {
     const others = (seats) => seats.filter((s) => s !== you).map((s) => playerLabel(info, u, s));
     if (u.status === "waiting") {
       const open = u.seats.filter((s) => s.kind === "empty").length;
-      text = `Waiting for ${open} more player${open === 1 ? "" : "s"} — share the link or pick a seat.`;
+      const players = `${open} more player${open === 1 ? "" : "s"}`;
+      text = `Waiting for ${players} — share the link or pick a seat.`;
     } else if (u.status === "over") {
       text = `Game over: ${outcomeText(info, u, this.flagged)}`;
       tone = "over";
@@ -252,17 +351,24 @@ export class RoomView {
       const acting = u.to_act.map((s) => playerLabel(info, u, s));
       if (info.simultaneous && u.to_act.length > 1) {
         const done = u.sealed.map((s) => playerLabel(info, u, s));
-        text = `Watching · ${acting.join(" and ")} choose at the same time${done.length ? ` — ${done.join(", ")} ha${done.length === 1 ? "s" : "ve"} moved` : ""}`;
+        const moved = done.length ? ` — ${done.join(", ")} ${have(done)} moved` : "";
+        text = `Watching · ${acting.join(" and ")} choose at the same time${moved}`;
       } else {
         text = `Watching · ${acting.join(", ")} to move`;
       }
     } else if (u.your_move) {
       const waiting = u.to_act.filter((s) => s !== you && !u.sealed.includes(s));
-      text = `You have moved (${u.your_move}). Waiting for ${waiting.map((s) => playerLabel(info, u, s)).join(", ") || "the others"} — you may still change your move.`;
+      const whom = waiting.map((s) => playerLabel(info, u, s)).join(", ") || "the others";
+      text =
+        `You have moved (${u.your_move}). Waiting for ${whom} — ` +
+        "you may still change your move.";
     } else if (u.to_act.includes(you)) {
       const sealedOthers = others(u.sealed);
-      text = sealedOthers.length ? `${sealedOthers.join(", ")} ha${sealedOthers.length === 1 ? "s" : "ve"} moved — your move` : "Your move";
-      if (info.simultaneous && u.to_act.length > 1 && !sealedOthers.length) text = "Your move — both sides move at the same time";
+      text = sealedOthers.length
+        ? `${sealedOthers.join(", ")} ${have(sealedOthers)} moved — your move`
+        : "Your move";
+      if (info.simultaneous && u.to_act.length > 1 && !sealedOthers.length)
+        text = "Your move — both sides move at the same time";
       tone = "you";
     } else {
       text = `Waiting for ${u.to_act.map((s) => playerLabel(info, u, s)).join(", ")}`;
@@ -272,46 +378,13 @@ export class RoomView {
     this.status.dataset.tone = tone;
   }
 
-  /** The chip of a seat: a class, or the colour of a described board's seat. */
-  seatChip(u, info, seat) {
-    const grid = info.board === "grid" && u.view && u.view.grid;
-    if (grid && grid.seats[seat]) return { cls: "chip", colour: grid.seats[seat].colour };
-    if (info.board === "banqi") {
-      const c = colourOf(u, seat);
-      return { cls: c ? `chip ${c}` : "chip" };
-    }
-    if (["chess", "apocalypse"].includes(info.board)) return { cls: `chip ${seat === 0 ? "white" : "black"}` };
-    return { cls: `chip c${seat % 6}` };
-  }
-
-  chipFor(u, info, seat) {
-    const { cls, colour } = this.seatChip(u, info, seat);
-    const chip = h("span", { class: cls, "aria-hidden": "true" });
-    if (colour) chip.style.backgroundColor = colour; // CSSOM: no inline style attribute (CSP)
-    return chip;
-  }
-
   renderSeats(u, info) {
-    const held = new Set(this.app.heldSeats(this.id));
-    const items = u.seats.map((s, seat) => {
-      const acting = u.status === "playing" && u.to_act.includes(seat);
-      const tags = [];
-      if (held.has(seat)) tags.push("you");
-      if (s.kind === "bot") tags.push("bot");
-      if (u.sealed.includes(seat)) tags.push("has moved");
-      else if (acting) tags.push(info.simultaneous && u.to_act.length > 1 ? "choosing" : "to move");
-      if (u.outcome && seat === this.flagged) tags.push("out of time");
-      if (u.outcome) tags.push(resultTag(u.outcome, seat));
-      const right = [];
-      const clock = this.narrow.matches ? null : this.clocks.el(seat); // else by the board
-      if (clock) right.push(clock);
-      if (s.kind === "empty" && !held.size && !this.app.spectatorOnly && u.status === "waiting") {
-        right.push(h("button", { type: "button", class: "small", dataset: { takeSeat: seat }, onclick: () => this.take(seat) }, `Sit here`));
-      }
-      return h("li", { class: `seat${acting ? " acting" : ""}${held.has(seat) ? " me" : ""}`, dataset: { seat } },
-        this.chipFor(u, info, seat),
-        h("span", {}, s.kind === "empty" ? `${seatName(info, seat)}: open seat` : `${s.name} `, ...this.ratingParts(u, seat), s.account === false ? h("span", { class: "badge-guest", title: "a guest, not an account" }, "guest") : null, s.kind === "empty" ? null : h("span", { class: "tag" }, `${seatName(info, seat)}${tags.length ? ` · ${tags.join(" · ")}` : ""}`)),
-        h("span", { class: "seat-right" }, right));
+    const items = seatItems(u, info, {
+      held: new Set(this.app.heldSeats(this.id)),
+      flagged: this.flagged,
+      spectatorOnly: this.app.spectatorOnly,
+      clockEl: (seat) => (this.narrow.matches ? null : this.clocks.el(seat)), // else by the board
+      take: (seat) => this.take(seat),
     });
     this.seatsList.replaceChildren(...items);
     const rated = u.rated;
@@ -319,104 +392,11 @@ export class RoomView {
     this.ratedLine.textContent = rated ? `Rated game · ${rated.category.split(":").pop()}` : "";
   }
 
-  /** A seat's rating as its own field beside the name ("1500?"), and once a rated game
-   * has ended its change and the rating after ("+8", "→ 1508"). */
-  ratingParts(u, seat) {
-    const s = u.seats[seat];
-    if (!s || s.rating === undefined || s.rating === null) return [];
-    const parts = [h("span", { class: "rating", dataset: { rating: s.rating }, title: s.provisional ? PROVISIONAL : null }, ratingText(s))];
-    const change = u.rated && u.rated.changes && u.rated.changes[seat];
-    if (change) {
-      const dir = change.change > 0 ? "up" : change.change < 0 ? "down" : "same";
-      parts.push(" ", h("span", { class: `rating-diff ${dir}`, dataset: { change: Math.round(change.change) } }, signed(change.change)),
-        " ", h("span", { class: "new-rating muted" }, `→ ${Math.round(change.new_rating)}`));
-    }
-    parts.push(" ");
-    return parts;
-  }
-
   async take(seat) {
     const name = this.playerName();
     if (!name) return;
     try {
       await this.app.takeSeat(this.id, seat, this.playerName());
-    } catch (err) {
-      this.app.fail(err);
-    }
-  }
-
-  renderControls(u, info) {
-    const you = u.you;
-    const controls = [];
-    const playing = u.status === "playing";
-    if (you !== null && playing) {
-      if (this.confirming) {
-        controls.push(h("div", { class: "confirm", role: "group", "aria-label": "Confirm resignation" },
-          h("span", {}, "Resign this game?"),
-          h("button", { type: "button", class: "danger", id: "resign-yes", onclick: () => this.resign() }, "Yes, resign"),
-          h("button", { type: "button", class: "secondary", id: "resign-no", onclick: () => { this.confirming = false; this.render(); } }, "Cancel")));
-      } else {
-        controls.push(h("button", { type: "button", class: "secondary", id: "resign", onclick: () => { this.confirming = true; this.render(); this.el.querySelector("#resign-yes").focus(); } }, "Resign"));
-      }
-      if (this.app.undoAllowed(u) && hasMoved(u, you, this.replay.movedSeats(u)) && !u.undo) {
-        controls.push(h("button", { type: "button", class: "secondary", id: "undo", onclick: () => this.undo() }, "Take back"));
-      }
-    }
-    if (you === null && playing) controls.push(h("span", { class: "muted" }, "You are watching."));
-    const offers = offerControls({
-      request: (msg) => this.app.request(msg).catch((err) => this.app.fail(err)),
-      u, info, moved: this.replay.movedSeats(u), followRoom: this.app.rematches.get(this.id) || null,
-      gone: this.app.gone.get(this.id) || null,
-    });
-    controls.push(...offers.controls);
-    if (u.status === "over") controls.push(h("a", { class: "button", href: "#", id: "new-game" }, "New game"));
-    this.controls.replaceChildren(...controls);
-
-    const undo = u.undo;
-    const box = [];
-    if (undo && playing) {
-      const asker = playerLabel(info, u, undo.seat);
-      if (undo.seat === you) {
-        box.push(h("p", {}, "You asked to take back your last move — waiting for an answer."));
-      } else if (you !== null && u.seats[you] && u.seats[you].kind === "person" && !undo.accepted.includes(you)) {
-        box.push(h("p", {}, `${asker} asks to take back their last move.`),
-          h("div", { class: "row" },
-            h("button", { type: "button", id: "undo-accept", onclick: () => this.answerUndo(true) }, "Accept"),
-            h("button", { type: "button", class: "secondary", id: "undo-decline", onclick: () => this.answerUndo(false) }, "Decline")));
-      } else {
-        box.push(h("p", {}, `${asker} asked to take back a move.`));
-      }
-    }
-    box.push(...offers.box);
-    this.undoBox.className = box.length ? "undo-ask" : "";
-    this.undoBox.replaceChildren(...box);
-    this.actionsPanel.hidden = !controls.length && !box.length;
-  }
-
-  async resign() {
-    this.confirming = false;
-    const u = this.app.latest(this.id);
-    try {
-      await this.app.request({ type: "resign", room: this.id, seat: u.you });
-    } catch (err) {
-      this.app.fail(err);
-    }
-    this.render();
-  }
-
-  async undo() {
-    const u = this.app.latest(this.id);
-    try {
-      await this.app.request({ type: "undo", room: this.id, seat: u.you });
-    } catch (err) {
-      this.app.fail(err);
-    }
-  }
-
-  async answerUndo(accept) {
-    const u = this.app.latest(this.id);
-    try {
-      await this.app.request({ type: "undo_answer", room: this.id, seat: u.you, accept });
     } catch (err) {
       this.app.fail(err);
     }
@@ -430,10 +410,20 @@ export class RoomView {
       return;
     }
     this.legalCount.textContent = `(${legal.length})`;
-    this.legalMoves.replaceChildren(...legal.map((t) => h("button", {
-      type: "button", class: "secondary small", dataset: { legal: t },
-      onclick: () => this.send(t).catch(() => {}),
-    }, t)));
+    this.legalMoves.replaceChildren(
+      ...legal.map((t) =>
+        h(
+          "button",
+          {
+            type: "button",
+            class: "secondary small",
+            dataset: { legal: t },
+            onclick: () => this.send(t).catch(() => {}),
+          },
+          t,
+        ),
+      ),
+    );
   }
 
   renderLog() {
@@ -441,56 +431,14 @@ export class RoomView {
     this.logList.replaceChildren(...r.log.slice(0, 40).map((e) => h("li", {}, e.text)));
     this.logEmpty.hidden = r.log.length > 0;
     const u = this.app.latest(this.id);
-    this.logEmpty.textContent = u && u.turn > 0
-      ? "You came in during the game: the moves before are in the move list."
-      : "Nothing has happened yet.";
-  }
-
-  renderGameOver(u, info) {
-    if (u.status !== "over" || !u.outcome) {
-      this.gameOver.hidden = true;
-      return;
-    }
-    const wasHidden = this.gameOver.hidden;
-    const o = u.outcome;
-    const ranking = o.ranks.length > 2
-      ? h("ol", {}, o.ranks.map((r, seat) => ({ r, seat })).sort((a, b) => a.r - b.r)
-        .map(({ r, seat }) => h("li", { value: r }, playerLabel(info, u, seat))))
-      : null;
-    const changes = u.rated && u.rated.changes;
-    let ratings = null;
-    if (changes) {
-      ratings = h("ul", { class: "rating-changes", id: "rating-changes" }, u.seats.map((s, seat) => {
-        const c = changes[seat];
-        if (!c) return null;
-        const dir = c.change > 0 ? "up" : c.change < 0 ? "down" : "same";
-        return h("li", { dataset: { seat } }, `${playerLabel(info, u, seat)}: ${Math.round(c.rating)} → ${Math.round(c.new_rating)} `,
-          h("span", { class: `rating-diff ${dir}` }, signed(c.change)));
-      }).filter(Boolean));
-    } else if (u.rated) {
-      const why = o.reason === "aborted" ? "Aborted: the ratings do not change." : "Rated game: the rating changes are on their way…";
-      ratings = h("p", { class: "muted", id: "rating-changes" }, why);
-    }
-    this.gameOver.replaceChildren(
-      h("h2", {}, "Game over"),
-      h("p", { class: "result", dataset: { reason: o.reason } }, outcomeText(info, u, this.flagged)),
-      h("p", { class: "muted" }, `Reason: ${reasonText(o.reason)}.`),
-      ...(ranking ? [ranking] : []),
-      ...(ratings ? [ratings] : []),
-    );
-    this.gameOver.hidden = false;
-    if (wasHidden && document.activeElement === document.body) this.gameOver.focus();
+    this.logEmpty.textContent =
+      u && u.turn > 0
+        ? "You came in during the game: the moves before are in the move list."
+        : "Nothing has happened yet.";
   }
 }
 
-/** A seat's result: won / lost / drew in a two-seat game, else its place. */
-function resultTag(o, seat) {
-  const rank = o.ranks[seat];
-  if (o.reason === "aborted") return "aborted";
-  if (o.ranks.length === 2) {
-    if (o.ranks[0] === o.ranks[1]) return "drew";
-    return rank === 1 ? "won" : "lost";
-  }
-  if (rank === 1) return o.winner === null || o.winner === undefined ? "shared first" : "winner";
-  return `place ${rank}`;
+/** "has" or "have", for a list of players. */
+function have(names) {
+  return names.length === 1 ? "has" : "have";
 }

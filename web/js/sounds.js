@@ -11,10 +11,24 @@ const KEY = "kibitz.sound";
 // name -> [[frequency Hz, start s, length s, type], ...]
 const TONES = {
   move: [[520, 0, 0.07, "triangle"]],
-  capture: [[330, 0, 0.06, "square"], [220, 0.06, 0.09, "square"]],
-  check: [[880, 0, 0.08, "sawtooth"], [880, 0.12, 0.08, "sawtooth"]],
-  low_time: [[1040, 0, 0.05, "sine"], [1040, 0.1, 0.05, "sine"], [1040, 0.2, 0.05, "sine"]],
-  game_end: [[523, 0, 0.15, "triangle"], [659, 0.15, 0.15, "triangle"], [784, 0.3, 0.3, "triangle"]],
+  capture: [
+    [330, 0, 0.06, "square"],
+    [220, 0.06, 0.09, "square"],
+  ],
+  check: [
+    [880, 0, 0.08, "sawtooth"],
+    [880, 0.12, 0.08, "sawtooth"],
+  ],
+  low_time: [
+    [1040, 0, 0.05, "sine"],
+    [1040, 0.1, 0.05, "sine"],
+    [1040, 0.2, 0.05, "sine"],
+  ],
+  game_end: [
+    [523, 0, 0.15, "triangle"],
+    [659, 0.15, 0.15, "triangle"],
+    [784, 0.3, 0.3, "triangle"],
+  ],
 };
 
 class Sounds extends EventTarget {
@@ -42,7 +56,9 @@ class Sounds extends EventTarget {
     try {
       if (value) window.localStorage.setItem(KEY, "off");
       else window.localStorage.removeItem(KEY);
-    } catch { /* storage disabled: the switch lasts for this page only */ }
+    } catch {
+      /* storage disabled: the switch lasts for this page only */
+    }
     this.dispatchEvent(new CustomEvent("change"));
   }
 

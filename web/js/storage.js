@@ -1,6 +1,6 @@
 // What survives a reload, in localStorage: the session secret, the player's name, and per
-// room the last version seen, the seat tokens, and the last legal list of a sealed simultaneous turn. One key per room, so two tabs of
-// the same browser do not overwrite each other's rooms.
+// room the last version seen, the seat tokens, and the last legal list of a sealed simultaneous
+// turn. One key per room, so two tabs of the same browser do not overwrite each other's rooms.
 
 const PREFIX = "kibitz.";
 const MAX_ROOMS = 60;
@@ -31,16 +31,30 @@ function write(key, value) {
 }
 
 export const storage = {
-  get session() { return read("session", null); },
-  set session(v) { write("session", v); },
-  get name() { return read("name", ""); },
-  set name(v) { write("name", v); },
+  get session() {
+    return read("session", null);
+  },
+  set session(v) {
+    write("session", v);
+  },
+  get name() {
+    return read("name", "");
+  },
+  set name(v) {
+    write("name", v);
+  },
 
   /** A preference of this browser (the quick-pairing game, board flipped, coordinates). */
-  pref(key, fallback) { return read("pref." + key, fallback); },
-  setPref(key, value) { write("pref." + key, value); },
+  pref(key, fallback) {
+    return read("pref." + key, fallback);
+  },
+  setPref(key, value) {
+    write("pref." + key, value);
+  },
 
-  room(id) { return read("room." + id, {}); },
+  room(id) {
+    return read("room." + id, {});
+  },
   updateRoom(id, change) {
     const data = read("room." + id, {});
     change(data);
@@ -48,7 +62,9 @@ export const storage = {
     write("room." + id, data);
     return data;
   },
-  forgetRoom(id) { write("room." + id, null); },
+  forgetRoom(id) {
+    write("room." + id, null);
+  },
 
   /** Every room we remember, newest first (trimmed to MAX_ROOMS). */
   rooms() {

@@ -28,7 +28,9 @@ export function signed(change) {
 }
 
 //: what the "?" of a provisional rating means, told where it is shown (a tooltip)
-export const PROVISIONAL = "Provisional: the rating is still uncertain (its deviation is over 110), so each game moves it a lot — often by 100 or more in a first game";
+export const PROVISIONAL =
+  "Provisional: the rating is still uncertain (its deviation is over 110), " +
+  "so each game moves it a lot — often by 100 or more in a first game";
 
 /** A rating as shown beside a name: "1500", "1500?" while provisional. */
 export function ratingText(seat) {
@@ -84,7 +86,10 @@ export function outcomeText(info, update, flagged = null) {
   if (o.reason === "timeout") {
     const flag = flagText(info, update, flagged);
     if (hasWinner) {
-      const who = update.you === o.winner ? "You win on time" : `${playerLabel(info, update, o.winner)} wins on time`;
+      const who =
+        update.you === o.winner
+          ? "You win on time"
+          : `${playerLabel(info, update, o.winner)} wins on time`;
       return flag ? `${who} — ${flag}` : who;
     }
     if (flag) return `${flag[0].toUpperCase()}${flag.slice(1)}`;
@@ -94,7 +99,9 @@ export function outcomeText(info, update, flagged = null) {
     return `${who} — ${reason}`;
   }
   if (o.ranks.every((r) => r === 1)) return `Draw — ${reason}`;
-  const firsts = o.ranks.map((r, i) => (r === 1 ? playerLabel(info, update, i) : null)).filter(Boolean);
+  const firsts = o.ranks
+    .map((r, i) => (r === 1 ? playerLabel(info, update, i) : null))
+    .filter(Boolean);
   return `${firsts.join(" and ")} share first place of ${n} — ${reason}`;
 }
 
@@ -124,7 +131,8 @@ export function eventText(info, update, ev) {
       return `${who(ev.seat)} ${ev.accept ? "accepted" : "declined"} the take-back`;
     case "undo":
       if (MOVE_NUMBERED.has(update.game)) {
-        return `Moves taken back: back at move ${Math.floor(ev.turn / 2) + 1}, ${ev.turn % 2 === 0 ? "White" : "Black"} to move`;
+        const side = ev.turn % 2 === 0 ? "White" : "Black";
+        return `Moves taken back: back at move ${Math.floor(ev.turn / 2) + 1}, ${side} to move`;
       }
       return `Moves taken back: the game is back after ${plural(ev.turn, "turn")}`;
     case "draw_offer":
@@ -135,11 +143,16 @@ export function eventText(info, update, ev) {
       return `Draw — ${reasonText(ev.reason)}`;
     case "abort":
       if (ev.reason === "no_first_move") {
-        return `${update.you === ev.seat ? "You" : playerLabel(info, update, ev.seat)} did not make a first move in time: the game is aborted, unrated`;
+        const whose = update.you === ev.seat ? "You" : playerLabel(info, update, ev.seat);
+        return `${whose} did not make a first move in time: the game is aborted, unrated`;
       }
       return `${who(ev.seat)} aborted the game`;
     case "ratings": {
-      const parts = (ev.changes || []).map((c, seat) => (c ? `${who(seat)} ${signed(c.change)} (${Math.round(c.new_rating)})` : null)).filter(Boolean);
+      const parts = (ev.changes || [])
+        .map((c, seat) =>
+          c ? `${who(seat)} ${signed(c.change)} (${Math.round(c.new_rating)})` : null,
+        )
+        .filter(Boolean);
       return parts.length ? `Ratings: ${parts.join(", ")}` : null;
     }
     case "rematch_offer":

@@ -27,16 +27,42 @@ export class TournamentView {
     this.title = h("h1", { id: "t-title" }, "Tournament");
     this.what = h("p", { class: "t-what muted", id: "t-what" });
     this.clock = h("p", { class: "t-clock", id: "t-clock", role: "timer", "aria-live": "off" });
-    this.status = h("p", { class: "t-status", id: "t-status", role: "status", "aria-live": "polite" }, "Loading the tournament…");
+    this.status = h(
+      "p",
+      { class: "t-status", id: "t-status", role: "status", "aria-live": "polite" },
+      "Loading the tournament…",
+    );
     this.actions = h("div", { class: "t-actions", id: "t-actions" });
-    this.standings = h("section", { class: "panel t-standings-panel", "aria-labelledby": "t-standings-h" });
+    this.standings = h("section", {
+      class: "panel t-standings-panel",
+      "aria-labelledby": "t-standings-h",
+    });
     this.games = h("section", { class: "panel t-games-panel", "aria-labelledby": "t-games-h" });
     this.rules = h("section", { class: "panel t-rules", "aria-labelledby": "t-rules-h" });
-    this.el = h("div", { class: "tourney-view", dataset: { tournament: id } },
-      h("div", { class: "page-head" }, this.title,
-        h("a", { class: "button secondary small", href: "#/tournaments", id: "to-tournaments" }, "← Tournaments")),
-      this.what, this.clock, this.status, this.actions,
-      h("div", { class: "tourney" }, this.standings, h("div", { class: "t-side" }, this.games, this.rules)));
+    this.el = h(
+      "div",
+      { class: "tourney-view", dataset: { tournament: id } },
+      h(
+        "div",
+        { class: "page-head" },
+        this.title,
+        h(
+          "a",
+          { class: "button secondary small", href: "#/tournaments", id: "to-tournaments" },
+          "← Tournaments",
+        ),
+      ),
+      this.what,
+      this.clock,
+      this.status,
+      this.actions,
+      h(
+        "div",
+        { class: "tourney" },
+        this.standings,
+        h("div", { class: "t-side" }, this.games, this.rules),
+      ),
+    );
     host.replaceChildren(this.el);
     this.onReady = () => this.watch();
     this.onPush = (e) => {
@@ -56,7 +82,8 @@ export class TournamentView {
     this.app.removeEventListener("ready", this.onReady);
     this.app.removeEventListener("account", this.onAccount);
     this.app.conn.removeEventListener("push", this.onPush);
-    if (this.app.conn.online) this.app.request({ type: "tournament_unwatch", tournament: this.id }).catch(() => {});
+    if (this.app.conn.online)
+      this.app.request({ type: "tournament_unwatch", tournament: this.id }).catch(() => {});
   }
 
   async watch() {
@@ -65,8 +92,10 @@ export class TournamentView {
     } catch (err) {
       if (err.code === "offline" || err.code === "disconnected") return;
       this.title.textContent = "Tournament";
-      this.status.textContent = err.code === "no_such_tournament" || err.code === "not_found"
-        ? "There is no such tournament." : err.message || String(err);
+      this.status.textContent =
+        err.code === "no_such_tournament" || err.code === "not_found"
+          ? "There is no such tournament."
+          : err.message || String(err);
     }
   }
 
@@ -78,7 +107,10 @@ export class TournamentView {
 
   /** Who we are in the standings: an account by its key, a guest by name. */
   who() {
-    return { key: account.user ? `u:${account.user}` : null, name: account.user || storage.name || null };
+    return {
+      key: account.user ? `u:${account.user}` : null,
+      name: account.user || storage.name || null,
+    };
   }
 
   /** The creator: an account is named in the view; a guest's tournaments are remembered here. */
@@ -98,7 +130,10 @@ export class TournamentView {
     this.status.textContent = this.statusText(v);
     this.el.dataset.status = v.status || "";
     this.renderActions(v, spec);
-    this.standings.replaceChildren(h("h2", { id: "t-standings-h" }, "Standings"), standingsTable(v, spec, this.who()));
+    this.standings.replaceChildren(
+      h("h2", { id: "t-standings-h" }, "Standings"),
+      standingsTable(v, spec, this.who()),
+    );
     this.renderGames(v);
     this.renderRules(spec);
     this.tick();
@@ -106,7 +141,12 @@ export class TournamentView {
 
   statusText(v) {
     const me = this.me;
-    const n = typeof v.players === "number" ? v.players : Array.isArray(v.standings) ? v.standings.length : 0;
+    const n =
+      typeof v.players === "number"
+        ? v.players
+        : Array.isArray(v.standings)
+          ? v.standings.length
+          : 0;
     const field = `${n} player${n === 1 ? "" : "s"}`;
     if (v.status === "cancelled") return "This tournament was cancelled.";
     if (v.status === "finished") {
@@ -114,10 +154,15 @@ export class TournamentView {
       return first ? `Finished · ${field} · winner: ${first.name}` : "Finished.";
     }
     const system = this.spec.system;
-    const away = system === "arena" ? "You are paused: come back to be paired again."
-      : system === "swiss" ? "You withdrew: come back to play the next rounds." : "You withdrew: a round robin takes nobody back.";
+    const away =
+      system === "arena"
+        ? "You are paused: come back to be paired again."
+        : system === "swiss"
+          ? "You withdrew: come back to play the next rounds."
+          : "You withdrew: a round robin takes nobody back.";
     const mine = me.joined ? (me.paused ? away : "You are in.") : "You have not joined.";
-    return `${v.status === "running" ? "Running" : "Upcoming"} · ${field}${this.spec.max_players ? ` (at most ${this.spec.max_players})` : ""} · ${mine}`;
+    const most = this.spec.max_players ? ` (at most ${this.spec.max_players})` : "";
+    return `${v.status === "running" ? "Running" : "Upcoming"} · ${field}${most} · ${mine}`;
   }
 
   renderActions(v, spec) {
@@ -127,28 +172,81 @@ export class TournamentView {
     const full = typeof v.players === "number" && v.players >= spec.max_players;
     const items = [];
     if (me.game && me.game.room) {
-      items.push(h("p", { class: "your-game", id: "t-your-game" }, "Your game is on. ",
-        h("a", { class: "button", href: `#room=${me.game.room}`, id: "t-go-board", onclick: (e) => this.goToBoard(e, spec) }, "Go to the board")));
+      items.push(
+        h(
+          "p",
+          { class: "your-game", id: "t-your-game" },
+          "Your game is on. ",
+          h(
+            "a",
+            {
+              class: "button",
+              href: `#room=${me.game.room}`,
+              id: "t-go-board",
+              onclick: (e) => this.goToBoard(e, spec),
+            },
+            "Go to the board",
+          ),
+        ),
+      );
     }
     if (open) {
-      if (!me.joined && full) items.push(h("span", { class: "muted", id: "t-full" }, "The tournament is full."));
-      else if (!me.joined) items.push(this.button("t-join", "Join", () => this.act("tournament_join")));
-      else if (me.paused && spec.system !== "round_robin") items.push(this.button("t-return", "Come back", () => this.act("tournament_join")));
+      if (!me.joined && full)
+        items.push(h("span", { class: "muted", id: "t-full" }, "The tournament is full."));
+      else if (!me.joined)
+        items.push(this.button("t-join", "Join", () => this.act("tournament_join")));
+      else if (me.paused && spec.system !== "round_robin")
+        items.push(this.button("t-return", "Come back", () => this.act("tournament_join")));
       else if (!me.paused) {
         const label = arena && v.status === "running" ? "Pause" : "Withdraw";
-        items.push(this.button("t-withdraw", label, () => this.act("tournament_withdraw"), "secondary"));
+        items.push(
+          this.button("t-withdraw", label, () => this.act("tournament_withdraw"), "secondary"),
+        );
       }
     }
     const creator = this.isCreator(v);
-    if (creator && !full && (v.status === "upcoming" || (arena && v.status === "running"))) items.push(this.botPicker(spec));
+    if (creator && !full && (v.status === "upcoming" || (arena && v.status === "running")))
+      items.push(this.botPicker(spec));
     if (creator && v.status === "upcoming") {
       if (this.confirming) {
-        items.push(h("span", { class: "confirm", role: "group", "aria-label": "Confirm cancelling" },
-          h("span", {}, "Cancel this tournament?"),
-          this.button("t-cancel-yes", "Yes, cancel it", () => { this.confirming = false; this.act("tournament_cancel"); }, "danger"),
-          this.button("t-cancel-no", "Keep it", () => { this.confirming = false; this.render(); }, "secondary")));
+        items.push(
+          h(
+            "span",
+            { class: "confirm", role: "group", "aria-label": "Confirm cancelling" },
+            h("span", {}, "Cancel this tournament?"),
+            this.button(
+              "t-cancel-yes",
+              "Yes, cancel it",
+              () => {
+                this.confirming = false;
+                this.act("tournament_cancel");
+              },
+              "danger",
+            ),
+            this.button(
+              "t-cancel-no",
+              "Keep it",
+              () => {
+                this.confirming = false;
+                this.render();
+              },
+              "secondary",
+            ),
+          ),
+        );
       } else {
-        items.push(this.button("t-cancel", "Cancel tournament", () => { this.confirming = true; this.render(); this.el.querySelector("#t-cancel-yes").focus(); }, "secondary"));
+        items.push(
+          this.button(
+            "t-cancel",
+            "Cancel tournament",
+            () => {
+              this.confirming = true;
+              this.render();
+              this.el.querySelector("#t-cancel-yes").focus();
+            },
+            "secondary",
+          ),
+        );
       }
     }
     this.actions.replaceChildren(...items);
@@ -160,7 +258,13 @@ export class TournamentView {
     const game = this.me.game;
     if (!game || typeof game.token !== "string") return; // the link alone: the room knows our seat
     e.preventDefault();
-    landInRoom(this.app, { room: game.room, seat: game.seat, token: game.token, game: spec.game, tournament: this.id });
+    landInRoom(this.app, {
+      room: game.room,
+      seat: game.seat,
+      token: game.token,
+      game: spec.game,
+      tournament: this.id,
+    });
   }
 
   button(id, label, onclick, cls = "") {
@@ -170,14 +274,35 @@ export class TournamentView {
   /** "Add a bot" with its level, for the creator. */
   botPicker(spec) {
     const info = this.app.info(spec.game);
-    const levels = (Array.isArray(info.bots) ? info.bots : []).map((b) => (typeof b === "string" ? b : b.name));
+    const levels = (Array.isArray(info.bots) ? info.bots : []).map((b) =>
+      typeof b === "string" ? b : b.name,
+    );
     if (!levels.length) return null;
-    if (!levels.includes(this.botLevel)) this.botLevel = levels.includes("easy") ? "easy" : levels[0];
-    const select = h("select", { id: "t-bot-level", name: "t-bot-level", onchange: () => { this.botLevel = select.value; } },
-      levels.map((l) => h("option", { value: l, selected: l === this.botLevel }, l)));
-    return h("span", { class: "add-bot" },
-      h("label", { for: "t-bot-level" }, "Bot level"), select,
-      this.button("t-add-bot", "Add a bot", () => this.act("tournament_add_bot", { level: select.value }), "secondary"));
+    if (!levels.includes(this.botLevel))
+      this.botLevel = levels.includes("easy") ? "easy" : levels[0];
+    const select = h(
+      "select",
+      {
+        id: "t-bot-level",
+        name: "t-bot-level",
+        onchange: () => {
+          this.botLevel = select.value;
+        },
+      },
+      levels.map((l) => h("option", { value: l, selected: l === this.botLevel }, l)),
+    );
+    return h(
+      "span",
+      { class: "add-bot" },
+      h("label", { for: "t-bot-level" }, "Bot level"),
+      select,
+      this.button(
+        "t-add-bot",
+        "Add a bot",
+        () => this.act("tournament_add_bot", { level: select.value }),
+        "secondary",
+      ),
+    );
   }
 
   async act(type, extra = {}) {
@@ -196,35 +321,71 @@ export class TournamentView {
   }
 
   renderGames(v) {
-    const toggle = h("button", {
-      type: "button", class: "small secondary", id: "t-mine", "aria-pressed": this.mineOnly ? "true" : "false",
-      onclick: () => { this.mineOnly = !this.mineOnly; this.render(); },
-    }, "Only my games");
-    this.games.replaceChildren(h("div", { class: "t-games-head" }, h("h2", { id: "t-games-h" }, "Games"), toggle),
-      ...gamesList(v, this.who().name, this.mineOnly));
+    const toggle = h(
+      "button",
+      {
+        type: "button",
+        class: "small secondary",
+        id: "t-mine",
+        "aria-pressed": this.mineOnly ? "true" : "false",
+        onclick: () => {
+          this.mineOnly = !this.mineOnly;
+          this.render();
+        },
+      },
+      "Only my games",
+    );
+    this.games.replaceChildren(
+      h("div", { class: "t-games-head" }, h("h2", { id: "t-games-h" }, "Games"), toggle),
+      ...gamesList(v, this.who().name, this.mineOnly),
+    );
   }
 
   renderRules(spec) {
     const lines = [];
     if (spec.system === "arena") {
       if (spec.seats > 2) {
-        const places = Array.from({ length: spec.seats }, (_, i) => 2 * (spec.seats - 1 - i)).join(", ");
-        lines.push(`Tables of ${spec.seats}: 2 points for each player you finish ahead of, 1 for each you tie with (the places are worth ${places}); first place alone is a win.`);
+        const places = Array.from({ length: spec.seats }, (_, i) => 2 * (spec.seats - 1 - i)).join(
+          ", ",
+        );
+        lines.push(
+          `Tables of ${spec.seats}: 2 points for each player you finish ahead of, ` +
+            `1 for each you tie with (the places are worth ${places}); first place alone is a win.`,
+        );
       } else {
         lines.push("A win is worth 2 points, a draw 1, a loss 0.");
       }
       lines.push("You are paired again as soon as your game ends, with a player of a close score.");
-      lines.push("After two wins in a row you are on fire (the flame): every game is worth double until one is not won.");
-      if (spec.berserk && !(spec.seats > 2)) lines.push("Berserk: before your first move, halve your clock for one more point if you win.");
+      lines.push(
+        "After two wins in a row you are on fire (the flame): " +
+          "every game is worth double until one is not won.",
+      );
+      if (spec.berserk && !(spec.seats > 2))
+        lines.push(
+          "Berserk: before your first move, halve your clock for one more point if you win.",
+        );
       lines.push("Pause to stop being paired; come back to go on.");
     } else {
-      lines.push(spec.system === "swiss"
-        ? "Each round pairs players of equal score who have not met, with colours balanced; an odd player out gets a bye."
-        : "Everyone plays everyone once (Berger tables); an odd field gives a bye each round.");
+      lines.push(
+        spec.system === "swiss"
+          ? "Each round pairs players of equal score who have not met, with colours balanced; " +
+              "an odd player out gets a bye."
+          : "Everyone plays everyone once (Berger tables); an odd field gives a bye each round.",
+      );
       lines.push("A win is worth 1 point, a draw ½, a loss 0, a bye 1.");
-      lines.push("Ties are broken by Buchholz (BH: the sum of the opponents' scores), then Sonneborn–Berger (SB: the scores of the opponents beaten plus half of those drawn).");
+      lines.push(
+        "Ties are broken by Buchholz (BH: the sum of the opponents' scores), then " +
+          "Sonneborn–Berger (SB: the scores of the opponents beaten plus half of those drawn).",
+      );
     }
-    this.rules.replaceChildren(h("h2", { id: "t-rules-h" }, `How ${SYSTEMS[spec.system] || "it"} works`), h("ul", {}, lines.map((l) => h("li", {}, l))));
+    this.rules.replaceChildren(
+      h("h2", { id: "t-rules-h" }, `How ${SYSTEMS[spec.system] || "it"} works`),
+      h(
+        "ul",
+        {},
+        lines.map((l) => h("li", {}, l)),
+      ),
+    );
   }
 
   /** The countdown, once a second. */
@@ -234,8 +395,10 @@ export class TournamentView {
     const t = timesOf(this.view);
     let text = timeText(t, now);
     if (t.status === "upcoming" && t.starts_at && t.starts_at <= now) text = "Starting…";
-    if (t.status === "running" && t.ends_at && t.ends_at <= now) text = "Time is up: the last games are being played";
+    if (t.status === "running" && t.ends_at && t.ends_at <= now)
+      text = "Time is up: the last games are being played";
     this.clock.textContent = text;
-    this.clock.hidden = t.status === "finished" || t.status === "cancelled"; // the status line says so
+    // the status line says so
+    this.clock.hidden = t.status === "finished" || t.status === "cancelled";
   }
 }

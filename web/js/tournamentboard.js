@@ -21,11 +21,30 @@ export class TournamentBar {
     // built once and only changed after (a button that stays put under a finger or a click)
     this.label = h("span", {}, "Tournament game: ");
     this.name = h("strong", {});
-    this.back = h("a", { class: "button small secondary", href: "#/tournaments", id: "t-back" }, "Standings");
-    this.berserkButton = h("button", { type: "button", class: "small berserk", id: "t-berserk", hidden: true, onclick: () => this.berserk() },
-      "Berserk", h("small", {}, " (half your clock, +1 point on a win)"));
-    this.el = h("div", { class: "t-bar", id: "t-bar", hidden: true },
-      h("span", { class: "t-bar-name" }, this.label, this.name), this.back, this.berserkButton);
+    this.back = h(
+      "a",
+      { class: "button small secondary", href: "#/tournaments", id: "t-back" },
+      "Standings",
+    );
+    this.berserkButton = h(
+      "button",
+      {
+        type: "button",
+        class: "small berserk",
+        id: "t-berserk",
+        hidden: true,
+        onclick: () => this.berserk(),
+      },
+      "Berserk",
+      h("small", {}, " (half your clock, +1 point on a win)"),
+    );
+    this.el = h(
+      "div",
+      { class: "t-bar", id: "t-bar", hidden: true },
+      h("span", { class: "t-bar-name" }, this.label, this.name),
+      this.back,
+      this.berserkButton,
+    );
   }
 
   /** Which tournament `u`'s room belongs to, if any. */
@@ -36,12 +55,16 @@ export class TournamentBar {
 
   async load(id) {
     try {
-      const res = await fetch(`api/tournaments/${encodeURIComponent(id)}`, { headers: { Accept: "application/json" } });
+      const res = await fetch(`api/tournaments/${encodeURIComponent(id)}`, {
+        headers: { Accept: "application/json" },
+      });
       if (res.status !== 200 || this.tournament !== id) return;
       const data = await res.json(); // {tournament, view}
       this.spec = specOf(data.view || data);
       this.update(this.u, this.moved);
-    } catch { /* offline: the link back is there anyway */ }
+    } catch {
+      /* offline: the link back is there anyway */
+    }
   }
 
   /** Redraw for the room's latest update; `moved`: the seats that have moved (or null). */
@@ -82,8 +105,14 @@ export class TournamentBar {
   async berserk() {
     this.sending = true;
     try {
-      await this.app.request({ type: "tournament_berserk", tournament: this.tournament, room: this.room });
-      storage.updateRoom(this.room, (d) => { d.berserk = true; });
+      await this.app.request({
+        type: "tournament_berserk",
+        tournament: this.tournament,
+        room: this.room,
+      });
+      storage.updateRoom(this.room, (d) => {
+        d.berserk = true;
+      });
       toast("Berserk: your clock is halved; a win earns one more point.");
     } catch (err) {
       this.app.fail(err);

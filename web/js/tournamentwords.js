@@ -27,7 +27,8 @@ export function clockText(clock) {
   const minutes = Number(clock.base) / 60;
   const whole = Math.floor(minutes);
   const part = FRACTIONS[Math.round((minutes - whole) * 100) / 100];
-  const exact = part && Math.abs(minutes - whole - Math.round((minutes - whole) * 100) / 100) < 1e-9;
+  const exact =
+    part && Math.abs(minutes - whole - Math.round((minutes - whole) * 100) / 100) < 1e-9;
   let m;
   if (minutes === whole) m = String(whole);
   else if (exact) m = `${whole || ""}${part}`;
@@ -38,7 +39,8 @@ export function clockText(clock) {
 /** How long a tournament lasts: "45 minutes", "7 rounds", "everyone plays everyone". */
 export function lengthText(t) {
   if (t.system === "arena" && t.minutes) return `${t.minutes} minute${t.minutes === 1 ? "" : "s"}`;
-  if (t.system === "round_robin") return t.rounds ? `${t.rounds} rounds, everyone plays everyone` : "everyone plays everyone";
+  if (t.system === "round_robin")
+    return t.rounds ? `${t.rounds} rounds, everyone plays everyone` : "everyone plays everyone";
   if (t.rounds) return `${t.rounds} round${t.rounds === 1 ? "" : "s"}`;
   return "";
 }
@@ -58,7 +60,8 @@ export function countdownText(seconds) {
 /** The fields of a tournament as every page reads them: a list's summary or a view's spec. */
 export function specOf(t) {
   const spec = (t && t.spec) || t || {};
-  const clock = spec.clock || (spec.base !== undefined ? { base: spec.base, increment: spec.increment } : null);
+  const clock =
+    spec.clock || (spec.base !== undefined ? { base: spec.base, increment: spec.increment } : null);
   return { ...spec, clock, id: spec.id || (t && (t.id || t.tournament)) };
 }
 
@@ -68,8 +71,13 @@ export function timesOf(v) {
   const times = v.times || {};
   const rounds = v.rounds && typeof v.rounds === "object" ? v.rounds : {};
   return {
-    ...spec, status: v.status, players: v.players, starts_at: times.starts_at ?? spec.starts_at,
-    ends_at: times.ends_at, round: rounds.current, rounds: rounds.total ?? spec.rounds,
+    ...spec,
+    status: v.status,
+    players: v.players,
+    starts_at: times.starts_at ?? spec.starts_at,
+    ends_at: times.ends_at,
+    round: rounds.current,
+    rounds: rounds.total ?? spec.rounds,
   };
 }
 
@@ -77,9 +85,16 @@ export function timesOf(v) {
 export function describe(app, t) {
   const spec = specOf(t);
   const info = app.info(spec.game);
-  return [info.title || spec.game, clockText(spec.clock), SYSTEMS[spec.system] || spec.system,
-    lengthText(spec), spec.seats > 2 ? `tables of ${spec.seats}` : null, spec.rated ? "rated" : "casual"]
-    .filter(Boolean).join(" · ");
+  return [
+    info.title || spec.game,
+    clockText(spec.clock),
+    SYSTEMS[spec.system] || spec.system,
+    lengthText(spec),
+    spec.seats > 2 ? `tables of ${spec.seats}` : null,
+    spec.rated ? "rated" : "casual",
+  ]
+    .filter(Boolean)
+    .join(" · ");
 }
 
 /** When it starts, ends, or ended, as a sentence (seconds since the epoch, server time). */

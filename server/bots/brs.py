@@ -114,6 +114,18 @@ class BestReply:
                 alpha, self.best = v, texts[id(move)]
         return self.best, alpha, values
 
+    def replies(self, state: Any) -> list[tuple[int, Any, Any]]:
+        """A MIN node's candidates, best-sorted: each other seat's ``opponent_n`` best moves
+        from ``state`` as if it were that seat's turn, as ``(seat, position, move)``."""
+        candidates = []
+        for seat in self.others:
+            position = self._as(state, seat)
+            moves = self.game.legal_moves(position, seat)
+            for score, i, move in self._ordered(position, seat, moves, self.opponent_n):
+                candidates.append((score, seat, i, position, move))
+        candidates.sort(key=lambda c: (-c[0], c[1], c[2]))
+        return [(seat, position, move) for _, seat, _, position, move in candidates]
+
     def _max(self, state: Any, depth: int, alpha: float, beta: float) -> float:
         self._tick()
         done = self._terminal(state, depth)
@@ -141,17 +153,11 @@ class BestReply:
         done = self._terminal(state, depth)
         if done is not None:
             return done
-        candidates = []
-        for seat in self.others:
-            position = self._as(state, seat)
-            moves = self.game.legal_moves(position, seat)
-            for score, i, move in self._ordered(position, seat, moves, self.opponent_n):
-                candidates.append((score, seat, i, position, move))
+        candidates = self.replies(state)
         if not candidates:  # nobody else can move: MAX again
             return self._max(state, depth - 1, alpha, beta)
-        candidates.sort(key=lambda c: (-c[0], c[1], c[2]))
         best = INFINITY
-        for _, seat, _, position, move in candidates:
+        for seat, position, move in candidates:
             child = self.game.play(position, {seat: move}, self.rng, check=False)
             v = DISCOUNT * self._max(child, depth - 1, alpha, beta)
             if v < best:

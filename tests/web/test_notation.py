@@ -1,4 +1,4 @@
-"""Each game in its players' notation (issue 48, item 3, for XiangQi): the move list writes
+"""Each game in its players' notation (issue 48, item 3: XiangQi, Yonin Shogi): the move list writes
 WXF (``C2=5``, ``H8+7``, as the record's ``exports.wxf`` has it) with move numbers, and
 squares are a click away, the choice kept; a game without a notation of its own numbers its
 moves too."""
@@ -54,5 +54,29 @@ async def test_xiangqi_moves_in_wxf_and_squares_on_demand(
     await page.click(f"#legal-list [data-legal='{first}']")
     assert await moves(ada, 1) == [f"1. {first}"]
     assert await page.locator("#notation-toggle").is_hidden()
+    ada.assert_clean()
+    await ada.close()
+
+
+async def test_yonin_shogi_in_shogi_notation_one_line_a_turn(
+    browser: Browser, server: KibitzServer, shots: Path
+) -> None:
+    ada = await Tab.open(browser, server.url, "Ada")
+    page = ada.page
+    await ada.create_room("yonin_shogi", seats=["me", "me", "me", "me"])
+    for turn, move in enumerate(("d2-d3", "a3-b3"), 1):  # South's Pawn, West's Silver
+        await ada.wait_to_act()
+        await page.locator("#legal-list").evaluate("d => { d.open = true; }")
+        await page.click(f"#legal-list [data-legal='{move}']")
+        await page.wait_for_function(f"() => window.kibitz.latest().turn === {turn}")
+    assert await moves(ada, 2) == ["1. Ada: Pd2-d3", "2. Ada: Sa3-b3"]
+    # one line a turn: every item starts at the list's left edge
+    lefts = await page.locator("#move-list li").evaluate_all(
+        "els => els.map((el) => Math.round(el.getBoundingClientRect().left))"
+    )
+    assert len(set(lefts)) == 1, lefts
+    await ada.screenshot(shots, "notation-yonin-shogi", full_page=False)
+    await page.click("#notation-toggle")
+    assert await moves(ada, 2) == ["1. Ada: d2-d3", "2. Ada: a3-b3"]
     ada.assert_clean()
     await ada.close()

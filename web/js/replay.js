@@ -15,6 +15,8 @@ import { storage } from "./storage.js";
 import { seatName } from "./text.js";
 
 const CHESS = new Set(["chess", "dark_chess"]);
+// the record's exports that write a game's moves as its players do, and their names
+const NOTATIONS = { wxf: "WXF", shogi: "shogi notation" };
 
 /** The SAN moves of a PGN's main line (headers, comments, variations, numbers dropped). */
 export function pgnMoves(pgn) {
@@ -222,15 +224,14 @@ export class ReplayPanel {
       }
       const named = rec.n_seats > 2 || info.simultaneous;
       const written = this.written(rec);
+      // a turn of one mover has one written move (a game with a notation of its own)
+      const said = (t, i) =>
+        Object.entries(t.moves).map(([seat, m]) => [seat, written ? written[i] : m]);
       return rec.moves.map((t, i) => ({
         ply: t.turn,
-        label: `${t.turn}. ${
-          written
-            ? written[i]
-            : Object.entries(t.moves)
-                .map(([seat, m]) => (named ? `${names(Number(seat))}: ${m}` : m))
-                .join(" · ")
-        }`,
+        label: `${t.turn}. ${said(t, i)
+          .map(([seat, m]) => (named ? `${names(Number(seat))}: ${m}` : m))
+          .join(" · ")}`,
       }));
     }
     // no record (a hidden-information game that runs): the turns this page saw
@@ -243,20 +244,22 @@ export class ReplayPanel {
 
   /** The record's moves in the players' notation when it has one and it is chosen, else null. */
   written(rec) {
-    const text = rec.exports && typeof rec.exports.wxf === "string" ? rec.exports.wxf : null;
-    const moves = text ? text.split(" ").filter(Boolean) : [];
+    const key = Object.keys(NOTATIONS).find(
+      (k) => rec.exports && typeof rec.exports[k] === "string",
+    );
+    const moves = key ? rec.exports[key].split(" ").filter(Boolean) : [];
     const usable = moves.length === rec.moves.length;
-    const wxf = storage.pref(`notation.${rec.game}`, "wxf") === "wxf";
+    const own = storage.pref(`notation.${rec.game}`, "own") !== "squares";
     this.notation.hidden = !usable;
-    this.notation.textContent = wxf ? "Show squares" : "Show WXF";
-    return usable && wxf ? moves : null;
+    this.notation.textContent = own ? "Show squares" : `Show ${NOTATIONS[key] || ""}`;
+    return usable && own ? moves : null;
   }
 
   toggleNotation() {
     const game = this.record && this.record.game;
     if (!game) return;
-    const now = storage.pref(`notation.${game}`, "wxf");
-    storage.setPref(`notation.${game}`, now === "wxf" ? "squares" : "wxf");
+    const own = storage.pref(`notation.${game}`, "own") !== "squares";
+    storage.setPref(`notation.${game}`, own ? "squares" : "own");
     if (this.u) this.update(this.u, this.app.info(game));
   }
 
@@ -333,6 +336,9 @@ export class ReplayPanel {
       ),
     );
     this.list.replaceChildren(...items);
+    // a game of more than two seats (or simultaneous moves) names the seat on each line:
+    // one line a turn, not the columns of a two-player list
+    this.list.classList.toggle("per-turn", !!rec && (rec.n_seats > 2 || !!info.simultaneous));
     let note = "";
     if (!rec && info.hidden_information && !info.public_moves && u.status === "playing") {
       note =

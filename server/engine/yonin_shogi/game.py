@@ -21,6 +21,7 @@ from .board import (
 )
 from .rules import apply as apply_move
 from .rules import end, generate, king_attacked
+from .notation import written_moves
 from .values import EMPTY_HAND, YoninMove, YoninState, hand_text, parse_hand
 
 #: seat colours and edges in the board description (four distinct colours)
@@ -261,6 +262,14 @@ class YoninShogi(Game[YoninState, YoninMove]):
             None if taken is None else (int(taken[0]), int(taken[1])),
             int(data["ply_limit"]),
         )
+
+    # -- exports -------------------------------------------------------------------------
+
+    def export(self, record: Mapping[str, Any]) -> dict[str, str]:
+        """The moves as shogi players write them (:mod:`.notation`), space-separated."""
+        start = self.new(record["options"], 4, random.Random(0))
+        moves = [YoninMove.from_text(m) for t in record["moves"] for m in t["moves"].values()]
+        return {"shogi": " ".join(written_moves(start, moves))}
 
 
 def _cell_text(cell: str) -> str:

@@ -19,9 +19,9 @@ from .board import (
     square_name,
     start_board,
 )
+from .notation import written_moves
 from .rules import apply as apply_move
 from .rules import end, generate, king_attacked
-from .notation import written_moves
 from .values import EMPTY_HAND, YoninMove, YoninState, hand_text, parse_hand
 
 #: seat colours and edges in the board description (four distinct colours)

@@ -27,7 +27,7 @@ export class ActionsPanel {
   }
 
   /** Redraw for the latest update; `moved`: the seats that have moved (or null). */
-  update(u, info, moved) {
+  update(u, info, moved, tournament = false) {
     const you = u.you;
     const controls = [];
     const playing = u.status === "playing";
@@ -51,6 +51,7 @@ export class ActionsPanel {
       moved,
       followRoom: this.app.rematches.get(this.id) || null,
       gone: this.app.gone.get(this.id) || null,
+      tournament,
     });
     controls.push(...offers.controls);
     if (u.status === "over")

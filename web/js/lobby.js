@@ -127,17 +127,12 @@ export class LobbyView {
         ? live.map((r) => this.roomCard(r, false))
         : [h("li", { class: "empty-note" }, "No games being played right now.")]),
     );
-    const mine = [];
-    const seen = new Set();
-    for (const id of heldIds) {
-      seen.add(id);
-      mine.push(this.myCard(id));
-    }
-    for (const r of storage.rooms()) {
-      if (seen.has(r.id) || !r.tokens || r.status === "over") continue;
-      seen.add(r.id);
-      mine.push(this.myCard(r.id));
-    }
+    // newest first (by this browser's last word of each room), the rooms held now and
+    // the unfinished ones remembered
+    const ids = new Set(heldIds);
+    for (const r of storage.rooms()) if (r.tokens && r.status !== "over") ids.add(r.id);
+    const when = (id) => storage.room(id).t || 0;
+    const mine = [...ids].sort((a, b) => when(b) - when(a)).map((id) => this.myCard(id));
     this.mineList.replaceChildren(
       ...(mine.length
         ? mine.slice(0, 12)
@@ -202,7 +197,7 @@ export class LobbyView {
     if (u) {
       const p = this.app.perspective(id);
       if (u.status === "over") {
-        badge = "game over";
+        badge = resultWord(u, p);
         cls += " over";
       } else if (u.status === "waiting") badge = "waiting for players";
       else if (p !== null && u.to_act.includes(p) && !u.your_move) {
@@ -218,6 +213,13 @@ export class LobbyView {
         { class: "head" },
         h("span", { class: "title" }, info.title || stored.game || "Room"),
         badge ? h("span", { class: cls }, badge) : null,
+        stored.t
+          ? h(
+              "time",
+              { class: "muted", datetime: new Date(stored.t).toISOString() },
+              dateText(stored.t),
+            )
+          : null,
         h("span", { class: "muted" }, id),
       ),
       u
@@ -246,4 +248,28 @@ export class LobbyView {
       this.refresh(false);
     }
   }
+}
+
+/** A finished game's result for the seat `p` plays (null: a spectator): won, lost, a draw,
+ *  or the place in a game of more than two. */
+export function resultWord(u, p) {
+  const ranks = (u.outcome && u.outcome.ranks) || [];
+  if (p === null || p === undefined || ranks[p] === undefined) return "game over";
+  const mine = ranks[p];
+  const shared = ranks.filter((r) => r === mine).length > 1;
+  if (ranks.every((r) => r === mine)) return "draw";
+  if (ranks.length === 2) return mine === 1 ? "won" : "lost";
+  if (mine === 1 && !shared) return "won";
+  return `${shared ? "shared " : ""}${ORDINALS[mine] || `${mine}th`} of ${ranks.length}`;
+}
+
+const ORDINALS = { 1: "1st", 2: "2nd", 3: "3rd", 4: "4th" };
+
+/** When: the time today, else the day. */
+function dateText(t) {
+  const d = new Date(t);
+  const today = new Date().toDateString() === d.toDateString();
+  return today
+    ? d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })
+    : d.toLocaleDateString([], { day: "numeric", month: "short", year: "numeric" });
 }

@@ -18,10 +18,11 @@ import { playerLabel } from "./text.js";
  * @param {object} ctx.info       the game's registry entry
  * @param {Set<number>|null} ctx.moved  seats that have made a move (null: unknown)
  * @param {string|null} ctx.followRoom  a rematch room to offer spectators
+ * @param {boolean} ctx.tournament      a tournament game (no rematch)
  * @param {Map<number, number>|null} ctx.gone  seats gone -> when the game may be claimed (ms)
  * @returns {{controls: Node[], box: Node[]}}
  */
-export function offerControls({ request, u, info, moved, followRoom, gone = null }) {
+export function offerControls({ request, u, info, moved, followRoom, gone = null, tournament }) {
   const you = u.you;
   const controls = [];
   const box = [];
@@ -124,7 +125,8 @@ export function offerControls({ request, u, info, moved, followRoom, gone = null
     box.push(h("p", {}, `${playerLabel(info, u, u.draw_offer)} offers a draw.`));
   }
 
-  if (u.status === "over") {
+  // a tournament pairs the next game itself: no rematch inside it
+  if (u.status === "over" && !tournament) {
     const rm = u.rematch || null;
     const asked = rm ? rm.asked : [];
     if (rm && rm.new_room) {

@@ -79,6 +79,18 @@ export class ReplayPanel {
       },
       "Download PGN",
     );
+    // every other game: its record (JSON: options, seed, every move and event) once over
+    this.recordLink = h(
+      "a",
+      {
+        class: "button secondary small",
+        id: "download-record",
+        href: `api/rooms/${this.id}/record`,
+        download: `kibitz-${this.id}.json`,
+        hidden: true,
+      },
+      "Download record",
+    );
     this.showing = h("p", {
       class: "muted small",
       id: "replay-showing",
@@ -108,6 +120,7 @@ export class ReplayPanel {
         nav("replay-next", "Next move (→)", "▶", () => this.step(1)),
         this.live,
         this.pgn,
+        this.recordLink,
         this.notation,
       ),
       this.showing,
@@ -352,6 +365,7 @@ export class ReplayPanel {
     this.el.hidden = !items.length && !note;
     this.pgn.hidden =
       !(u.game === "chess" || (u.game === "dark_chess" && u.status === "over")) || !items.length;
+    this.recordLink.hidden = CHESS.has(u.game) || u.status !== "over" || !rec;
     this.live.disabled = this.cursor === null;
     const current = this.list.querySelector("li.current");
     if (current) current.scrollIntoView({ block: "nearest" });

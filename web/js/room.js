@@ -324,7 +324,7 @@ export class RoomView {
       chip: (seat) => chipFor(u, info, seat),
       label: (seat) => u.seats[seat].name || `${seatName(info, seat)}: open`,
     });
-    this.actions.update(u, info, this.replay.movedSeats(u));
+    this.actions.update(u, info, this.replay.movedSeats(u), !!this.tournamentBar.tournamentOf(u));
     this.renderLegal(u, info, legal);
     this.renderLog();
     renderGameOver(this.gameOver, u, info, this.flagged);
@@ -431,10 +431,13 @@ export class RoomView {
     this.logList.replaceChildren(...r.log.slice(0, 40).map((e) => h("li", {}, e.text)));
     this.logEmpty.hidden = r.log.length > 0;
     const u = this.app.latest(this.id);
+    // a player (a rematch or a pairing the other side opened) was there from the start
     this.logEmpty.textContent =
-      u && u.turn > 0
-        ? "You came in during the game: the moves before are in the move list."
-        : "Nothing has happened yet.";
+      !u || u.turn === 0
+        ? "Nothing has happened yet."
+        : u.you !== null && u.you !== undefined
+          ? "The game began: the moves so far are in the move list."
+          : "You came in during the game: the moves before are in the move list.";
   }
 }
 

@@ -88,9 +88,21 @@ export class GridBoard {
     this.layerPieces = s("g", { class: "pieces" });
     this.layerFog = s("g", { class: "fog" });
     this.layerHints = s("g", { class: "hints" });
-    if (o.points) this.layerFrame.append(s("rect", { class: "wood", x: -m, y: -m, width: w + 2 * m, height: hgt + 2 * m, rx: 18 }));
+    if (o.points)
+      this.layerFrame.append(
+        s("rect", { class: "wood", x: -m, y: -m, width: w + 2 * m, height: hgt + 2 * m, rx: 18 }),
+      );
     this.drawing = new Drawing((square) => this.center(square));
-    this.svg.append(this.layerFrame, this.layerSquares, this.layerLines, this.layerMarks, this.layerPieces, this.layerFog, this.layerHints, this.drawing.layer);
+    this.svg.append(
+      this.layerFrame,
+      this.layerSquares,
+      this.layerLines,
+      this.layerMarks,
+      this.layerPieces,
+      this.layerFog,
+      this.layerHints,
+      this.drawing.layer,
+    );
     this.build();
     this.svg.addEventListener("click", (e) => this.onClick(e));
     this.svg.addEventListener("keydown", (e) => this.onKey(e));
@@ -98,7 +110,10 @@ export class GridBoard {
     this.svg.addEventListener("pointerdown", (e) => this.pointer.down(e));
     this.svg.addEventListener("pointermove", (e) => this.pointer.move(e));
     this.svg.addEventListener("pointerup", (e) => this.pointer.up(e));
-    this.svg.addEventListener("pointercancel", () => { this.pointer.cancel(); this.drawing.cancel(); });
+    this.svg.addEventListener("pointercancel", () => {
+      this.pointer.cancel();
+      this.drawing.cancel();
+    });
     this.svg.addEventListener("contextmenu", (e) => e.preventDefault()); // the right button draws
   }
 
@@ -118,7 +133,8 @@ export class GridBoard {
   /** The square drawn at column `col`, row `row` (0 = the top), or null. */
   at(col, row) {
     if (col < 0 || row < 0 || col >= this.cols || row >= this.rows) return null;
-    for (const [name, sq] of this.squares) if (sq.x === col * CELL && sq.y === row * CELL) return name;
+    for (const [name, sq] of this.squares)
+      if (sq.x === col * CELL && sq.y === row * CELL) return name;
     return null;
   }
 
@@ -144,11 +160,21 @@ export class GridBoard {
         });
         first = false;
         // on a board of points the highlights are round, about the crossing
-        const round = this.o.points ? { x: 6, y: 6, width: CELL - 12, height: CELL - 12, rx: CELL / 2 - 6 } : null;
+        const round = this.o.points
+          ? { x: 6, y: 6, width: CELL - 12, height: CELL - 12, rx: CELL / 2 - 6 }
+          : null;
         g.append(
           s("rect", { class: `bg ${shade}`, width: CELL, height: CELL }),
           s("rect", { class: "hl", width: CELL, height: CELL, ...round }),
-          s("rect", { class: "ring", x: 4, y: 4, width: CELL - 8, height: CELL - 8, rx: 6, ...round }),
+          s("rect", {
+            class: "ring",
+            x: 4,
+            y: 4,
+            width: CELL - 8,
+            height: CELL - 8,
+            rx: 6,
+            ...round,
+          }),
         );
         const onLight = shade === "light" ? "on-light" : "on-dark";
         const col = x / CELL;
@@ -158,18 +184,30 @@ export class GridBoard {
           const turned = this.bottom === "west" || this.bottom === "east";
           const [alongRow, alongCol] = turned ? [name.slice(1), name[0]] : [name[0], name.slice(1)];
           const edgeCoord = (attrs, text) => {
-            const el = s("text", { class: "coord edge-coord", "text-anchor": "middle", ...attrs }, text);
+            const el = s(
+              "text",
+              { class: "coord edge-coord", "text-anchor": "middle", ...attrs },
+              text,
+            );
             el.style.fontSize = `${22 * this.scale}px`; // through the CSSOM: no inline style
             this.layerFrame.append(el);
           };
-          if (row === this.rows - 1) edgeCoord({ x: x + CELL / 2, y: y + CELL + this.margin * 0.72 }, alongRow);
-          if (col === 0) edgeCoord({ x: -this.margin / 2, y: y + CELL / 2, dy: "0.35em" }, alongCol);
+          if (row === this.rows - 1)
+            edgeCoord({ x: x + CELL / 2, y: y + CELL + this.margin * 0.72 }, alongRow);
+          if (col === 0)
+            edgeCoord({ x: -this.margin / 2, y: y + CELL / 2, dy: "0.35em" }, alongCol);
         } else if (this.o.coords !== false) {
           // along the bottom row the file changes (ranks when the board is turned a quarter)
           const turned = this.bottom === "west" || this.bottom === "east";
           const [alongRow, alongCol] = turned ? [name.slice(1), name[0]] : [name[0], name.slice(1)];
           if (row === this.rows - 1) {
-            g.append(s("text", { class: `coord ${onLight}`, x: CELL - 6, y: CELL - 6, "text-anchor": "end" }, alongRow));
+            g.append(
+              s(
+                "text",
+                { class: `coord ${onLight}`, x: CELL - 6, y: CELL - 6, "text-anchor": "end" },
+                alongRow,
+              ),
+            );
           }
           if (col === 0) {
             g.append(s("text", { class: `coord ${onLight}`, x: 5, y: 17 }, alongCol));
@@ -192,7 +230,10 @@ export class GridBoard {
    * @param {Map<string, string[]>} [extra.classes]  extra classes per square (last, check…)
    * @param {Map<string, string>} [extra.emptyLabel]  label for empty squares (per square)
    */
-  setPosition(pieces, { fog = new Set(), classes = new Map(), fogNode = null, notes = new Map() } = {}) {
+  setPosition(
+    pieces,
+    { fog = new Set(), classes = new Map(), fogNode = null, notes = new Map() } = {},
+  ) {
     this.pieces = pieces;
     this.notes = notes;
     this.fogged = fog;
@@ -201,7 +242,11 @@ export class GridBoard {
     for (const [square, p] of pieces) {
       const sq = this.squares.get(square);
       if (!sq) continue;
-      const node = s("g", { class: `piece ${p.cls || ""}`.trim(), transform: `translate(${sq.x} ${sq.y})`, dataset: { on: square } });
+      const node = s("g", {
+        class: `piece ${p.cls || ""}`.trim(),
+        transform: `translate(${sq.x} ${sq.y})`,
+        dataset: { on: square },
+      });
       node.append(p.node);
       p.el = node;
       this.layerPieces.append(node);
@@ -210,7 +255,11 @@ export class GridBoard {
     for (const square of fog) {
       const sq = this.squares.get(square);
       if (!sq || !fogNode) continue;
-      const node = s("g", { transform: `translate(${sq.x} ${sq.y})`, class: "fogged", dataset: { fog: square } });
+      const node = s("g", {
+        transform: `translate(${sq.x} ${sq.y})`,
+        class: "fogged",
+        dataset: { fog: square },
+      });
       node.append(fogNode());
       this.layerFog.append(node);
     }
@@ -240,10 +289,16 @@ export class GridBoard {
     this.busy = false;
     const queued = this.premove;
     if (queued && (this.moves.length || !this.premover)) this.clearPremove();
-    if (this.selected && !this.moves.some((m) => m.from === this.selected) && !this.premoveDests(this.selected).length) this.selected = null;
+    if (
+      this.selected &&
+      !this.moves.some((m) => m.from === this.selected) &&
+      !this.premoveDests(this.selected).length
+    )
+      this.selected = null;
     if (queued && this.moves.length) {
       let chosen = this.moves.filter((m) => m.from === queued.from && m.to === queued.to);
-      if (chosen.length > 1 && this.o.premoveChoice) chosen = [this.o.premoveChoice(chosen)].filter(Boolean);
+      if (chosen.length > 1 && this.o.premoveChoice)
+        chosen = [this.o.premoveChoice(chosen)].filter(Boolean);
       if (chosen.length) {
         this.play(chosen, { premove: true });
         return;
@@ -289,7 +344,8 @@ export class GridBoard {
       for (const m of this.moves) if (m.from === this.selected && m.to) targets.add(m.to);
     }
     const movable = new Set(this.moves.map((m) => m.from));
-    if (pre) for (const name of this.squares.keys()) if (this.premoveDests(name).length) movable.add(name);
+    if (pre)
+      for (const name of this.squares.keys()) if (this.premoveDests(name).length) movable.add(name);
     const queued = this.premove;
     this.layerHints.replaceChildren();
     for (const [name, sq] of this.squares) {
@@ -301,11 +357,18 @@ export class GridBoard {
       sq.g.setAttribute("class", [...cls].join(" "));
       const piece = this.pieces.get(name);
       const note = this.notes.get(name);
-      let label = `${name}: ${piece ? piece.label : this.fogged.has(name) ? "not visible" : "empty"}`;
+      const shown = piece ? piece.label : this.fogged.has(name) ? "not visible" : "empty";
+      let label = `${name}: ${shown}`;
       if (note) label += `, ${note}`;
       if (name === this.selected) label += ", selected";
-      if (targets.has(name)) label += pre ? ", premove here" : piece ? ", capture here" : ", move here";
-      else if (movable.has(name) && !this.busy && name !== this.selected) label += pre ? ", can premove" : this.moves.some((m) => m.from === name && !m.to) ? ", can act" : ", can move";
+      if (targets.has(name))
+        label += pre ? ", premove here" : piece ? ", capture here" : ", move here";
+      else if (movable.has(name) && !this.busy && name !== this.selected)
+        label += pre
+          ? ", can premove"
+          : this.moves.some((m) => m.from === name && !m.to)
+            ? ", can act"
+            : ", can move";
       if (queued && name === queued.from) label += ", premove from here";
       if (queued && name === queued.to) label += ", premove to here";
       const extra = this.classes.get(name);
@@ -314,9 +377,11 @@ export class GridBoard {
       if (targets.has(name) && (!pre || this.premover.hints)) {
         const [cx, cy] = [sq.x + CELL / 2, sq.y + CELL / 2];
         const tone = pre ? " pre" : "";
-        this.layerHints.append(piece
-          ? s("circle", { class: `hint-ring${tone}`, cx, cy, r: CELL / 2 - 6 })
-          : s("circle", { class: `hint-dot${tone}`, cx, cy, r: CELL / 7 }));
+        this.layerHints.append(
+          piece
+            ? s("circle", { class: `hint-ring${tone}`, cx, cy, r: CELL / 2 - 6 })
+            : s("circle", { class: `hint-dot${tone}`, cx, cy, r: CELL / 7 }),
+        );
       }
     }
   }
@@ -360,7 +425,11 @@ export class GridBoard {
   /** A click (or Enter) while the seat waits: pick an own piece, then where it goes. */
   activatePremove(square) {
     this.cancelPremove(); // a new premove replaces the queued one
-    if (this.selected && this.selected !== square && this.premoveDests(this.selected).includes(square)) {
+    if (
+      this.selected &&
+      this.selected !== square &&
+      this.premoveDests(this.selected).includes(square)
+    ) {
       this.queuePremove(this.selected, square);
       return;
     }
@@ -426,7 +495,10 @@ export class GridBoard {
     if (!square) return;
     const sq = this.squares.get(square);
     const step = {
-      ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1],
+      ArrowLeft: [-1, 0],
+      ArrowRight: [1, 0],
+      ArrowUp: [0, -1],
+      ArrowDown: [0, 1],
     }[e.key];
     if (step) {
       // arrows move on the screen, however the board is turned

@@ -16,11 +16,12 @@
 // word). A right-click or Escape cancels it (an arrow drawn by a right-drag does not).
 // Right-clicks draw arrows and rings (drawing.js).
 
-import { s, reducedMotion } from "../dom.js";
+import { s } from "../dom.js";
 import { Drawing } from "./drawing.js";
 import { Pointer } from "./pointer.js";
+import { slidePieces } from "./slides.js";
+import { CELL, drawSquares } from "./squares.js";
 
-export const CELL = 100; // a square, in SVG units
 const MARGIN = 34; // around a board of points: room for the coordinates
 
 export class GridBoard {
@@ -103,7 +104,7 @@ export class GridBoard {
       this.layerHints,
       this.drawing.layer,
     );
-    this.build();
+    drawSquares(this);
     this.svg.addEventListener("click", (e) => this.onClick(e));
     this.svg.addEventListener("keydown", (e) => this.onKey(e));
     this.pointer = new Pointer(this);
@@ -142,84 +143,6 @@ export class GridBoard {
     const sq = this.squares.get(square);
     return [sq.x + CELL / 2, sq.y + CELL / 2];
   }
-
-  build() {
-    const checkered = this.o.checkered !== false;
-    let first = true;
-    for (let r = this.ranks - 1; r >= 0; r--) {
-      for (let f = 0; f < this.files; f++) {
-        const name = this.o.name(f, r);
-        const [x, y] = this.xy(f, r);
-        const shade = checkered ? ((f + r) % 2 === 0 ? "dark" : "light") : "light";
-        const g = s("g", {
-          class: "sq",
-          role: "button",
-          tabindex: first ? 0 : -1,
-          dataset: { square: name },
-          transform: `translate(${x} ${y})`,
-        });
-        first = false;
-        // on a board of points the highlights are round, about the crossing
-        const round = this.o.points
-          ? { x: 6, y: 6, width: CELL - 12, height: CELL - 12, rx: CELL / 2 - 6 }
-          : null;
-        g.append(
-          s("rect", { class: `bg ${shade}`, width: CELL, height: CELL }),
-          s("rect", { class: "hl", width: CELL, height: CELL, ...round }),
-          s("rect", {
-            class: "ring",
-            x: 4,
-            y: 4,
-            width: CELL - 8,
-            height: CELL - 8,
-            rx: 6,
-            ...round,
-          }),
-        );
-        const onLight = shade === "light" ? "on-light" : "on-dark";
-        const col = x / CELL;
-        const row = y / CELL;
-        if (this.o.coords !== false && this.o.points) {
-          // in the frame, beside the outer crossings
-          const turned = this.bottom === "west" || this.bottom === "east";
-          const [alongRow, alongCol] = turned ? [name.slice(1), name[0]] : [name[0], name.slice(1)];
-          const edgeCoord = (attrs, text) => {
-            const el = s(
-              "text",
-              { class: "coord edge-coord", "text-anchor": "middle", ...attrs },
-              text,
-            );
-            el.style.fontSize = `${22 * this.scale}px`; // through the CSSOM: no inline style
-            this.layerFrame.append(el);
-          };
-          if (row === this.rows - 1)
-            edgeCoord({ x: x + CELL / 2, y: y + CELL + this.margin * 0.72 }, alongRow);
-          if (col === 0)
-            edgeCoord({ x: -this.margin / 2, y: y + CELL / 2, dy: "0.35em" }, alongCol);
-        } else if (this.o.coords !== false) {
-          // along the bottom row the file changes (ranks when the board is turned a quarter)
-          const turned = this.bottom === "west" || this.bottom === "east";
-          const [alongRow, alongCol] = turned ? [name.slice(1), name[0]] : [name[0], name.slice(1)];
-          if (row === this.rows - 1) {
-            g.append(
-              s(
-                "text",
-                { class: `coord ${onLight}`, x: CELL - 6, y: CELL - 6, "text-anchor": "end" },
-                alongRow,
-              ),
-            );
-          }
-          if (col === 0) {
-            g.append(s("text", { class: `coord ${onLight}`, x: 5, y: 17 }, alongCol));
-          }
-        }
-        g.addEventListener("focus", () => this.setRoving(name));
-        this.layerSquares.append(g);
-        this.squares.set(name, { g, f, r, x, y });
-      }
-    }
-  }
-
   // -- content --------------------------------------------------------------------------
 
   /**
@@ -528,32 +451,8 @@ export class GridBoard {
 
   // -- animation ------------------------------------------------------------------------
 
-  /**
-   * Slide pieces: each {from, to, node} moves a copy of `node` from one square to another,
-   * fading out when `vanish`. The real piece on `to` is hidden until the slide ends.
-   */
+  /** Slide pieces (slides.js): each {from, to, node, vanish}. */
   animate(slides, ms = 380) {
-    if (reducedMotion() || !slides.length) return;
-    for (const sl of slides) {
-      const a = this.squares.get(sl.from);
-      const b = this.squares.get(sl.to);
-      if (!a || !b || !sl.node) continue;
-      const real = this.pieces.get(sl.to);
-      if (real && real.el && !sl.vanish) real.el.classList.add("hidden-until-anim");
-      const ghost = s("g", { class: "piece ghost" });
-      ghost.append(sl.node);
-      this.layerPieces.append(ghost);
-      const frames = [
-        { transform: `translate(${a.x}px, ${a.y}px)`, opacity: 1 },
-        { transform: `translate(${b.x}px, ${b.y}px)`, opacity: sl.vanish ? 0.15 : 1 },
-      ];
-      const anim = ghost.animate(frames, { duration: ms, easing: "ease-in-out", fill: "forwards" });
-      const done = () => {
-        ghost.remove();
-        if (real && real.el) real.el.classList.remove("hidden-until-anim");
-      };
-      anim.onfinish = done;
-      anim.oncancel = done;
-    }
+    slidePieces(this, slides, ms);
   }
 }

@@ -3,7 +3,7 @@
 // drag in progress and whether the click that ends a drag is to be swallowed.
 
 import { brushOf } from "./drawing.js";
-import { CELL } from "./grid.js";
+import { CELL } from "./squares.js";
 
 export class Pointer {
   /** @param {import("./grid.js").GridBoard} board */

@@ -1,5 +1,6 @@
-"""The shape of the web client's JavaScript (``web/js/*.js``): formatted as Prettier writes it
-with ``web/.prettierrc.json`` (docs/ARCHITECTURE.md, "The web client"), never hand-packed.
+"""The shape of the web client's JavaScript (every ``web/**/*.js``, the boards of
+``web/js/boards/`` too): formatted as Prettier writes it with ``web/.prettierrc.json``
+(docs/ARCHITECTURE.md, "The web client"), never hand-packed.
 
 Two rules a reader can check without Node:
 
@@ -20,7 +21,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-WEB_JS = ROOT / "web" / "js"
+WEB = ROOT / "web"
 MAX_COLUMNS = 100
 
 #: lines allowed past MAX_COLUMNS: (file from the repository's root, its text stripped) ->
@@ -165,17 +166,20 @@ def long_lines(text: str) -> list[tuple[int, str]]:
 
 
 def _files(root: Path) -> list[Path]:
-    return sorted(root.glob("*.js"))
+    """Every ``.js`` file under ``root``, in its folders too (a ``node_modules`` aside: Prettier
+    is installed outside the repository, but a stray one is not ours to check)."""
+    return sorted(p for p in root.rglob("*.js") if "node_modules" not in p.relative_to(root).parts)
 
 
 def shape_problems(root: Path, long_ok: dict[tuple[str, str], str] | None = None) -> list[str]:
-    """What breaks the two rules in ``root/*.js``; a listed long line that is no longer there
+    """What breaks the two rules in ``root/**/*.js``; a listed long line that is no longer there
     (or no longer long) is a problem too."""
     long_ok = {} if long_ok is None else long_ok
     problems = []
     seen = set()
     for path in _files(root):
-        rel = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else path.name
+        rel = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path.relative_to(root)
+        rel = rel.as_posix()
         text = path.read_text(encoding="utf-8")
         for number, stripped in long_lines(text):
             if (rel, stripped) in long_ok:
@@ -192,8 +196,10 @@ def shape_problems(root: Path, long_ok: dict[tuple[str, str], str] | None = None
 
 
 def test_web_js_is_not_packed():
-    assert _files(WEB_JS), "no web/js/*.js found"
-    assert shape_problems(WEB_JS, LONG_LINES) == []
+    files = _files(WEB)
+    assert WEB / "js" / "main.js" in files, "no web/js/*.js found"
+    assert WEB / "js" / "boards" / "grid.js" in files, "web/js/boards/*.js is not checked"
+    assert shape_problems(WEB, LONG_LINES) == []
 
 
 def test_every_listed_long_line_has_a_reason():
@@ -249,4 +255,26 @@ def test_a_listed_long_line_must_still_be_long(tmp_path):
     gone = {("toggle.js", "const PATH = 'M0 0';"): "an SVG path"}
     assert shape_problems(tmp_path, gone) == [
         "toggle.js: listed long line is gone: const PATH = 'M0 0';"
+    ]
+
+
+def test_the_check_looks_into_folders(tmp_path):
+    (tmp_path / "toggle.js").write_text(FORMATTED)
+    (tmp_path / "js" / "boards").mkdir(parents=True)
+    (tmp_path / "js" / "boards" / "toggle.js").write_text(PACKED)
+    (tmp_path / "js" / "boards" / "formatted.js").write_text(FORMATTED)
+    assert shape_problems(tmp_path) == [
+        "js/boards/toggle.js:3: over 100 columns",
+        "js/boards/toggle.js:3: statements packed on one line",
+        "js/boards/toggle.js:6: statements packed on one line",
+    ]
+
+
+def test_a_listed_long_line_in_a_folder_is_named_by_its_path(tmp_path):
+    (tmp_path / "boards").mkdir()
+    (tmp_path / "boards" / "toggle.js").write_text(PACKED)
+    line = next(stripped for _, stripped in long_lines(PACKED))
+    assert shape_problems(tmp_path, {("boards/toggle.js", line): "planted"}) == [
+        "boards/toggle.js:3: statements packed on one line",
+        "boards/toggle.js:6: statements packed on one line",
     ]

@@ -14,17 +14,29 @@ const SIDES = ["white", "black"];
 function entry(ch) {
   const side = ch === ch.toUpperCase() ? "white" : "black";
   const horseman = ch.toLowerCase() === "n";
-  return { node: chessPiece(horseman ? "n" : "p", side), label: `${side} ${horseman ? "horseman" : "footman"}` };
+  return {
+    node: chessPiece(horseman ? "n" : "p", side),
+    label: `${side} ${horseman ? "horseman" : "footman"}`,
+  };
 }
 
 function eventText(ev) {
   switch (ev.type) {
-    case "capture": return `capture on ${ev.square}`;
-    case "evaded": return `the piece on ${ev.square} got away`;
-    case "collision": return `collision on ${ev.square} (${ev.removed.map((p) => entry(p).label).join(" and ")} removed)`;
-    case "promotion": return `promotion on ${ev.square}`;
-    case "promotion_refused": return `no promotion on ${ev.square} (two horsemen already)`;
-    default: return `${ev.type} on ${ev.square}`;
+    case "capture":
+      return `capture on ${ev.square}`;
+    case "evaded":
+      return `the piece on ${ev.square} got away`;
+    case "collision":
+      return (
+        `collision on ${ev.square} ` +
+        `(${ev.removed.map((p) => entry(p).label).join(" and ")} removed)`
+      );
+    case "promotion":
+      return `promotion on ${ev.square}`;
+    case "promotion_refused":
+      return `no promotion on ${ev.square} (two horsemen already)`;
+    default:
+      return `${ev.type} on ${ev.square}`;
   }
 }
 
@@ -91,18 +103,30 @@ export function createApocalypseBoard(boardHost, infoHost, ctx) {
   function renderInfo(u) {
     const view = u.view;
     const rows = [
-      h("dt", {}, u.status === "over" ? "Turns played" : "Turn"), h("dd", {}, String(u.status === "over" ? view.ply : view.ply + 1)),
-      h("dt", {}, "Horsemen"), h("dd", {}, `White ${view.horsemen[0]} · Black ${view.horsemen[1]}`),
+      h("dt", {}, u.status === "over" ? "Turns played" : "Turn"),
+      h("dd", {}, String(u.status === "over" ? view.ply : view.ply + 1)),
+      h("dt", {}, "Horsemen"),
+      h("dd", {}, `White ${view.horsemen[0]} · Black ${view.horsemen[1]}`),
     ];
     const last = Object.entries(view.last_moves || {}).filter(([, m]) => m);
     if (last.length) {
-      rows.push(h("dt", {}, "Last turn"), h("dd", { class: "last-turn" },
-        last.map(([seat, m]) => `${seatName(ctx.info, Number(seat))} ${m}`).join(", ")));
+      rows.push(
+        h("dt", {}, "Last turn"),
+        h(
+          "dd",
+          { class: "last-turn" },
+          last.map(([seat, m]) => `${seatName(ctx.info, Number(seat))} ${m}`).join(", "),
+        ),
+      );
     }
     if ((view.last_events || []).length) {
-      rows.push(h("dt", {}, "What happened"), h("dd", { class: "last-events" }, view.last_events.map(eventText).join("; ")));
+      rows.push(
+        h("dt", {}, "What happened"),
+        h("dd", { class: "last-events" }, view.last_events.map(eventText).join("; ")),
+      );
     }
-    if (u.your_move) rows.push(h("dt", {}, "Your sealed move"), h("dd", { class: "your-move" }, u.your_move));
+    if (u.your_move)
+      rows.push(h("dt", {}, "Your sealed move"), h("dd", { class: "your-move" }, u.your_move));
     info.replaceChildren(h("h2", {}, "Apocalypse"), h("dl", { class: "info-grid" }, rows));
   }
 
@@ -111,8 +135,11 @@ export function createApocalypseBoard(boardHost, infoHost, ctx) {
 
 export function describeApocalypseMove(info, u) {
   const view = u.view;
-  const parts = Object.entries(view.last_moves || {}).filter(([, m]) => m)
-    .map(([seat, m]) => `${u.you === Number(seat) ? "you" : playerLabel(info, u, Number(seat))} ${m}`);
+  const parts = Object.entries(view.last_moves || {})
+    .filter(([, m]) => m)
+    .map(
+      ([seat, m]) => `${u.you === Number(seat) ? "you" : playerLabel(info, u, Number(seat))} ${m}`,
+    );
   let text = `Turn ${view.ply}: ${parts.join(", ")}`;
   if ((view.last_events || []).length) text += ` — ${view.last_events.map(eventText).join("; ")}`;
   return text;

@@ -9,7 +9,15 @@ import { arrow, star, xmark } from "./marks.js";
 
 const FILES = "abcdefgh";
 const TYPES = ["general", "advisor", "elephant", "chariot", "horse", "cannon", "soldier"];
-const LETTER_TYPE = { g: "general", a: "advisor", e: "elephant", r: "chariot", h: "horse", c: "cannon", s: "soldier" };
+const LETTER_TYPE = {
+  g: "general",
+  a: "advisor",
+  e: "elephant",
+  r: "chariot",
+  h: "horse",
+  c: "cannon",
+  s: "soldier",
+};
 
 function parseAction(text) {
   if (text.startsWith("flip ")) return { text, from: text.slice(5), to: null };
@@ -43,8 +51,10 @@ export function createBanqiBoard(boardHost, infoHost, ctx) {
   });
   // the grid lines of the half Xiangqi board
   const lines = s("g", { class: "gridlines" });
-  for (let i = 1; i < 8; i++) lines.append(s("line", { class: "gridline", x1: i * 100, y1: 0, x2: i * 100, y2: 400 }));
-  for (let i = 1; i < 4; i++) lines.append(s("line", { class: "gridline", x1: 0, y1: i * 100, x2: 800, y2: i * 100 }));
+  for (let i = 1; i < 8; i++)
+    lines.append(s("line", { class: "gridline", x1: i * 100, y1: 0, x2: i * 100, y2: 400 }));
+  for (let i = 1; i < 4; i++)
+    lines.append(s("line", { class: "gridline", x1: 0, y1: i * 100, x2: 800, y2: i * 100 }));
   board.layerMarks.before(lines);
   wrap.append(board.svg);
   boardHost.append(wrap);
@@ -57,8 +67,14 @@ export function createBanqiBoard(boardHost, infoHost, ctx) {
     const view = u.view;
     const pieces = new Map();
     for (const [sq, p] of Object.entries(view.squares)) {
-      if (p.hidden) pieces.set(sq, { node: banqiBack(), label: "face-down piece", cls: "face-down" });
-      else pieces.set(sq, { node: banqiPiece(p), label: `${p.colour} ${p.type}`, cls: `face-up ${p.colour}` });
+      if (p.hidden)
+        pieces.set(sq, { node: banqiBack(), label: "face-down piece", cls: "face-down" });
+      else
+        pieces.set(sq, {
+          node: banqiPiece(p),
+          label: `${p.colour} ${p.type}`,
+          cls: `face-up ${p.colour}`,
+        });
     }
     const classes = new Map();
     const marks = [];
@@ -70,8 +86,10 @@ export function createBanqiBoard(boardHost, infoHost, ctx) {
         classes.set(act.to, ["last"]);
         marks.push(arrow(board, act.from, act.to, "w"));
       }
-      if (view.last_event && view.last_event.type === "capture") marks.push(xmark(board, view.last_event.square));
-      if (view.last_event && view.last_event.type === "flip") marks.push(star(board, view.last_event.square));
+      if (view.last_event && view.last_event.type === "capture")
+        marks.push(xmark(board, view.last_event.square));
+      if (view.last_event && view.last_event.type === "flip")
+        marks.push(star(board, view.last_event.square));
     }
     board.setPosition(pieces, { classes });
     board.setMarks(marks);
@@ -79,7 +97,8 @@ export function createBanqiBoard(boardHost, infoHost, ctx) {
     if (prevPly !== null && view.ply === prevPly + 1 && last && prevSquares) {
       const act = parseAction(last);
       const was = prevSquares[act.from];
-      if (act.to && was && !was.hidden) board.animate([{ from: act.from, to: act.to, node: banqiPiece(was) }]);
+      if (act.to && was && !was.hidden)
+        board.animate([{ from: act.from, to: act.to, node: banqiPiece(was) }]);
     }
     prevPly = view.ply;
     prevSquares = view.squares;
@@ -91,25 +110,49 @@ export function createBanqiBoard(boardHost, infoHost, ctx) {
     const rows = [];
     if (view.colours) {
       for (const seat of [0, 1]) {
-        rows.push(h("dt", {}, playerLabel(ctx.info, u, seat)), h("dd", { dataset: { colourOf: seat } }, colourOf(u, seat)));
+        rows.push(
+          h("dt", {}, playerLabel(ctx.info, u, seat)),
+          h("dd", { dataset: { colourOf: seat } }, colourOf(u, seat)),
+        );
       }
     } else {
       rows.push(h("dt", {}, "Colours"), h("dd", {}, "decided by the first flip"));
     }
     rows.push(
-      h("dt", {}, "Face-down"), h("dd", {}, String(view.counters.hidden)),
-      h("dt", {}, "Quiet moves"), h("dd", {}, view.draw_plies ? `${view.counters.quiet} of ${view.draw_plies}` : String(view.counters.quiet)),
-      h("dt", {}, "Rules"), h("dd", {}, `${view.variant}, cannon ${view.cannon_quiet}`),
+      h("dt", {}, "Face-down"),
+      h("dd", {}, String(view.counters.hidden)),
+      h("dt", {}, "Quiet moves"),
+      h(
+        "dd",
+        {},
+        view.draw_plies
+          ? `${view.counters.quiet} of ${view.draw_plies}`
+          : String(view.counters.quiet),
+      ),
+      h("dt", {}, "Rules"),
+      h("dd", {}, `${view.variant}, cannon ${view.cannon_quiet}`),
     );
-    if (view.last_move) rows.push(h("dt", {}, "Last action"), h("dd", { class: "last-action" }, describeBanqiAction(view)));
+    if (view.last_move)
+      rows.push(
+        h("dt", {}, "Last action"),
+        h("dd", { class: "last-action" }, describeBanqiAction(view)),
+      );
     const captured = ["red", "black"].map((colour) => {
       const letters = view.captured.filter((l) => (l === l.toUpperCase()) === (colour === "red"));
-      letters.sort((a, b) => TYPES.indexOf(LETTER_TYPE[a.toLowerCase()]) - TYPES.indexOf(LETTER_TYPE[b.toLowerCase()]));
-      return h("div", { class: "captured" }, h("span", { class: "muted" }, `${colour === "red" ? "Red" : "Black"} lost:`),
-        letters.length ? letters.map(capturedIcon) : h("span", {}, "nothing"));
+      letters.sort(
+        (a, b) =>
+          TYPES.indexOf(LETTER_TYPE[a.toLowerCase()]) - TYPES.indexOf(LETTER_TYPE[b.toLowerCase()]),
+      );
+      return h(
+        "div",
+        { class: "captured" },
+        h("span", { class: "muted" }, `${colour === "red" ? "Red" : "Black"} lost:`),
+        letters.length ? letters.map(capturedIcon) : h("span", {}, "nothing"),
+      );
     });
     const mine = ctx.you === null ? null : colourOf(u, ctx.you);
-    fill(info,
+    fill(
+      info,
       h("h2", {}, "BanQi"),
       mine ? h("p", { class: "you-play" }, `You play ${mine}.`) : null,
       h("dl", { class: "info-grid" }, rows),
@@ -124,7 +167,8 @@ function describeBanqiAction(view) {
   const ev = view.last_event;
   if (!ev) return view.last_move;
   if (ev.type === "flip") return `flipped ${ev.square}: ${ev.piece.colour} ${ev.piece.type}`;
-  if (ev.type === "capture") return `${view.last_move}: took the ${ev.piece.colour} ${ev.piece.type}`;
+  if (ev.type === "capture")
+    return `${view.last_move}: took the ${ev.piece.colour} ${ev.piece.type}`;
   return view.last_move;
 }
 

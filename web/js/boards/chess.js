@@ -79,7 +79,9 @@ export function premoveDests(placement, square, white) {
       let ok = false;
       if (type === "p") {
         const fwd = white ? 1 : -1;
-        ok = (df === 0 && (dr === fwd || (r === home + fwd && dr === 2 * fwd))) || (df === 1 && dr === fwd);
+        ok =
+          (df === 0 && (dr === fwd || (r === home + fwd && dr === 2 * fwd))) ||
+          (df === 1 && dr === fwd);
       } else if (type === "n") ok = df * adr === 2;
       else if (type === "b") ok = df === adr;
       else if (type === "r") ok = df === 0 || adr === 0;
@@ -108,19 +110,38 @@ function promotionPicker(wrap, moves, side) {
       layer.remove();
       resolve(value);
     };
-    const buttons = order.filter((p) => byPromo.has(p)).map((p) =>
-      h("button", {
-        type: "button",
-        "aria-label": `Promote to ${chessPieceName(p)}`,
-        dataset: { promo: p },
-        onclick: () => close(byPromo.get(p)),
-      }, chessIcon(p, side)),
-    );
-    const layer = h("div", { class: "promo", role: "dialog", "aria-modal": "true", "aria-label": "Choose a promotion piece" },
-      h("div", { class: "box" },
+    const buttons = order
+      .filter((p) => byPromo.has(p))
+      .map((p) =>
+        h(
+          "button",
+          {
+            type: "button",
+            "aria-label": `Promote to ${chessPieceName(p)}`,
+            dataset: { promo: p },
+            onclick: () => close(byPromo.get(p)),
+          },
+          chessIcon(p, side),
+        ),
+      );
+    const layer = h(
+      "div",
+      {
+        class: "promo",
+        role: "dialog",
+        "aria-modal": "true",
+        "aria-label": "Choose a promotion piece",
+      },
+      h(
+        "div",
+        { class: "box" },
         h("strong", {}, "Promote to"),
         h("div", { class: "choices" }, buttons),
-        h("button", { type: "button", class: "secondary small", onclick: () => close(null) }, "Cancel"),
+        h(
+          "button",
+          { type: "button", class: "secondary small", onclick: () => close(null) },
+          "Cancel",
+        ),
       ),
     );
     layer.addEventListener("keydown", (e) => {
@@ -163,13 +184,18 @@ export function createChessBoard(boardHost, infoHost, ctx) {
     const over = u.status === "over";
     if (dark && over && !revealed && !revealing) {
       revealing = true;
-      ctx.request({ type: "record", room: u.room }).then((reply) => {
-        const rec = reply.record;
-        const moves = rec.moves.flatMap((t) => Object.values(t.moves));
-        revealed = replayUci(rec.options.fen, moves);
-        revealedLast = moves[moves.length - 1] || null;
-        update(ctx.latest(), []);
-      }).catch(() => { revealing = false; });
+      ctx
+        .request({ type: "record", room: u.room })
+        .then((reply) => {
+          const rec = reply.record;
+          const moves = rec.moves.flatMap((t) => Object.values(t.moves));
+          revealed = replayUci(rec.options.fen, moves);
+          revealedLast = moves[moves.length - 1] || null;
+          update(ctx.latest(), []);
+        })
+        .catch(() => {
+          revealing = false;
+        });
     }
     const fog = new Set();
     const pieces = new Map();
@@ -194,8 +220,13 @@ export function createChessBoard(boardHost, infoHost, ctx) {
     board.setPosition(pieces, { fog, classes, fogNode: cloud });
     // while the other side is to move, a premove (promoting to a queen, as lichess does)
     const waiting = !historic && !!ctx.premoves && ctx.premoves();
-    const premover = waiting ? { dests: (sq) => premoveDests(placement, sq, mySide === "white"), hints: true } : null;
-    board.setMoves((legal || []).map((t) => ({ text: t, from: t.slice(0, 2), to: t.slice(2, 4) })), premover);
+    const premover = waiting
+      ? { dests: (sq) => premoveDests(placement, sq, mySide === "white"), hints: true }
+      : null;
+    board.setMoves(
+      (legal || []).map((t) => ({ text: t, from: t.slice(0, 2), to: t.slice(2, 4) })),
+      premover,
+    );
     if (historic) {
       prevPly = null;
       prevPieces = null;
@@ -217,28 +248,77 @@ export function createChessBoard(boardHost, infoHost, ctx) {
     const view = u.view;
     const rows = [];
     if (historic) {
-      rows.push(h("dt", {}, "Replay"), h("dd", { dataset: { replayPly: historic.ply } }, historic.ply === 0 ? "the starting position" : `after ply ${historic.ply}${historic.lastMove ? ` (${historic.lastMove})` : ""}`));
+      rows.push(
+        h("dt", {}, "Replay"),
+        h(
+          "dd",
+          { dataset: { replayPly: historic.ply } },
+          historic.ply === 0
+            ? "the starting position"
+            : `after ply ${historic.ply}${historic.lastMove ? ` (${historic.lastMove})` : ""}`,
+        ),
+      );
       info.replaceChildren(h("h2", {}, "Position"), h("dl", { class: "info-grid" }, rows));
       return;
     }
     if (!dark) {
       rows.push(h("dt", {}, "Move"), h("dd", {}, String(Math.floor(view.ply / 2) + 1)));
-      if (view.last_san) rows.push(h("dt", {}, "Last move"), h("dd", { dataset: { lastSan: view.last_san } }, view.last_san));
-      if (view.check && u.status === "playing") rows.push(h("dt", {}, "Check"), h("dd", {}, `${view.turn === "white" ? "White" : "Black"} is in check`));
+      if (view.last_san)
+        rows.push(
+          h("dt", {}, "Last move"),
+          h("dd", { dataset: { lastSan: view.last_san } }, view.last_san),
+        );
+      if (view.check && u.status === "playing")
+        rows.push(
+          h("dt", {}, "Check"),
+          h("dd", {}, `${view.turn === "white" ? "White" : "Black"} is in check`),
+        );
     } else {
       rows.push(h("dt", {}, "Ply"), h("dd", {}, String(view.ply)));
-      rows.push(h("dt", {}, "You see"), h("dd", {}, u.you === null ? (lifted ? "the whole board (game over)" : "nothing: spectators watch the fog") : `${view.visible.length} of 64 squares`));
-      if (view.last_move) rows.push(h("dt", {}, "Your last move"), h("dd", {}, view.last_san || view.last_move));
+      rows.push(
+        h("dt", {}, "You see"),
+        h(
+          "dd",
+          {},
+          u.you === null
+            ? lifted
+              ? "the whole board (game over)"
+              : "nothing: spectators watch the fog"
+            : `${view.visible.length} of 64 squares`,
+        ),
+      );
+      if (view.last_move)
+        rows.push(h("dt", {}, "Your last move"), h("dd", {}, view.last_san || view.last_move));
     }
-    const children = [h("h2", {}, dark ? "Fog of war" : "Position"), h("dl", { class: "info-grid" }, rows)];
+    const children = [
+      h("h2", {}, dark ? "Fog of war" : "Position"),
+      h("dl", { class: "info-grid" }, rows),
+    ];
     if (dark && view.captured) {
       for (const side of ["white", "black"]) {
         const taken = Object.entries(view.captured[side] || {}).filter(([, n]) => n > 0);
-        const items = taken.map(([t, n]) => h("span", {}, chessIcon(t, side, `${n} ${side} ${chessPieceName(t)}${n > 1 ? "s" : ""}`), n > 1 ? `×${n}` : ""));
-        children.push(h("div", { class: "captured" }, h("span", { class: "muted" }, `${side === "white" ? "White" : "Black"} lost:`), items.length ? items : h("span", {}, "nothing")));
+        const items = taken.map(([t, n]) =>
+          h(
+            "span",
+            {},
+            chessIcon(t, side, `${n} ${side} ${chessPieceName(t)}${n > 1 ? "s" : ""}`),
+            n > 1 ? `×${n}` : "",
+          ),
+        );
+        children.push(
+          h(
+            "div",
+            { class: "captured" },
+            h("span", { class: "muted" }, `${side === "white" ? "White" : "Black"} lost:`),
+            items.length ? items : h("span", {}, "nothing"),
+          ),
+        );
       }
     }
-    if (lifted) children.push(h("p", { class: "muted" }, "Game over — the fog has lifted: this is the final position."));
+    if (lifted)
+      children.push(
+        h("p", { class: "muted" }, "Game over — the fog has lifted: this is the final position."),
+      );
     info.replaceChildren(...children);
   }
 
@@ -250,7 +330,8 @@ export function describeChessMove(info, u, movers) {
   const seat = movers[0];
   const who = u.you === seat ? "You" : playerLabel(info, u, seat);
   if (info.name === "dark_chess") {
-    if (u.view.last_move && u.you === seat) return `You played ${u.view.last_san || u.view.last_move}`;
+    if (u.view.last_move && u.you === seat)
+      return `You played ${u.view.last_san || u.view.last_move}`;
     return `${who} moved (in the fog)`;
   }
   return `${who} played ${u.view.last_san || u.view.last_move}`;

@@ -89,7 +89,13 @@ export class Drawing {
     const attrs = { brush: sh.brush, from: sh.from };
     const cls = `${preview ? " preview" : ""} brush-${sh.brush}`;
     if (!sh.to) {
-      return s("circle", { class: `draw-circle${cls}`, cx: x1, cy: y1, r: CELL / 2 - 7, dataset: { ...attrs, at: sh.from } });
+      return s("circle", {
+        class: `draw-circle${cls}`,
+        cx: x1,
+        cy: y1,
+        r: CELL / 2 - 7,
+        dataset: { ...attrs, at: sh.from },
+      });
     }
     const [x2, y2] = this.center(sh.to);
     const len = Math.hypot(x2 - x1, y2 - y1) || 1;
@@ -102,7 +108,11 @@ export class Drawing {
     const g = s("g", { class: `draw-arrow${cls}`, dataset: { ...attrs, to: sh.to } });
     g.append(
       s("line", { x1: sx, y1: sy, x2: bx + ux * 2, y2: by + uy * 2 }),
-      s("polygon", { points: `${x2},${y2} ${bx - uy * wing},${by + ux * wing} ${bx + uy * wing},${by - ux * wing}` }),
+      s("polygon", {
+        points:
+          `${x2},${y2} ${bx - uy * wing},${by + ux * wing} ` +
+          `${bx + uy * wing},${by - ux * wing}`,
+      }),
     );
     return g;
   }

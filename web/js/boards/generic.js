@@ -16,23 +16,49 @@ export function createGenericBoard(boardHost, infoHost, ctx) {
 
   function update(u, legal) {
     busy = false;
-    const rows = Object.entries(u.view || {}).flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, describe(v))]);
-    box.replaceChildren(h("h2", {}, ctx.info.title || u.game), h("dl", { class: "info-grid" }, rows));
-    actions.replaceChildren(...(legal || []).map((t) => h("button", {
-      type: "button",
-      class: "secondary small",
-      dataset: { move: t },
-      onclick: async () => {
-        if (busy) return;
-        busy = true;
-        try { await ctx.send(t); } catch { busy = false; }
-      },
-    }, t)));
+    const rows = Object.entries(u.view || {}).flatMap(([k, v]) => [
+      h("dt", {}, k),
+      h("dd", {}, describe(v)),
+    ]);
+    box.replaceChildren(
+      h("h2", {}, ctx.info.title || u.game),
+      h("dl", { class: "info-grid" }, rows),
+    );
+    actions.replaceChildren(
+      ...(legal || []).map((t) =>
+        h(
+          "button",
+          {
+            type: "button",
+            class: "secondary small",
+            dataset: { move: t },
+            onclick: async () => {
+              if (busy) return;
+              busy = true;
+              try {
+                await ctx.send(t);
+              } catch {
+                busy = false;
+              }
+            },
+          },
+          t,
+        ),
+      ),
+    );
   }
 
-  return { update, release: () => { busy = false; } };
+  return {
+    update,
+    release: () => {
+      busy = false;
+    },
+  };
 }
 
 export function describeGenericMove(info, u, movers) {
-  return `${movers.map((s) => (u.you === s ? "You" : (u.seats[s] && u.seats[s].name) || `Seat ${s + 1}`)).join(" and ")} moved`;
+  const names = movers.map((s) =>
+    u.you === s ? "You" : (u.seats[s] && u.seats[s].name) || `Seat ${s + 1}`,
+  );
+  return `${names.join(" and ")} moved`;
 }

@@ -16,11 +16,12 @@
 // word). A right-click or Escape cancels it (an arrow drawn by a right-drag does not).
 // Right-clicks draw arrows and rings (drawing.js).
 
-import { s, reducedMotion } from "../dom.js";
+import { s } from "../dom.js";
 import { Drawing } from "./drawing.js";
 import { Pointer } from "./pointer.js";
+import { slidePieces } from "./slides.js";
+import { CELL, drawSquares } from "./squares.js";
 
-export const CELL = 100; // a square, in SVG units
 const MARGIN = 34; // around a board of points: room for the coordinates
 
 export class GridBoard {
@@ -88,17 +89,32 @@ export class GridBoard {
     this.layerPieces = s("g", { class: "pieces" });
     this.layerFog = s("g", { class: "fog" });
     this.layerHints = s("g", { class: "hints" });
-    if (o.points) this.layerFrame.append(s("rect", { class: "wood", x: -m, y: -m, width: w + 2 * m, height: hgt + 2 * m, rx: 18 }));
+    if (o.points)
+      this.layerFrame.append(
+        s("rect", { class: "wood", x: -m, y: -m, width: w + 2 * m, height: hgt + 2 * m, rx: 18 }),
+      );
     this.drawing = new Drawing((square) => this.center(square));
-    this.svg.append(this.layerFrame, this.layerSquares, this.layerLines, this.layerMarks, this.layerPieces, this.layerFog, this.layerHints, this.drawing.layer);
-    this.build();
+    this.svg.append(
+      this.layerFrame,
+      this.layerSquares,
+      this.layerLines,
+      this.layerMarks,
+      this.layerPieces,
+      this.layerFog,
+      this.layerHints,
+      this.drawing.layer,
+    );
+    drawSquares(this);
     this.svg.addEventListener("click", (e) => this.onClick(e));
     this.svg.addEventListener("keydown", (e) => this.onKey(e));
     this.pointer = new Pointer(this);
     this.svg.addEventListener("pointerdown", (e) => this.pointer.down(e));
     this.svg.addEventListener("pointermove", (e) => this.pointer.move(e));
     this.svg.addEventListener("pointerup", (e) => this.pointer.up(e));
-    this.svg.addEventListener("pointercancel", () => { this.pointer.cancel(); this.drawing.cancel(); });
+    this.svg.addEventListener("pointercancel", () => {
+      this.pointer.cancel();
+      this.drawing.cancel();
+    });
     this.svg.addEventListener("contextmenu", (e) => e.preventDefault()); // the right button draws
   }
 
@@ -118,7 +134,8 @@ export class GridBoard {
   /** The square drawn at column `col`, row `row` (0 = the top), or null. */
   at(col, row) {
     if (col < 0 || row < 0 || col >= this.cols || row >= this.rows) return null;
-    for (const [name, sq] of this.squares) if (sq.x === col * CELL && sq.y === row * CELL) return name;
+    for (const [name, sq] of this.squares)
+      if (sq.x === col * CELL && sq.y === row * CELL) return name;
     return null;
   }
 
@@ -126,62 +143,6 @@ export class GridBoard {
     const sq = this.squares.get(square);
     return [sq.x + CELL / 2, sq.y + CELL / 2];
   }
-
-  build() {
-    const checkered = this.o.checkered !== false;
-    let first = true;
-    for (let r = this.ranks - 1; r >= 0; r--) {
-      for (let f = 0; f < this.files; f++) {
-        const name = this.o.name(f, r);
-        const [x, y] = this.xy(f, r);
-        const shade = checkered ? ((f + r) % 2 === 0 ? "dark" : "light") : "light";
-        const g = s("g", {
-          class: "sq",
-          role: "button",
-          tabindex: first ? 0 : -1,
-          dataset: { square: name },
-          transform: `translate(${x} ${y})`,
-        });
-        first = false;
-        // on a board of points the highlights are round, about the crossing
-        const round = this.o.points ? { x: 6, y: 6, width: CELL - 12, height: CELL - 12, rx: CELL / 2 - 6 } : null;
-        g.append(
-          s("rect", { class: `bg ${shade}`, width: CELL, height: CELL }),
-          s("rect", { class: "hl", width: CELL, height: CELL, ...round }),
-          s("rect", { class: "ring", x: 4, y: 4, width: CELL - 8, height: CELL - 8, rx: 6, ...round }),
-        );
-        const onLight = shade === "light" ? "on-light" : "on-dark";
-        const col = x / CELL;
-        const row = y / CELL;
-        if (this.o.coords !== false && this.o.points) {
-          // in the frame, beside the outer crossings
-          const turned = this.bottom === "west" || this.bottom === "east";
-          const [alongRow, alongCol] = turned ? [name.slice(1), name[0]] : [name[0], name.slice(1)];
-          const edgeCoord = (attrs, text) => {
-            const el = s("text", { class: "coord edge-coord", "text-anchor": "middle", ...attrs }, text);
-            el.style.fontSize = `${22 * this.scale}px`; // through the CSSOM: no inline style
-            this.layerFrame.append(el);
-          };
-          if (row === this.rows - 1) edgeCoord({ x: x + CELL / 2, y: y + CELL + this.margin * 0.72 }, alongRow);
-          if (col === 0) edgeCoord({ x: -this.margin / 2, y: y + CELL / 2, dy: "0.35em" }, alongCol);
-        } else if (this.o.coords !== false) {
-          // along the bottom row the file changes (ranks when the board is turned a quarter)
-          const turned = this.bottom === "west" || this.bottom === "east";
-          const [alongRow, alongCol] = turned ? [name.slice(1), name[0]] : [name[0], name.slice(1)];
-          if (row === this.rows - 1) {
-            g.append(s("text", { class: `coord ${onLight}`, x: CELL - 6, y: CELL - 6, "text-anchor": "end" }, alongRow));
-          }
-          if (col === 0) {
-            g.append(s("text", { class: `coord ${onLight}`, x: 5, y: 17 }, alongCol));
-          }
-        }
-        g.addEventListener("focus", () => this.setRoving(name));
-        this.layerSquares.append(g);
-        this.squares.set(name, { g, f, r, x, y });
-      }
-    }
-  }
-
   // -- content --------------------------------------------------------------------------
 
   /**
@@ -192,7 +153,10 @@ export class GridBoard {
    * @param {Map<string, string[]>} [extra.classes]  extra classes per square (last, check…)
    * @param {Map<string, string>} [extra.emptyLabel]  label for empty squares (per square)
    */
-  setPosition(pieces, { fog = new Set(), classes = new Map(), fogNode = null, notes = new Map() } = {}) {
+  setPosition(
+    pieces,
+    { fog = new Set(), classes = new Map(), fogNode = null, notes = new Map() } = {},
+  ) {
     this.pieces = pieces;
     this.notes = notes;
     this.fogged = fog;
@@ -201,7 +165,11 @@ export class GridBoard {
     for (const [square, p] of pieces) {
       const sq = this.squares.get(square);
       if (!sq) continue;
-      const node = s("g", { class: `piece ${p.cls || ""}`.trim(), transform: `translate(${sq.x} ${sq.y})`, dataset: { on: square } });
+      const node = s("g", {
+        class: `piece ${p.cls || ""}`.trim(),
+        transform: `translate(${sq.x} ${sq.y})`,
+        dataset: { on: square },
+      });
       node.append(p.node);
       p.el = node;
       this.layerPieces.append(node);
@@ -210,7 +178,11 @@ export class GridBoard {
     for (const square of fog) {
       const sq = this.squares.get(square);
       if (!sq || !fogNode) continue;
-      const node = s("g", { transform: `translate(${sq.x} ${sq.y})`, class: "fogged", dataset: { fog: square } });
+      const node = s("g", {
+        transform: `translate(${sq.x} ${sq.y})`,
+        class: "fogged",
+        dataset: { fog: square },
+      });
       node.append(fogNode());
       this.layerFog.append(node);
     }
@@ -240,10 +212,16 @@ export class GridBoard {
     this.busy = false;
     const queued = this.premove;
     if (queued && (this.moves.length || !this.premover)) this.clearPremove();
-    if (this.selected && !this.moves.some((m) => m.from === this.selected) && !this.premoveDests(this.selected).length) this.selected = null;
+    if (
+      this.selected &&
+      !this.moves.some((m) => m.from === this.selected) &&
+      !this.premoveDests(this.selected).length
+    )
+      this.selected = null;
     if (queued && this.moves.length) {
       let chosen = this.moves.filter((m) => m.from === queued.from && m.to === queued.to);
-      if (chosen.length > 1 && this.o.premoveChoice) chosen = [this.o.premoveChoice(chosen)].filter(Boolean);
+      if (chosen.length > 1 && this.o.premoveChoice)
+        chosen = [this.o.premoveChoice(chosen)].filter(Boolean);
       if (chosen.length) {
         this.play(chosen, { premove: true });
         return;
@@ -289,7 +267,8 @@ export class GridBoard {
       for (const m of this.moves) if (m.from === this.selected && m.to) targets.add(m.to);
     }
     const movable = new Set(this.moves.map((m) => m.from));
-    if (pre) for (const name of this.squares.keys()) if (this.premoveDests(name).length) movable.add(name);
+    if (pre)
+      for (const name of this.squares.keys()) if (this.premoveDests(name).length) movable.add(name);
     const queued = this.premove;
     this.layerHints.replaceChildren();
     for (const [name, sq] of this.squares) {
@@ -301,11 +280,18 @@ export class GridBoard {
       sq.g.setAttribute("class", [...cls].join(" "));
       const piece = this.pieces.get(name);
       const note = this.notes.get(name);
-      let label = `${name}: ${piece ? piece.label : this.fogged.has(name) ? "not visible" : "empty"}`;
+      const shown = piece ? piece.label : this.fogged.has(name) ? "not visible" : "empty";
+      let label = `${name}: ${shown}`;
       if (note) label += `, ${note}`;
       if (name === this.selected) label += ", selected";
-      if (targets.has(name)) label += pre ? ", premove here" : piece ? ", capture here" : ", move here";
-      else if (movable.has(name) && !this.busy && name !== this.selected) label += pre ? ", can premove" : this.moves.some((m) => m.from === name && !m.to) ? ", can act" : ", can move";
+      if (targets.has(name))
+        label += pre ? ", premove here" : piece ? ", capture here" : ", move here";
+      else if (movable.has(name) && !this.busy && name !== this.selected)
+        label += pre
+          ? ", can premove"
+          : this.moves.some((m) => m.from === name && !m.to)
+            ? ", can act"
+            : ", can move";
       if (queued && name === queued.from) label += ", premove from here";
       if (queued && name === queued.to) label += ", premove to here";
       const extra = this.classes.get(name);
@@ -314,9 +300,11 @@ export class GridBoard {
       if (targets.has(name) && (!pre || this.premover.hints)) {
         const [cx, cy] = [sq.x + CELL / 2, sq.y + CELL / 2];
         const tone = pre ? " pre" : "";
-        this.layerHints.append(piece
-          ? s("circle", { class: `hint-ring${tone}`, cx, cy, r: CELL / 2 - 6 })
-          : s("circle", { class: `hint-dot${tone}`, cx, cy, r: CELL / 7 }));
+        this.layerHints.append(
+          piece
+            ? s("circle", { class: `hint-ring${tone}`, cx, cy, r: CELL / 2 - 6 })
+            : s("circle", { class: `hint-dot${tone}`, cx, cy, r: CELL / 7 }),
+        );
       }
     }
   }
@@ -360,7 +348,11 @@ export class GridBoard {
   /** A click (or Enter) while the seat waits: pick an own piece, then where it goes. */
   activatePremove(square) {
     this.cancelPremove(); // a new premove replaces the queued one
-    if (this.selected && this.selected !== square && this.premoveDests(this.selected).includes(square)) {
+    if (
+      this.selected &&
+      this.selected !== square &&
+      this.premoveDests(this.selected).includes(square)
+    ) {
       this.queuePremove(this.selected, square);
       return;
     }
@@ -426,7 +418,10 @@ export class GridBoard {
     if (!square) return;
     const sq = this.squares.get(square);
     const step = {
-      ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1],
+      ArrowLeft: [-1, 0],
+      ArrowRight: [1, 0],
+      ArrowUp: [0, -1],
+      ArrowDown: [0, 1],
     }[e.key];
     if (step) {
       // arrows move on the screen, however the board is turned
@@ -456,32 +451,8 @@ export class GridBoard {
 
   // -- animation ------------------------------------------------------------------------
 
-  /**
-   * Slide pieces: each {from, to, node} moves a copy of `node` from one square to another,
-   * fading out when `vanish`. The real piece on `to` is hidden until the slide ends.
-   */
+  /** Slide pieces (slides.js): each {from, to, node, vanish}. */
   animate(slides, ms = 380) {
-    if (reducedMotion() || !slides.length) return;
-    for (const sl of slides) {
-      const a = this.squares.get(sl.from);
-      const b = this.squares.get(sl.to);
-      if (!a || !b || !sl.node) continue;
-      const real = this.pieces.get(sl.to);
-      if (real && real.el && !sl.vanish) real.el.classList.add("hidden-until-anim");
-      const ghost = s("g", { class: "piece ghost" });
-      ghost.append(sl.node);
-      this.layerPieces.append(ghost);
-      const frames = [
-        { transform: `translate(${a.x}px, ${a.y}px)`, opacity: 1 },
-        { transform: `translate(${b.x}px, ${b.y}px)`, opacity: sl.vanish ? 0.15 : 1 },
-      ];
-      const anim = ghost.animate(frames, { duration: ms, easing: "ease-in-out", fill: "forwards" });
-      const done = () => {
-        ghost.remove();
-        if (real && real.el) real.el.classList.remove("hidden-until-anim");
-      };
-      anim.onfinish = done;
-      anim.oncancel = done;
-    }
+    slidePieces(this, slides, ms);
   }
 }

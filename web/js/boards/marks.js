@@ -20,7 +20,9 @@ export function arrow(board, from, to, cls) {
     s("line", { class: `arrow ${cls}`, x1, y1, x2: baseX, y2: baseY }),
     s("polygon", {
       class: `arrow-head ${cls}`,
-      points: `${tipX},${tipY} ${baseX - uy * 16},${baseY + ux * 16} ${baseX + uy * 16},${baseY - ux * 16}`,
+      points:
+        `${tipX},${tipY} ${baseX - uy * 16},${baseY + ux * 16} ` +
+        `${baseX + uy * 16},${baseY - ux * 16}`,
     }),
   );
   return g;

@@ -3,7 +3,7 @@
 // drag in progress and whether the click that ends a drag is to be swallowed.
 
 import { brushOf } from "./drawing.js";
-import { CELL } from "./grid.js";
+import { CELL } from "./squares.js";
 
 export class Pointer {
   /** @param {import("./grid.js").GridBoard} board */
@@ -20,7 +20,11 @@ export class Pointer {
       if (this.board.selected) this.board.select(null);
       const from = this.board.squareAtPoint(e.clientX, e.clientY);
       if (!from) return;
-      try { this.board.svg.setPointerCapture(e.pointerId); } catch { /* not a live pointer */ }
+      try {
+        this.board.svg.setPointerCapture(e.pointerId);
+      } catch {
+        /* not a live pointer */
+      }
       this.board.drawing.start(from, brushOf(e), e.pointerId);
       return;
     }
@@ -29,19 +33,26 @@ export class Pointer {
     if (this.board.busy) return;
     const square = this.board.squareFromEvent(e);
     if (!square || !this.board.pieces.has(square)) return;
-    const movable = this.board.premover ? this.board.premoveDests(square).length > 0 : this.board.moves.some((m) => m.from === square && m.to);
+    const movable = this.board.premover
+      ? this.board.premoveDests(square).length > 0
+      : this.board.moves.some((m) => m.from === square && m.to);
     if (!movable) return;
     this.dragging = { square, x: e.clientX, y: e.clientY, id: e.pointerId, active: false };
   }
 
   move(e) {
-    if (this.board.drawing.pending) this.board.drawing.move(e.pointerId, this.board.squareAtPoint(e.clientX, e.clientY));
+    if (this.board.drawing.pending)
+      this.board.drawing.move(e.pointerId, this.board.squareAtPoint(e.clientX, e.clientY));
     const d = this.dragging;
     if (!d || e.pointerId !== d.id) return;
     if (!d.active) {
       if (Math.hypot(e.clientX - d.x, e.clientY - d.y) < 8) return;
       d.active = true;
-      try { this.board.svg.setPointerCapture(e.pointerId); } catch { /* already released */ }
+      try {
+        this.board.svg.setPointerCapture(e.pointerId);
+      } catch {
+        /* already released */
+      }
       this.board.select(d.square);
       const piece = this.board.pieces.get(d.square);
       d.el = piece && piece.el;
@@ -69,7 +80,9 @@ export class Pointer {
     this.dragging = null;
     if (!d || !d.active) return;
     this.suppressClick = true;
-    setTimeout(() => { this.suppressClick = false; }, 0);
+    setTimeout(() => {
+      this.suppressClick = false;
+    }, 0);
     const target = this.board.squareAtPoint(e.clientX, e.clientY);
     this.restore(d);
     if (target && target !== d.square) this.board.activate(target);

@@ -43,6 +43,9 @@ ALLOWED = {
     # tournaments: pure like the rooms (decide/fold, no I/O); they use the games' registry
     # and the rooms' values (ratings); the net drives them
     "tournaments": {"tournaments", "engine", "rooms"},
+    # analysis of finished games: pure like the bots (moves in, values out), on the games'
+    # rules, the bots' searches and outside engines; it runs in worker processes
+    "analysis": {"analysis", "engine", "bots"},
 }
 
 

@@ -1,5 +1,5 @@
 """The scale moves are judged on, as lichess judges them (its ``WinPercent``, ``Advice`` and
-``AccuracyPercent``; docs/GAMES.md, "Analysis").
+``AccuracyPercent``; docs/ANALYSIS.md).
 
 An evaluation in centipawns becomes *winning chances* between -1 (lost) and +1 (won) for the
 side it is given for: ``2 / (1 + exp(-0.00368208 * cp)) - 1``, centipawns clamped to +-1000

@@ -72,6 +72,10 @@ FILES = "abcdefghijklmnopqrstuvwxyz"
 MAX_FILES = 26
 MAX_RANKS = 26
 
+#: an empty square in a board string and in the text layouts (rows from the far rank down,
+#: separated by ``/``) the games write their boards in
+EMPTY = "."
+
 _SQUARE = r"[a-z](?:[1-9]|1[0-9]|2[0-6])"
 _MOVE = re.compile(rf"({_SQUARE})([-x])({_SQUARE})(?:=([A-Za-z+]{{1,3}}))?")
 _DROP = re.compile(rf"([A-Za-z+]{{1,3}})\*({_SQUARE})")
@@ -117,6 +121,25 @@ class Squares:
             raise InvalidMove(f"{text!r} is not a square (a1..{last})") from None
         return file + self.files * rank
 
+    @property
+    def size(self) -> int:
+        """How many squares: ``files * ranks``."""
+        return self.files * self.ranks
+
+    def rows(self, board: str) -> str:
+        """A board string (one char a square, ``a1`` first) as its text layout: the rows from
+        the last rank down to rank 1, separated by ``/``."""
+        width = self.files
+        return "/".join(board[r * width : (r + 1) * width] for r in reversed(range(self.ranks)))
+
+    def board(self, layout: str) -> str:
+        """The inverse of :meth:`rows`; ``ValueError`` unless ``layout`` has a row of
+        ``files`` chars for every rank (what the chars may be is the game's business)."""
+        lines = layout.split("/")
+        if len(lines) != self.ranks or any(len(line) != self.files for line in lines):
+            raise ValueError(f"{layout!r}: expected {self.ranks} rows of {self.files} squares")
+        return "".join(reversed(lines))
+
 
 _STEP = re.compile(r"([a-z][0-9]+)([-x])([a-z][0-9]+)")  # squares checked by the board
 
@@ -157,6 +180,18 @@ class Step:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}.from_text({str(self)!r})"
+
+
+def marked(move: Step | None) -> tuple[str, ...]:
+    """The squares of the last move for the description's ``last`` (none before the first)."""
+    if move is None:
+        return ()
+    return (move.squares.name(move.src), move.squares.name(move.dst))
+
+
+def seats(*seats: tuple[str, str, str]) -> tuple[Json, ...]:
+    """The description's ``seats`` from ``(name, colour, edge)`` triples, in seat order."""
+    return tuple({"name": name, "colour": colour, "edge": edge} for name, colour, edge in seats)
 
 
 @dataclass(frozen=True, slots=True)

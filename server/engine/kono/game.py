@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .. import draws, grid
-from ..base import Json, Outcome, Seat
+from ..base import Json, Seat
 from ..turns import TurnGame
 from .board import EMPTY, SEAT_NAMES, SQUARES, START, STONES, layout_board
 from .rules import apply, end, generate, moves_of

@@ -16,7 +16,7 @@ import pyffish as sf
 
 from server.engine.xiangqi import XiangqiMove, XiangqiState, apply, generate, outcome
 from server.engine.xiangqi import write_fen as fen
-from server.engine.xiangqi.board import EMPTY, parse_square
+from server.engine.xiangqi.board import EMPTY, SQUARES
 
 VARIANT = "xiangqi"
 _UCI = re.compile(r"([a-i](?:10|[1-9]))([a-i](?:10|[1-9]))")
@@ -27,7 +27,7 @@ def from_uci(text: str, board: str) -> str:
     m = _UCI.fullmatch(text)
     if m is None:
         raise ValueError(f"{text!r} is not a Fairy-Stockfish xiangqi move")
-    dst = parse_square(m[2])
+    dst = SQUARES.parse(m[2])
     return f"{m[1]}{'-' if board[dst] == EMPTY else 'x'}{m[2]}"
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .. import draws
 from ..base import Outcome
 from .board import (
     ADVISOR,
@@ -168,12 +169,11 @@ def apply(state: XiangqiState, move: XiangqiMove) -> XiangqiState:
     return XiangqiState(
         board,
         to_move,
-        0 if move.capture else state.quiet + 1,
-        (key,) if move.capture else (*state.history, key),
-        state.ply + 1,
-        move,
-        state.draw_plies,
-        state.first_ply,
+        ply=state.ply + 1,
+        last_move=move,
+        draw_plies=state.draw_plies,
+        first_ply=state.first_ply,
+        **draws.after(state, key, move.capture),
     )
 
 
@@ -212,6 +212,4 @@ def outcome(state: XiangqiState) -> Outcome | None:
             if checker >= 0:
                 return Outcome.win(1 - checker, 2, "perpetual_check")
             return Outcome.draw(2, "repetition")
-    if state.draw_plies and state.quiet >= state.draw_plies:
-        return Outcome.draw(2, "no_progress")
-    return None
+    return draws.drawn(state, repetition=False)

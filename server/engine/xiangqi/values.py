@@ -7,7 +7,7 @@ from typing import Any
 
 from .. import grid
 from ..base import Seat
-from .board import N_FILES, N_RANKS, SQUARES
+from .board import SQUARES
 
 
 class XiangqiMove(grid.Step):
@@ -54,9 +54,8 @@ class XiangqiState:
         return f"XiangqiState({rows(self.board)!r}, to_move={self.to_move}, ply={self.ply})"
 
 
-def rows(board: str) -> str:
-    """The board as text: rows rank 10 .. rank 1 separated by ``/``."""
-    return "/".join(board[r * N_FILES : (r + 1) * N_FILES] for r in reversed(range(N_RANKS)))
+#: the board as text: rows rank 10 .. rank 1 separated by ``/``
+rows = SQUARES.rows
 
 
 def position_key(board: str, to_move: Seat, check: bool) -> str:

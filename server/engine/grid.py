@@ -153,6 +153,10 @@ class Step:
         class JungleMove(grid.Step):
             __slots__ = ()
             squares, game, forms = SQUARES, "Jungle", "a1-a2, or a1xa2 to capture"
+
+    A game without captures says ``captures = False`` (``a1xa2`` does not parse); one whose
+    seat may have to pass says ``passes = True``: ``pass`` is then the move ``(-1, -1)``
+    (:attr:`is_pass`).
     """
 
     src: int
@@ -162,19 +166,30 @@ class Step:
     squares: ClassVar[Squares]
     game: ClassVar[str]
     forms: ClassVar[str]
+    captures: ClassVar[bool] = True
+    passes: ClassVar[bool] = False
 
     @classmethod
     def from_text(cls, text: str) -> Self:
         """Parse the whole text; :class:`InvalidMove` (naming the forms) otherwise."""
+        if cls.passes and text == "pass":
+            return cls(-1, -1)
         m = _STEP.fullmatch(text) if isinstance(text, str) else None
-        if m is None:
+        if m is None or (m[2] == "x" and not cls.captures):
             raise InvalidMove(f"{text!r} is not a {cls.game} move ({cls.forms})")
         src, dst = cls.squares.parse(m[1]), cls.squares.parse(m[3])
         if src == dst:
             raise InvalidMove(f"{text!r} does not move")
         return cls(src, dst, m[2] == "x")
 
+    @property
+    def is_pass(self) -> bool:
+        """Whether this is the pass of a game that has one."""
+        return self.src < 0
+
     def __str__(self) -> str:
+        if self.src < 0:
+            return "pass"
         name = self.squares.name
         return name(self.src) + ("x" if self.capture else "-") + name(self.dst)
 
@@ -184,7 +199,7 @@ class Step:
 
 def marked(move: Step | None) -> tuple[str, ...]:
     """The squares of the last move for the description's ``last`` (none before the first)."""
-    if move is None:
+    if move is None or move.is_pass:
         return ()
     return (move.squares.name(move.src), move.squares.name(move.dst))
 

@@ -17,15 +17,16 @@ from server.engine.kamisado import (
     GOLD,
     PASS,
     SQUARE_COLOUR,
+    SQUARES,
     Kamisado,
     KamisadoMove,
     KamisadoState,
-    parse_square,
     position,
     rules,
 )
 from server.engine.perft import perft
 
+parse_square = SQUARES.parse
 GAME = cast(Kamisado, get_game("kamisado"))
 ORACLE = Path(__file__).parent / "oracle" / "kamisado_dagaz.json"
 E = "........"

@@ -10,16 +10,12 @@ from __future__ import annotations
 
 from .. import grid
 from ..base import Seat
+from ..grid import EMPTY as EMPTY
 
-FILES = "abcdefgh"
 N_FILES = N_RANKS = 8
 #: the squares: ``rank * files + file`` (``a1 = 0``), named and parsed as the board
 #: description names them (:class:`InvalidMove` for a text that is not one)
 SQUARES = grid.Squares(N_FILES, N_RANKS)
-square_name = SQUARES.name
-parse_square = SQUARES.parse
-N_SQUARES = N_FILES * N_RANKS
-EMPTY = "."
 BLACK, GOLD = 0, 1
 SEAT_NAMES = ("Black", "Gold")
 
@@ -44,9 +40,9 @@ def _square_colours() -> tuple[int, ...]:
     colours: dict[int, int] = {}
     for colour, squares in _LAYOUT.items():
         for name in squares.split():
-            colours[parse_square(name)] = COLOURS.index(colour)
-    assert sorted(colours) == list(range(N_SQUARES)), "every square has one colour"
-    return tuple(colours[sq] for sq in range(N_SQUARES))
+            colours[SQUARES.parse(name)] = COLOURS.index(colour)
+    assert sorted(colours) == list(range(SQUARES.size)), "every square has one colour"
+    return tuple(colours[sq] for sq in range(SQUARES.size))
 
 
 #: the colour (index into :data:`COLOURS`) of each square
@@ -79,7 +75,7 @@ def goal_rank(seat: Seat) -> int:
 
 def start_board() -> str:
     """Every tower on the home-row square of its own colour (8.2)."""
-    cells = [EMPTY] * N_SQUARES
+    cells = [EMPTY] * SQUARES.size
     for seat in (BLACK, GOLD):
         row = home_rank(seat) * N_FILES
         for sq in range(row, row + N_FILES):
@@ -104,6 +100,6 @@ def _forward(seat: Seat) -> tuple[tuple[int, int], ...]:
 #: ``RAYS[seat][sq]``: the forward lines from ``sq`` (left diagonal, straight, right
 #: diagonal), each the squares in order of distance; empty lines are left out
 RAYS = tuple(
-    tuple(tuple(ray for d in _forward(seat) if (ray := _ray(sq, d))) for sq in range(N_SQUARES))
+    tuple(tuple(ray for d in _forward(seat) if (ray := _ray(sq, d))) for sq in range(SQUARES.size))
     for seat in (BLACK, GOLD)
 )

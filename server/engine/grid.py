@@ -173,7 +173,7 @@ class Step:
     def from_text(cls, text: str) -> Self:
         """Parse the whole text; :class:`InvalidMove` (naming the forms) otherwise."""
         if cls.passes and text == "pass":
-            return cls(-1, -1)
+            return cls.pass_move()
         m = _STEP.fullmatch(text) if isinstance(text, str) else None
         if m is None or (m[2] == "x" and not cls.captures):
             raise InvalidMove(f"{text!r} is not a {cls.game} move ({cls.forms})")
@@ -181,6 +181,14 @@ class Step:
         if src == dst:
             raise InvalidMove(f"{text!r} does not move")
         return cls(src, dst, m[2] == "x")
+
+    @classmethod
+    def pass_move(cls) -> Self:
+        """The one pass of a game whose seats may pass (a value: there is one)."""
+        move = _PASSES.get(cls)
+        if move is None:
+            move = _PASSES[cls] = cls(-1, -1)
+        return move  # type: ignore[return-value]
 
     @property
     def is_pass(self) -> bool:
@@ -195,6 +203,9 @@ class Step:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}.from_text({str(self)!r})"
+
+
+_PASSES: dict[type[Step], Step] = {}
 
 
 def marked(move: Step | None) -> tuple[str, ...]:

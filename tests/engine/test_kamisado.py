@@ -387,7 +387,7 @@ def test_a_broken_pass_rule_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
             return KamisadoState(after.board, after.to_move, state.must, after.ply, move)
         return after
 
-    monkeypatch.setattr("server.engine.kamisado.game.apply", free_after_pass)
+    monkeypatch.setattr(Kamisado, "apply", staticmethod(free_after_pass))
     with pytest.raises(AssertionError):
         test_a_blocked_tower_passes_and_the_square_under_it_names_the_next_tower()
     with pytest.raises(AssertionError, match="Dagaz"):  # the positions after one pass

@@ -19,7 +19,7 @@ class KamisadoMove(grid.Step):
 
 
 #: the one pass
-PASS = KamisadoMove(-1, -1)
+PASS = KamisadoMove.pass_move()
 
 
 @dataclass(frozen=True, slots=True)

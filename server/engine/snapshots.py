@@ -10,7 +10,7 @@ key a field, in the fields' order (:data:`dataclasses.fields`, leaving out those
   class (``from_text``);
 * a tuple as a list, read back as a tuple of str (position keys);
 * anything else (int, str, bool, None) as it is, read back by the type of the field's
-  default (a field without a default: str).
+  default (a field without a default: by its annotation, ``int`` or else str).
 
 Reading (:func:`decode`) takes a snapshot or a view of a game with nothing hidden: a key
 missing at the top is looked up in the view's ``counters`` (where views show the draw
@@ -65,8 +65,13 @@ def decode(
             continue
         else:
             raise KeyError(name)
-        kwargs[name] = _read(name, value, f.default, codecs, move)
+        like = f.default if f.default is not MISSING else _LIKE.get(str(f.type), "")
+        kwargs[name] = _read(name, value, like, codecs, move)
     return cls(**kwargs)
+
+
+#: a value like the field's, for a field without a default, by its annotation
+_LIKE: dict[str, Any] = {"int": 0, "Seat": 0, "bool": False}
 
 
 def _read(name: str, value: Any, default: Any, codecs: Mapping[str, Codec], move: Any) -> Any:

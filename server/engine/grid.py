@@ -61,7 +61,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
-from .base import InvalidMove
+from .base import InvalidMove, Outcome
 
 Json = dict[str, Any]
 
@@ -303,6 +303,49 @@ def describe(
         "marks": dict(marks or {}),
         "status": status,
     }
+
+
+def describe_board(
+    squares: Squares,
+    seats: Sequence[Mapping[str, str]],
+    pieces: Mapping[str, Json],
+    *,
+    move: Step | None,
+    status: str,
+    **more: Any,
+) -> Json:
+    """:func:`describe` for a board of fixed ``squares`` whose last move was ``move`` (its
+    squares are marked); ``more`` are :func:`describe`'s other keywords."""
+    return describe(
+        files=squares.files,
+        ranks=squares.ranks,
+        seats=seats,
+        pieces=pieces,
+        last=marked(move),
+        status=status,
+        **more,
+    )
+
+
+def status(
+    names: Sequence[str],
+    to_move: int,
+    outcome: Outcome | None,
+    reasons: Mapping[str, str],
+    *,
+    loser_has: bool = False,
+) -> str:
+    """The description's status line in a game of turns: ``Red to move``, ``Draw: threefold
+    repetition``, ``Red wins: a piece entered the den`` (with ``loser_has``, two seats:
+    ``Black wins: White has no legal move``); ``reasons`` words each outcome's reason."""
+    if outcome is None:
+        return f"{names[to_move]} to move"
+    why = reasons[outcome.reason]
+    if outcome.winner is None:
+        return f"Draw: {why}"
+    if loser_has:
+        why = f"{names[1 - outcome.winner]} has {why}"
+    return f"{names[outcome.winner]} wins: {why}"
 
 
 class BadBoard(ValueError):

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, ClassVar, Protocol, TypeVar, cast
 
 from . import snapshots
@@ -35,6 +36,14 @@ class TurnState(Protocol):
 
 
 TS = TypeVar("TS", bound=TurnState)
+
+
+def after(state: TS, move: Any, **changes: Any) -> TS:
+    """The state after ``move`` in a game of two seats: the other seat to move, one more
+    ply, ``move`` the last move, and the ``changes`` the move made (the board, ...)."""
+    return replace(  # type: ignore[type-var]
+        state, to_move=1 - state.to_move, ply=state.ply + 1, last_move=move, **changes
+    )
 
 
 class TurnGame(Game[TS, M]):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .. import draws
+from .. import draws, turns
 from .board import (
     EMPTY,
     RAYS,
@@ -71,16 +71,5 @@ def apply(state: BanqiState, move: BanqiMove) -> BanqiState:
             captured += cells[move.dst]
         cells[move.dst], cells[move.src] = cells[move.src], EMPTY
         board = "".join(cells)
-    new = BanqiState(
-        board,
-        hidden,
-        1 - state.to_move,
-        colours,
-        captured,
-        ply=state.ply + 1,
-        last_move=move,
-        variant=state.variant,
-        cannon_quiet=state.cannon_quiet,
-        draw_plies=state.draw_plies,
-    )
+    new = turns.after(state, move, board=board, hidden=hidden, colours=colours, captured=captured)
     return replace(new, **draws.after(state, position_key(new), progress))

@@ -125,24 +125,16 @@ class Jungle(TurnGame[JungleState, JungleMove]):
                 kind = ANIMALS[ch.lower()]
                 label = f"{kind.capitalize()} ({ranks[ch.lower()]})"
                 pieces[SQUARES.name(sq)] = grid.piece(seat_of(ch), kind, label, GLYPHS[ch.lower()])
-        return grid.describe(
-            files=SQUARES.files,
-            ranks=SQUARES.ranks,
-            seats=SEATS,
-            pieces=pieces,
+        status = grid.status(SEAT_NAMES, state.to_move, outcome(state), REASONS)
+        return grid.describe_board(
+            SQUARES,
+            SEATS,
+            pieces,
+            move=state.last_move,
+            status=status,
             terrain=TERRAIN,
             cells=CELLS,
-            last=grid.marked(state.last_move),
-            status=self._status(state),
         )
-
-    def _status(self, state: JungleState) -> str:
-        end = outcome(state)
-        if end is None:
-            return f"{SEAT_NAMES[state.to_move]} to move"
-        if end.winner is None:
-            return f"Draw: {REASONS[end.reason]}"
-        return f"{SEAT_NAMES[end.winner]} wins: {REASONS[end.reason]}"
 
     # -- bot hooks -----------------------------------------------------------------------
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .. import draws
+from .. import draws, turns
 from ..base import Outcome
 from ..grid import EMPTY
 from .board import (
@@ -79,16 +79,9 @@ def apply(state: JungleState, move: JungleMove) -> JungleState:
         captured += cells[move.dst]
     cells[move.dst], cells[move.src] = cells[move.src], EMPTY
     board = "".join(cells)
-    to_move = 1 - state.to_move
-    return JungleState(
-        board,
-        to_move,
-        captured,
-        ply=state.ply + 1,
-        last_move=move,
-        variant=state.variant,
-        draw_plies=state.draw_plies,
-        **draws.after(state, position_key(board, to_move), move.capture),
+    key = position_key(board, 1 - state.to_move)
+    return turns.after(
+        state, move, board=board, captured=captured, **draws.after(state, key, move.capture)
     )
 
 

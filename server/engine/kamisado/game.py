@@ -127,16 +127,15 @@ class Kamisado(TurnGame[KamisadoState, KamisadoMove]):
             "must": _colour_name(state.must),
             "tower": next_sq,
             "last_move": None if last is None else str(last),
-            "grid": grid.describe(
-                files=SQUARES.files,
-                ranks=SQUARES.ranks,
-                seats=_SEATS,
-                pieces=_pieces(state.board),
+            "grid": grid.describe_board(
+                SQUARES,
+                _SEATS,
+                _pieces(state.board),
+                move=last,
+                status=_status(state, over),
                 terrain=_TERRAIN,
                 cells=_CELLS,
-                last=grid.marked(last),
                 marks={} if next_sq is None else {next_sq: "next"},
-                status=_status(state, over),
             ),
         }
 

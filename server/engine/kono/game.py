@@ -72,22 +72,8 @@ class Kono(TurnGame[KonoState, KonoMove]):
             for sq, ch in enumerate(state.board)
             if ch != EMPTY
         }
-        outcome = end(state)
-        if outcome is None:
-            status = f"{SEAT_NAMES[state.to_move]} to move"
-        elif outcome.winner is None:
-            status = f"Draw: {_REASONS[outcome.reason]}"
-        else:
-            loser = SEAT_NAMES[1 - outcome.winner]
-            status = f"{SEAT_NAMES[outcome.winner]} wins: {loser} has {_REASONS[outcome.reason]}"
-        return grid.describe(
-            files=SQUARES.files,
-            ranks=SQUARES.ranks,
-            seats=_SEATS,
-            pieces=pieces,
-            last=grid.marked(state.last_move),
-            status=status,
-        )
+        status = grid.status(SEAT_NAMES, state.to_move, end(state), _REASONS, loser_has=True)
+        return grid.describe_board(SQUARES, _SEATS, pieces, move=state.last_move, status=status)
 
     # -- bot hooks -----------------------------------------------------------------------
 

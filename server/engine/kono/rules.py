@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from .. import draws
+from .. import draws, turns
 from ..base import Outcome
 from .board import EMPTY, LINES, STONES
 from .values import KonoMove, KonoState, position_key
@@ -40,15 +38,8 @@ def apply(state: KonoState, move: KonoMove) -> KonoState:
     cells = list(state.board)
     cells[move.dst], cells[move.src] = cells[move.src], EMPTY
     board = "".join(cells)
-    to_move = 1 - state.to_move
-    return replace(
-        state,
-        board=board,
-        to_move=to_move,
-        ply=state.ply + 1,
-        last_move=move,
-        **draws.after(state, position_key(board, to_move), move.capture),
-    )
+    key = position_key(board, 1 - state.to_move)
+    return turns.after(state, move, board=board, **draws.after(state, key, move.capture))
 
 
 def end(state: KonoState) -> Outcome | None:

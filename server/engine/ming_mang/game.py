@@ -130,13 +130,9 @@ class MingMang(TurnGame[MingMangState, MingMangMove]):
         last = state.last_move
         outcome = end(state)
         counts = " ".join(f"{SEAT_NAMES[s]} {state.board.count(STONES[s])}" for s in (0, 1))
-        if outcome is None:
-            status = f"{SEAT_NAMES[state.to_move]} to move ({counts})"
-        elif outcome.winner is None:
-            status = f"Draw: {REASONS[outcome.reason]} ({counts})"
-        else:
-            loser = SEAT_NAMES[1 - outcome.winner]
-            status = f"{SEAT_NAMES[outcome.winner]} wins: {loser} has {REASONS[outcome.reason]}"
+        status = grid.status(SEAT_NAMES, state.to_move, outcome, REASONS, loser_has=True)
+        if outcome is None or outcome.winner is None:
+            status += f" ({counts})"
         return grid.describe(
             files=state.size,
             ranks=state.size,

@@ -116,28 +116,22 @@ class Xiangqi(TurnGame[XiangqiState, XiangqiMove]):
                 pieces[SQUARES.name(sq)] = grid.piece(
                     owner, KINDS[kind], label, GLYPHS[owner][kind]
                 )
-        return grid.describe(
-            files=N_FILES,
-            ranks=N_RANKS,
+        end = outcome(state)
+        status = grid.status(SEAT_NAMES, state.to_move, end, REASONS)
+        if end is None and state.in_check:
+            status += " — check!"
+        return grid.describe_board(
+            SQUARES,
+            SEATS,
+            pieces,
+            move=state.last_move,
+            status=status,
             style="points",
             links=LINKS,
             breaks=BREAKS,
-            seats=SEATS,
-            pieces=pieces,
             terrain=TERRAIN,
             cells=CELLS,
-            last=grid.marked(state.last_move),
-            status=self._status(state),
         )
-
-    def _status(self, state: XiangqiState) -> str:
-        end = outcome(state)
-        if end is None:
-            check = " — check!" if state.in_check else ""
-            return f"{SEAT_NAMES[state.to_move]} to move{check}"
-        if end.winner is None:
-            return f"Draw: {REASONS[end.reason]}"
-        return f"{SEAT_NAMES[end.winner]} wins: {REASONS[end.reason]}"
 
     # -- bot hooks -----------------------------------------------------------------------
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .. import draws
+from .. import draws, turns
 from ..base import Outcome
 from .board import (
     ADVISOR,
@@ -166,14 +166,8 @@ def apply(state: XiangqiState, move: XiangqiMove) -> XiangqiState:
     board = after(state.board, move)
     to_move = 1 - state.to_move
     key = position_key(board, to_move, in_check(board, to_move))
-    return XiangqiState(
-        board,
-        to_move,
-        ply=state.ply + 1,
-        last_move=move,
-        draw_plies=state.draw_plies,
-        first_ply=state.first_ply,
-        **draws.after(state, key, move.capture),
+    return turns.after(
+        state, move, board=board, cache=None, **draws.after(state, key, move.capture)
     )
 
 

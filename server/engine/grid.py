@@ -269,6 +269,15 @@ def piece(
     }
 
 
+#: the seats of a game of black and white stones (Kono, Ming-Mang): Black at the south edge,
+#: White at the north; and the stone of each
+STONE_SEATS = (
+    {"name": "Black", "colour": "#222222", "edge": "south"},
+    {"name": "White", "colour": "#f4f1ea", "edge": "north"},
+)
+STONES = tuple(piece(s, "stone", f"{seat['name']} stone") for s, seat in enumerate(STONE_SEATS))
+
+
 def describe(
     *,
     files: int,

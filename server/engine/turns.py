@@ -50,6 +50,9 @@ class TurnGame(Game[TS, M]):
     """A game played in turns by ``state.to_move``; subclasses give the rules as
     :meth:`generate`, :meth:`apply` and ``outcome``."""
 
+    #: two seats, as most games of turns (and :func:`after`) have; Yonin Shogi says four
+    min_seats: ClassVar[int] = 2
+    max_seats: ClassVar[int] = 2
     #: the state's class (a frozen dataclass) and the move's (``from_text`` and ``str``)
     state_type: ClassVar[Any]
     move_type: ClassVar[Any]

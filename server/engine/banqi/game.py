@@ -49,7 +49,6 @@ class Banqi(TurnGame[BanqiState, BanqiMove]):
         "A face-down piece cannot be taken. A side that cannot act on its turn loses; a run of "
         "actions without a capture or a flip (set in the options) is a draw.",
     )
-    min_seats = max_seats = 2
     seat_names = ("First", "Second")
     hidden_information = True
     public_moves = True  # "flip c3", "a1xa4": the view shows what a flip revealed anyway

@@ -98,3 +98,23 @@ def can_capture(piece: str, src: int, target: str, dst: int, variant: str) -> bo
     if a == 8 and b == 1:
         return False  # the Elephant may not take the Rat
     return a >= b
+
+
+#: the terrain of the board description: the river, the traps and the dens
+TERRAIN = {
+    "water": {"label": "River", "fill": "#8ecae6"},
+    "trap": {"label": "Trap", "fill": "#e9c46a"},
+    "den": {"label": "Den", "fill": "#8d6e63"},
+}
+
+
+def _cells() -> dict[str, list[str]]:
+    cells = {SQUARES.name(sq): ["water"] for sq in sorted(WATER)}
+    for seat in (0, 1):
+        cells[SQUARES.name(DENS[seat])] = ["den", f"den-{seat}"]
+        for sq in sorted(TRAPS[seat]):
+            cells[SQUARES.name(sq)] = ["trap", f"trap-{seat}"]
+    return cells
+
+
+CELLS = _cells()

@@ -13,25 +13,20 @@ from ..grid import EMPTY
 from ..turns import TurnGame
 from .board import (
     ANIMALS,
+    CELLS,
     DENS,
     RANKS,
     SEAT_NAMES,
     SQUARES,
     START,
-    TRAPS,
+    TERRAIN,
     VARIANTS,
-    WATER,
     seat_of,
 )
 from .rules import apply, generate, outcome, targets
 from .values import JungleMove, JungleState, position_key, rows
 
 SEATS = grid.seats(("Red", "#c0392b", "south"), ("Blue", "#2c6fbb", "north"))
-TERRAIN = {
-    "water": {"label": "River", "fill": "#8ecae6"},
-    "trap": {"label": "Trap", "fill": "#e9c46a"},
-    "den": {"label": "Den", "fill": "#8d6e63"},
-}
 #: the glyph on a piece: its initial (P for the leopard, or panther: L is the Lion)
 GLYPHS = {"e": "E", "l": "L", "t": "T", "p": "P", "w": "W", "d": "D", "c": "C", "r": "R"}
 REASONS = {
@@ -43,18 +38,6 @@ REASONS = {
 }
 DEN_BONUS = 5.0  # evaluate: a piece one move from the enemy den
 ADVANCE = 0.1  # evaluate: per step nearer the enemy den
-
-
-def _cells() -> dict[str, list[str]]:
-    cells = {SQUARES.name(sq): ["water"] for sq in sorted(WATER)}
-    for seat in (0, 1):
-        cells[SQUARES.name(DENS[seat])] = ["den", f"den-{seat}"]
-        for sq in sorted(TRAPS[seat]):
-            cells[SQUARES.name(sq)] = ["trap", f"trap-{seat}"]
-    return cells
-
-
-CELLS = _cells()
 
 
 class Jungle(TurnGame[JungleState, JungleMove]):
@@ -76,7 +59,6 @@ class Jungle(TurnGame[JungleState, JungleMove]):
         "Move a piece into the enemy den to win; a side with no pieces or no legal move loses. "
         "The same position three times, or too long without a capture, is a draw.",
     )
-    min_seats = max_seats = 2
     seat_names = SEAT_NAMES
     #: a piece is worth 3-10, a capture's heuristic 10 x the victim's worth (bots' squash)
     eval_scales = (8.0, 10.0)

@@ -18,19 +18,12 @@ class JungleMove(grid.Step):
 
 @dataclass(frozen=True, slots=True)
 class JungleState:
-    """The position (all of it public).
-
-    Attributes:
-        board: 63 chars, index ``rank * 7 + file`` (``a1 = 0``): a piece letter or ``.``.
-        to_move: the seat to move.
-        captured: the letters of the captured pieces, in order.
-        quiet: plies in a row without a capture.
-        history: position keys since the last capture, the current one last (threefold
-            repetition; Dagaz's ko in the ``dagaz`` variant).
-        last_move: the move that produced this state.
-        variant: ``"standard"`` or ``"dagaz"``.
-        draw_plies: that many plies without capture draw (0: never).
-    """
+    """The position, all of it public: ``board`` (a piece letter or ``.`` a square, ``a1``
+    first: :class:`~server.engine.grid.Squares`), ``to_move`` and ``ply``
+    (:class:`~server.engine.turns.TurnGame`), ``captured`` (the letters of the captured
+    pieces, in order), the draw counters ``quiet`` and ``history`` (:mod:`server.engine.draws`;
+    ``history`` is also Dagaz's ko in the ``dagaz`` variant), ``last_move``, and the options
+    ``variant`` (``"standard"`` or ``"dagaz"``) and ``draw_plies``."""
 
     board: str
     to_move: Seat = 0

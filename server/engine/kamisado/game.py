@@ -87,7 +87,6 @@ class Kamisado(TurnGame[KamisadoState, KamisadoMove]):
         "Reach the opponent's home row to win. A player whose move blocks both sides for good (a "
         "loop of passes) loses.",
     )
-    min_seats = max_seats = 2
     seat_names = SEAT_NAMES
     play_draws = False
     public_moves = True

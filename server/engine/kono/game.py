@@ -13,9 +13,6 @@ from .board import EMPTY, SEAT_NAMES, SQUARES, START, STONES, layout_board
 from .rules import apply, end, generate, moves_of
 from .values import KonoMove, KonoState, position_key
 
-#: seat colours and edges in the board description
-_SEATS = grid.seats(("Black", "#222222", "south"), ("White", "#f4f1ea", "north"))
-_STONE_PIECES = tuple(grid.piece(s, "stone", f"{SEAT_NAMES[s]} stone") for s in (0, 1))
 _REASONS = {
     "too_few_stones": "fewer than 2 stones left",
     "no_moves": "no legal move",
@@ -39,7 +36,6 @@ class Kono(TurnGame[KonoState, KonoMove]):
         "You win when your opponent has fewer than two stones, or no move on their turn. The same "
         "position three times, or too long without a capture, is a draw.",
     )
-    min_seats = max_seats = 2
     seat_names = SEAT_NAMES
     play_draws = False
     options = {"draw_plies": draws.progress_option(50)}
@@ -68,12 +64,14 @@ class Kono(TurnGame[KonoState, KonoMove]):
 
     def _grid(self, state: KonoState) -> Json:
         pieces = {
-            SQUARES.name(sq): dict(_STONE_PIECES[STONES.index(ch)])
+            SQUARES.name(sq): dict(grid.STONES[STONES.index(ch)])
             for sq, ch in enumerate(state.board)
             if ch != EMPTY
         }
         status = grid.status(SEAT_NAMES, state.to_move, end(state), _REASONS, loser_has=True)
-        return grid.describe_board(SQUARES, _SEATS, pieces, move=state.last_move, status=status)
+        return grid.describe_board(
+            SQUARES, grid.STONE_SEATS, pieces, move=state.last_move, status=status
+        )
 
     # -- bot hooks -----------------------------------------------------------------------
 

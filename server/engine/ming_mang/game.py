@@ -25,8 +25,6 @@ from .board import (
 from .rules import apply, end, generate, is_legal, mobility, turns
 from .values import MingMangMove, MingMangState, key_text
 
-SEATS = grid.seats(("Black", "#222222", "south"), ("White", "#f4f1ea", "north"))
-STONE_PIECES = tuple(grid.piece(s, "stone", f"{SEAT_NAMES[s]} stone") for s in (0, 1))
 REASONS = {
     "all_converted": "every stone turned",
     "no_moves": "no legal move",
@@ -60,7 +58,6 @@ class MingMang(TurnGame[MingMangState, MingMangMove]):
         "Turn all your opponent's stones, or leave them no move, to win. Too long without a "
         "stone turned, or too long a game (see the options), is a draw.",
     )
-    min_seats = max_seats = 2
     seat_names = SEAT_NAMES
     play_draws = False
     public_moves = True
@@ -123,7 +120,7 @@ class MingMang(TurnGame[MingMangState, MingMangMove]):
     def _grid(self, state: MingMangState) -> Json:
         names = geometry(state.size).names
         pieces = {
-            names[sq]: dict(STONE_PIECES[STONES.index(ch)])
+            names[sq]: dict(grid.STONES[STONES.index(ch)])
             for sq, ch in enumerate(state.board)
             if ch != EMPTY
         }
@@ -137,7 +134,7 @@ class MingMang(TurnGame[MingMangState, MingMangMove]):
             files=state.size,
             ranks=state.size,
             style="points",
-            seats=SEATS,
+            seats=grid.STONE_SEATS,
             pieces=pieces,
             last=() if last is None else (last.src, last.dst),
             marks={sq: "converted" for sq in state.converted},

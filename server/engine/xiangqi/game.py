@@ -61,7 +61,6 @@ class Xiangqi(TurnGame[XiangqiState, XiangqiMove]):
         "Giving check with every move of a repeated cycle loses; other repetitions, and too "
         "long without a capture, draw.",
     )
-    min_seats = max_seats = 2
     seat_names = SEAT_NAMES
     #: a chariot is worth 9, a capture's heuristic 10 x the victim's worth (bots' squash)
     eval_scales = (4.0, 10.0)

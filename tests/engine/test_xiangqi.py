@@ -5,12 +5,11 @@ as the oracle (tests/engine/xiangqi_fsf.py; scripts/xiangqi_fsf.py runs it at le
 from __future__ import annotations
 
 import json
-import random
 from typing import cast
 
 import pytest
 
-from server.engine import IllegalMove, InvalidMove, InvalidOptions, get_game, grid
+from server.engine import IllegalMove, InvalidMove, InvalidOptions, grid
 from server.engine.perft import perft
 from server.engine.xiangqi import (
     START,
@@ -22,11 +21,16 @@ from server.engine.xiangqi import (
     rules,
 )
 
+from . import helpers
 from . import xiangqi_fsf as fsf
 
-GAME = cast(Xiangqi, get_game("xiangqi"))
-RNG = random.Random(0)
+T = helpers.Tester[XiangqiState]("xiangqi")
+GAME = cast(Xiangqi, T.game)
+RNG = T.rng
 FILES = "abcdefghi"
+
+
+start, act, legal, random_game = T.start, T.act, T.legal, T.random_game
 
 
 def at(pieces: str, *, to_move: int = 0, draw_plies: int = 120) -> XiangqiState:
@@ -37,19 +41,6 @@ def at(pieces: str, *, to_move: int = 0, draw_plies: int = 120) -> XiangqiState:
         cells[(word[1], int(word[2:]))] = word[0]
     layout = "/".join("".join(cells[(f, r)] for f in FILES) for r in range(10, 0, -1))
     return position(layout, to_move=to_move, draw_plies=draw_plies)
-
-
-def start(**options: object) -> XiangqiState:
-    return GAME.new(GAME.check_options(options), 2, RNG)
-
-
-def act(state: XiangqiState, text: str) -> XiangqiState:
-    """Play one checked move for the seat to move."""
-    return GAME.play(state, {state.to_move: XiangqiMove.from_text(text)}, RNG)
-
-
-def legal(state: XiangqiState) -> set[str]:
-    return {str(m) for m in GAME.legal_moves(state, state.to_move)}
 
 
 def moves_from(state: XiangqiState, square: str) -> set[str]:
@@ -296,15 +287,6 @@ def test_options() -> None:
     for bad in ({"draw_plies": 0}, {"draw_plies": 5000}, {"draw_plies": "9"}, {"variant": "x"}):
         with pytest.raises(InvalidOptions):
             GAME.check_options(bad)
-
-
-def random_game(seed: int, plies: int = 400) -> list[XiangqiState]:
-    rng = random.Random(seed)
-    states = [start()]
-    while len(states) <= plies and GAME.outcome(states[-1]) is None:
-        s = states[-1]
-        states.append(GAME.play(s, {s.to_move: rng.choice(GAME.legal_moves(s, s.to_move))}, rng))
-    return states
 
 
 def test_views_are_public_json_and_describe_the_board() -> None:

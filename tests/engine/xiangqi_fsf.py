@@ -14,9 +14,10 @@ from collections.abc import Callable, Iterable
 
 import pyffish as sf
 
+from server.engine.grid import EMPTY
 from server.engine.xiangqi import XiangqiMove, XiangqiState, apply, generate, outcome
 from server.engine.xiangqi import write_fen as fen
-from server.engine.xiangqi.board import EMPTY, SQUARES
+from server.engine.xiangqi.board import SQUARES
 
 VARIANT = "xiangqi"
 _UCI = re.compile(r"([a-i](?:10|[1-9]))([a-i](?:10|[1-9]))")

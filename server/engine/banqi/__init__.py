@@ -37,10 +37,10 @@ captures), :mod:`.values` (moves, state), :mod:`.rules` (actions, end of game) a
 
 from __future__ import annotations
 
+from ..grid import EMPTY
 from .board import (
     BLACK,
     COLOUR_NAMES,
-    EMPTY,
     FULL_SET,
     HIDDEN,
     RED,

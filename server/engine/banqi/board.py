@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from .. import grid
-from ..grid import EMPTY as EMPTY
 
 N_FILES, N_RANKS = 8, 4
 #: the squares: ``rank * files + file`` (``a1 = 0``), named and parsed as the board

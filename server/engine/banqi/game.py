@@ -10,11 +10,11 @@ from typing import Any
 
 from .. import draws
 from ..base import Json, Option, Outcome, Seat
+from ..grid import EMPTY
 from ..turns import TurnGame
 from .board import (
     BLACK,
     COLOUR_NAMES,
-    EMPTY,
     FULL_SET,
     HIDDEN,
     RED,

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import draws, turns
+from ..grid import EMPTY
 from .board import (
-    EMPTY,
     RAYS,
     can_capture,
     colour_of,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .. import grid
 from ..base import Seat
-from ..grid import EMPTY as EMPTY
+from ..grid import EMPTY
 
 N_FILES = N_RANKS = 8
 #: the squares: ``rank * files + file`` (``a1 = 0``), named and parsed as the board

@@ -8,11 +8,11 @@ from typing import Any
 
 from .. import grid
 from ..base import Json, Outcome, Seat
+from ..grid import EMPTY
 from ..turns import TurnGame
 from .board import (
     BLACK,
     COLOURS,
-    EMPTY,
     GOLD,
     LETTERS,
     N_FILES,

@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 from ..base import Seat
+from ..grid import EMPTY
 from .board import (
-    EMPTY,
     N_FILES,
     RAYS,
     SQUARE_COLOUR,

@@ -22,7 +22,6 @@ Every move table below is computed once, so move generation only looks things up
 from __future__ import annotations
 
 from .. import grid
-from ..grid import EMPTY as EMPTY
 
 N_FILES, N_RANKS = 9, 10
 #: the squares: ``rank * files + file`` (``a1 = 0``), named and parsed as the board

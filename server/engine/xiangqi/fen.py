@@ -20,7 +20,8 @@ import re
 from collections import Counter
 
 from ..base import Seat
-from .board import BLACK, EMPTY, KINDS, N_FILES, N_RANKS, PALACES, RED, SEAT_NAMES
+from ..grid import EMPTY
+from .board import BLACK, KINDS, N_FILES, N_RANKS, PALACES, RED, SEAT_NAMES
 from .rules import in_check
 from .values import XiangqiState, position_key, rows
 

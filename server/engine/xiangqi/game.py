@@ -8,8 +8,9 @@ from typing import Any
 
 from .. import draws, grid
 from ..base import InvalidOptions, Json, Option, Seat
+from ..grid import EMPTY
 from ..turns import TurnGame
-from .board import EMPTY, KINDS, N_FILES, N_RANKS, PALACES, RED, SEAT_NAMES, SQUARES, seat_of
+from .board import KINDS, N_FILES, N_RANKS, PALACES, RED, SEAT_NAMES, SQUARES, seat_of
 from .fen import START_FEN, board_of, from_fen, read_fen, write_fen
 from .rules import apply, generate, in_check, outcome
 from .values import XiangqiMove, XiangqiState, position_key, rows

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from .. import draws, turns
 from ..base import Outcome
+from ..grid import EMPTY
 from .board import (
     ADVISOR,
     ELEPHANT,
-    EMPTY,
     GENERAL,
     HORSE,
     HORSE_ATTACKERS,

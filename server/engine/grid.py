@@ -61,7 +61,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
-from .base import InvalidMove, Outcome
+from .base import InvalidMove
 
 Json = dict[str, Any]
 
@@ -205,19 +205,32 @@ class Step:
         return f"{type(self).__name__}.from_text({str(self)!r})"
 
 
+@dataclass(frozen=True, slots=True)
+class Place:
+    """A piece put on the empty square ``dst`` (of :attr:`squares`): the gesture ``c3``. A
+    game whose moves are all placements subclasses it as it would :class:`Step`."""
+
+    dst: int
+
+    squares: ClassVar[Squares]
+    game: ClassVar[str]
+    forms: ClassVar[str]
+
+    @classmethod
+    def from_text(cls, text: str) -> Self:
+        """Parse the whole text (a square of the board); :class:`InvalidMove` otherwise."""
+        if not (isinstance(text, str) and _ACT.fullmatch(text)):
+            raise InvalidMove(f"{text!r} is not a {cls.game} move ({cls.forms})")
+        return cls(cls.squares.parse(text))
+
+    def __str__(self) -> str:
+        return self.squares.name(self.dst)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.from_text({str(self)!r})"
+
+
 _PASSES: dict[type[Step], Step] = {}
-
-
-def marked(move: Step | None) -> tuple[str, ...]:
-    """The squares of the last move for the description's ``last`` (none before the first)."""
-    if move is None or move.is_pass:
-        return ()
-    return (move.squares.name(move.src), move.squares.name(move.dst))
-
-
-def seats(*seats: tuple[str, str, str]) -> tuple[Json, ...]:
-    """The description's ``seats`` from ``(name, colour, edge)`` triples, in seat order."""
-    return tuple({"name": name, "colour": colour, "edge": edge} for name, colour, edge in seats)
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,15 +282,6 @@ def piece(
     }
 
 
-#: the seats of a game of black and white stones (Kono, Ming-Mang): Black at the south edge,
-#: White at the north; and the stone of each
-STONE_SEATS = (
-    {"name": "Black", "colour": "#222222", "edge": "south"},
-    {"name": "White", "colour": "#f4f1ea", "edge": "north"},
-)
-STONES = tuple(piece(s, "stone", f"{seat['name']} stone") for s, seat in enumerate(STONE_SEATS))
-
-
 def describe(
     *,
     files: int,
@@ -312,49 +316,6 @@ def describe(
         "marks": dict(marks or {}),
         "status": status,
     }
-
-
-def describe_board(
-    squares: Squares,
-    seats: Sequence[Mapping[str, str]],
-    pieces: Mapping[str, Json],
-    *,
-    move: Step | None,
-    status: str,
-    **more: Any,
-) -> Json:
-    """:func:`describe` for a board of fixed ``squares`` whose last move was ``move`` (its
-    squares are marked); ``more`` are :func:`describe`'s other keywords."""
-    return describe(
-        files=squares.files,
-        ranks=squares.ranks,
-        seats=seats,
-        pieces=pieces,
-        last=marked(move),
-        status=status,
-        **more,
-    )
-
-
-def status(
-    names: Sequence[str],
-    to_move: int,
-    outcome: Outcome | None,
-    reasons: Mapping[str, str],
-    *,
-    loser_has: bool = False,
-) -> str:
-    """The description's status line in a game of turns: ``Red to move``, ``Draw: threefold
-    repetition``, ``Red wins: a piece entered the den`` (with ``loser_has``, two seats:
-    ``Black wins: White has no legal move``); ``reasons`` words each outcome's reason."""
-    if outcome is None:
-        return f"{names[to_move]} to move"
-    why = reasons[outcome.reason]
-    if outcome.winner is None:
-        return f"Draw: {why}"
-    if loser_has:
-        why = f"{names[1 - outcome.winner]} has {why}"
-    return f"{names[outcome.winner]} wins: {why}"
 
 
 class BadBoard(ValueError):

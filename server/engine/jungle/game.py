@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from .. import draws, grid
+from .. import draws, grid, grid_views
 from ..base import Json, Option, Seat
 from ..grid import EMPTY
 from ..turns import TurnGame
@@ -26,7 +26,7 @@ from .board import (
 from .rules import apply, generate, outcome, targets
 from .values import JungleMove, JungleState, position_key, rows
 
-SEATS = grid.seats(("Red", "#c0392b", "south"), ("Blue", "#2c6fbb", "north"))
+SEATS = grid_views.seats(("Red", "#c0392b", "south"), ("Blue", "#2c6fbb", "north"))
 #: the glyph on a piece: its initial (P for the leopard, or panther: L is the Lion)
 GLYPHS = {"e": "E", "l": "L", "t": "T", "p": "P", "w": "W", "d": "D", "c": "C", "r": "R"}
 REASONS = {
@@ -107,8 +107,8 @@ class Jungle(TurnGame[JungleState, JungleMove]):
                 kind = ANIMALS[ch.lower()]
                 label = f"{kind.capitalize()} ({ranks[ch.lower()]})"
                 pieces[SQUARES.name(sq)] = grid.piece(seat_of(ch), kind, label, GLYPHS[ch.lower()])
-        status = grid.status(SEAT_NAMES, state.to_move, outcome(state), REASONS)
-        return grid.describe_board(
+        status = grid_views.status(SEAT_NAMES, state.to_move, outcome(state), REASONS)
+        return grid_views.describe_board(
             SQUARES,
             SEATS,
             pieces,

@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from .. import grid
+from .. import grid, grid_views
 from ..base import Json, Outcome, Seat
 from ..grid import EMPTY
 from ..turns import TurnGame
@@ -58,7 +58,9 @@ GLYPHS = {
     "green": "Gr",
     "brown": "Br",
 }
-_SEATS = grid.seats((SEAT_NAMES[BLACK], "#1b1b1b", "south"), (SEAT_NAMES[GOLD], "#d4a514", "north"))
+_SEATS = grid_views.seats(
+    (SEAT_NAMES[BLACK], "#1b1b1b", "south"), (SEAT_NAMES[GOLD], "#d4a514", "north")
+)
 _TERRAIN = {c: {"label": c.capitalize(), "fill": FILLS[c]} for c in COLOURS}
 _CELLS = {SQUARES.name(sq): (COLOURS[SQUARE_COLOUR[sq]],) for sq in range(SQUARES.size)}
 #: the evaluation's units: a tower with an open path to the goal, and a won position
@@ -126,7 +128,7 @@ class Kamisado(TurnGame[KamisadoState, KamisadoMove]):
             "must": _colour_name(state.must),
             "tower": next_sq,
             "last_move": None if last is None else str(last),
-            "grid": grid.describe_board(
+            "grid": grid_views.describe_board(
                 SQUARES,
                 _SEATS,
                 _pieces(state.board),

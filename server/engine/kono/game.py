@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from .. import draws, grid
+from .. import draws, grid_views
 from ..base import Json, Seat
 from ..turns import TurnGame
 from .board import EMPTY, SEAT_NAMES, SQUARES, START, STONES, layout_board
@@ -64,13 +64,13 @@ class Kono(TurnGame[KonoState, KonoMove]):
 
     def _grid(self, state: KonoState) -> Json:
         pieces = {
-            SQUARES.name(sq): dict(grid.STONES[STONES.index(ch)])
+            SQUARES.name(sq): dict(grid_views.STONES[STONES.index(ch)])
             for sq, ch in enumerate(state.board)
             if ch != EMPTY
         }
-        status = grid.status(SEAT_NAMES, state.to_move, end(state), _REASONS, loser_has=True)
-        return grid.describe_board(
-            SQUARES, grid.STONE_SEATS, pieces, move=state.last_move, status=status
+        status = grid_views.status(SEAT_NAMES, state.to_move, end(state), _REASONS, loser_has=True)
+        return grid_views.describe_board(
+            SQUARES, grid_views.STONE_SEATS, pieces, move=state.last_move, status=status
         )
 
     # -- bot hooks -----------------------------------------------------------------------

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from math import isqrt
 from typing import Any
 
-from .. import draws, grid
+from .. import draws, grid, grid_views
 from ..base import Json, Option, Seat
 from ..turns import TurnGame
 from .board import (
@@ -120,21 +120,21 @@ class MingMang(TurnGame[MingMangState, MingMangMove]):
     def _grid(self, state: MingMangState) -> Json:
         names = geometry(state.size).names
         pieces = {
-            names[sq]: dict(grid.STONES[STONES.index(ch)])
+            names[sq]: dict(grid_views.STONES[STONES.index(ch)])
             for sq, ch in enumerate(state.board)
             if ch != EMPTY
         }
         last = state.last_move
         outcome = end(state)
         counts = " ".join(f"{SEAT_NAMES[s]} {state.board.count(STONES[s])}" for s in (0, 1))
-        status = grid.status(SEAT_NAMES, state.to_move, outcome, REASONS, loser_has=True)
+        status = grid_views.status(SEAT_NAMES, state.to_move, outcome, REASONS, loser_has=True)
         if outcome is None or outcome.winner is None:
             status += f" ({counts})"
         return grid.describe(
             files=state.size,
             ranks=state.size,
             style="points",
-            seats=grid.STONE_SEATS,
+            seats=grid_views.STONE_SEATS,
             pieces=pieces,
             last=() if last is None else (last.src, last.dst),
             marks={sq: "converted" for sq in state.converted},

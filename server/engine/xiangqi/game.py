@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .. import draws, grid
+from .. import draws, grid, grid_views
 from ..base import InvalidOptions, Json, Option, Seat
 from ..grid import EMPTY
 from ..turns import TurnGame
@@ -16,7 +16,7 @@ from .rules import apply, generate, in_check, outcome
 from .values import XiangqiMove, XiangqiState, position_key, rows
 from .wxf import wxf_moves
 
-SEATS = grid.seats(("Red", "#c0392b", "south"), ("Black", "#222222", "north"))
+SEATS = grid_views.seats(("Red", "#c0392b", "south"), ("Black", "#222222", "north"))
 TERRAIN = {"palace": {"label": "Palace", "fill": "#f3dfb3"}}
 CELLS = {SQUARES.name(sq): ["palace"] for palace in PALACES for sq in sorted(palace)}
 #: the river: the grid's vertical segments between ranks 5 and 6 not drawn, files b-h
@@ -117,10 +117,10 @@ class Xiangqi(TurnGame[XiangqiState, XiangqiMove]):
                     owner, KINDS[kind], label, GLYPHS[owner][kind]
                 )
         end = outcome(state)
-        status = grid.status(SEAT_NAMES, state.to_move, end, REASONS)
+        status = grid_views.status(SEAT_NAMES, state.to_move, end, REASONS)
         if end is None and state.in_check:
             status += " — check!"
-        return grid.describe_board(
+        return grid_views.describe_board(
             SQUARES,
             SEATS,
             pieces,

@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from .. import grid
+from .. import grid, grid_views
 from ..base import Json, Option, Seat
 from ..turns import TurnGame
 from .board import (
@@ -24,7 +24,7 @@ from .rules import apply, end, generate, king_attacked
 from .values import EMPTY_HAND, YoninMove, YoninState, hand_text, parse_hand
 
 #: seat colours and edges in the board description (four distinct colours)
-_SEATS = grid.seats(
+_SEATS = grid_views.seats(
     ("South", "#c0392b", "south"),
     ("West", "#2e6fb7", "west"),
     ("North", "#2e8b57", "north"),

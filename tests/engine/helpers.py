@@ -22,8 +22,8 @@ S = TypeVar("S", bound=TurnState)
 class Tester(Generic[S]):
     """One registered game, seen from its rule tests (every move through the checked path)."""
 
-    def __init__(self, name: str) -> None:
-        self.game: Game[S, Any] = get_game(name)
+    def __init__(self, game: str | Game[S, Any]) -> None:
+        self.game: Game[S, Any] = get_game(game) if isinstance(game, str) else game
         self.rng = random.Random(0)
 
     def start(self, **options: object) -> S:

@@ -1,4 +1,4 @@
-"""Kamisado (docs/GAMES.md 8): the coloured board, forward slides, the colour rule, forced
+"""Kamisado (docs/GAMES.md 5.3): the coloured board, forward slides, the colour rule, forced
 passes, deadlock, the home row, notation, views, bot hooks and the Dagaz oracle."""
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def legal(state: KamisadoState) -> set[str]:
     return set(GAME.legal_texts(state, state.to_move))
 
 
-# -- 8.2: the board and the start ------------------------------------------------------------
+# -- 5.3: the board and the start ------------------------------------------------------------
 
 
 def test_every_colour_once_in_each_rank_and_file() -> None:
@@ -316,7 +316,7 @@ def compare_with_dagaz(fixture: dict[str, Any]) -> dict[str, int]:
     every position where Dagaz gets the rules right; return what was compared.
 
     Dagaz's White is our Black (seat 0). Where Dagaz goes wrong (scripts/dagaz/kamisado.js,
-    docs/GAMES.md 8): a game of Dagaz as it is stops at the first position after a pass
+    docs/GAMES.md 5.3): a game of Dagaz as it is stops at the first position after a pass
     (``after_pass``), a game with its key-type bug fixed (``keyfix``) at the first position
     after two passes in a row (``after_two_passes``); those last positions are not compared.
     Where our engine sees a deadlock (the round is over, the mover lost), Dagaz offers the

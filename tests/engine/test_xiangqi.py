@@ -1,4 +1,4 @@
-"""XiangQi (docs/GAMES.md 8.3): the board, each piece's moves, the flying general, check,
+"""XiangQi (docs/GAMES.md 5.6): the board, each piece's moves, the flying general, check,
 the ends, perpetual check and our draw rules, notation, views, and Fairy-Stockfish (pyffish)
 as the oracle (tests/engine/xiangqi_fsf.py; scripts/xiangqi_fsf.py runs it at length)."""
 
@@ -47,7 +47,7 @@ def moves_from(state: XiangqiState, square: str) -> set[str]:
     return {m for m in legal(state) if m[: len(square)] == square and not m[len(square)].isdigit()}
 
 
-# -- 8.3.1: the start ------------------------------------------------------------------------
+# -- 5.6.1: the start ------------------------------------------------------------------------
 
 
 def test_start_array_perft_and_red_first() -> None:
@@ -57,7 +57,7 @@ def test_start_array_perft_and_red_first() -> None:
     assert [perft(GAME, state, d) for d in (1, 2, 3)] == [44, 1920, 79666]
 
 
-# -- 8.3.3: the pieces -----------------------------------------------------------------------
+# -- 5.6.3: the pieces -----------------------------------------------------------------------
 
 
 def test_general_steps_orthogonally_inside_its_palace() -> None:
@@ -115,7 +115,7 @@ def test_soldier_forward_then_sideways_across_the_river_never_back() -> None:
     assert moves_from(at("Kd1 kf10 pc7", to_move=1), "c7") == {"c7-c6"}
 
 
-# -- 8.3.4: the flying general and check -------------------------------------------------------
+# -- 5.6.4: the flying general and check -------------------------------------------------------
 
 
 def test_the_generals_may_not_face_each_other_on_an_open_file() -> None:
@@ -137,7 +137,7 @@ def test_no_move_may_leave_ones_general_attacked() -> None:
     assert check.in_check and legal(check) == {"a2-e2", "e1-f1"}  # d1 faces the other general
 
 
-# -- 8.3.5: the end ----------------------------------------------------------------------------
+# -- 5.6.5: the end ----------------------------------------------------------------------------
 
 
 def test_checkmate_loses() -> None:

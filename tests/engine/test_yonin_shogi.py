@@ -1,4 +1,4 @@
-"""Yonin Shogi (docs/GAMES.md 8.1): the start, the moves in each seat's frame, promotion,
+"""Yonin Shogi (docs/GAMES.md 5.5): the start, the moves in each seat's frame, promotion,
 captures to the hand, drops and their limits, the end, and Dagaz's own model as the oracle
 (tests/engine/oracle/yonin_shogi_dagaz.json, scripts/dagaz/yonin_shogi.js)."""
 
@@ -40,7 +40,7 @@ def from_square(state: YoninState, sq: str) -> set[str]:
     return {m for m in legal(state) if m[:2] == sq}
 
 
-# -- 8.1: the start --------------------------------------------------------------------------
+# -- 5.5: the start --------------------------------------------------------------------------
 
 
 def test_start_each_seat_has_its_army_rotated_and_south_has_nine_moves() -> None:
@@ -72,7 +72,7 @@ def test_perft() -> None:
     assert [perft(GAME, start(), d) for d in range(1, 4)] == [9, 81, 729]
 
 
-# -- 8.1: moves in the owner's frame ----------------------------------------------------------
+# -- 5.5: moves in the owner's frame ----------------------------------------------------------
 
 
 def test_pieces_move_forward_away_from_their_owner() -> None:
@@ -106,7 +106,7 @@ def test_promoted_pieces() -> None:
     assert tokin == {f"e5-{t}" for t in ("d5", "d6", "d4", "e6", "e4", "f5")}
 
 
-# -- 8.1: promotion ------------------------------------------------------------------------------
+# -- 5.5: promotion ------------------------------------------------------------------------------
 
 
 def test_promotion_is_a_choice_entering_leaving_or_inside_the_zone() -> None:
@@ -131,7 +131,7 @@ def test_a_pawn_must_promote_on_its_last_line() -> None:
     assert from_square(east, "c7") == {"c7-b7", "c7-b7=+"}
 
 
-# -- 8.1: captures and drops -----------------------------------------------------------------------
+# -- 5.5: captures and drops -----------------------------------------------------------------------
 
 
 def test_a_taken_piece_goes_demoted_to_the_takers_hand() -> None:
@@ -163,7 +163,7 @@ def test_no_pawn_drop_on_the_last_line_nor_beside_an_own_unpromoted_pawn() -> No
     assert "P*c7" in wdrops
 
 
-# -- 8.1 and our rules: the end -----------------------------------------------------------------
+# -- 5.5 and our rules: the end -----------------------------------------------------------------
 
 
 def test_taking_a_king_ends_the_game_taker_first_owner_last() -> None:

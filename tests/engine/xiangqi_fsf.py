@@ -1,4 +1,4 @@
-"""Fairy-Stockfish as the XiangQi oracle (docs/GAMES.md 8.3.9), through pyffish.
+"""Fairy-Stockfish as the XiangQi oracle (docs/GAMES.md 5.6.9), through pyffish.
 
 Fairy-Stockfish's ``xiangqi`` writes the same squares as we do (files a-i, ranks 1-10 from
 Red's side, ``a10`` style) and the same piece letters; its moves are UCI (``h3e3``), ours are

@@ -1,4 +1,4 @@
-"""Kamisado (Peter Burley, 2008): docs/GAMES.md 8, one round.
+"""Kamisado (Peter Burley, 2008): docs/GAMES.md 5.3, one round.
 
 Two seats on an 8x8 board of eight colours. Seat 0 (Black, the original's black dragons)
 sits on rank 1 and moves first; seat 1 (Gold) sits on rank 8. Each has eight towers, one per

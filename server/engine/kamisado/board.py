@@ -1,4 +1,4 @@
-"""Kamisado: the coloured board, the towers and the lines they move along (docs/GAMES.md 8).
+"""Kamisado: the coloured board, the towers and the lines they move along (docs/GAMES.md 5.3).
 
 Squares are numbered ``rank * 8 + file`` (``a1 = 0``, ``h8 = 63``). Seat 0 (Black) has its
 home row on rank 1 and moves up the board; seat 1 (Gold) has its home row on rank 8 and moves
@@ -23,7 +23,7 @@ SEAT_NAMES = ("Black", "Gold")
 COLOURS = ("orange", "blue", "purple", "pink", "yellow", "red", "green", "brown")
 LETTERS = "obpiyrgw"
 
-#: the colour of every square (8.2): each colour once in every rank and every file
+#: the colour of every square (5.3): each colour once in every rank and every file
 _LAYOUT = {
     "orange": "a8 b7 c6 d5 e4 f3 g2 h1",
     "blue": "a3 b8 c5 d2 e7 f4 g1 h6",
@@ -74,7 +74,7 @@ def goal_rank(seat: Seat) -> int:
 
 
 def start_board() -> str:
-    """Every tower on the home-row square of its own colour (8.2)."""
+    """Every tower on the home-row square of its own colour (5.3)."""
     cells = [EMPTY] * SQUARES.size
     for seat in (BLACK, GOLD):
         row = home_rank(seat) * N_FILES

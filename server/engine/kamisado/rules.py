@@ -1,5 +1,5 @@
 """Kamisado rules: the legal moves, their effect, blocked towers and the end of a round
-(docs/GAMES.md 8)."""
+(docs/GAMES.md 5.3)."""
 
 from __future__ import annotations
 

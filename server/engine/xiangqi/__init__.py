@@ -1,4 +1,4 @@
-"""XiangQi (Chinese chess): docs/GAMES.md 8.3.
+"""XiangQi (Chinese chess): docs/GAMES.md 5.6.
 
 Two seats on the points of a 9x10 board: Red (seat 0, south, moves first) and Black (seat 1,
 north). The General and Advisors stay in their palace, the Elephants on their side of the

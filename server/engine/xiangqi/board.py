@@ -1,5 +1,5 @@
 """XiangQi: the 9x10 board, palaces and river, the pieces and their geometry (docs/GAMES.md
-8.3).
+5.6).
 
 A square is an int, ``rank * 9 + file`` (``a1 = 0``, ``i10 = 89``); Red (seat 0) sits at the
 south edge (ranks 1-5 are its side of the river), Black (seat 1) at the north. A piece is one
@@ -38,7 +38,7 @@ KINDS = {
     "c": "cannon",
     "p": "soldier",
 }
-#: the start array (8.3.1), rows rank 10 .. rank 1
+#: the start array (5.6.1), rows rank 10 .. rank 1
 START = (
     "rnbakabnr/........./.c.....c./p.p.p.p.p/........./"
     "........./P.P.P.P.P/.C.....C./........./RNBAKABNR"

@@ -1,4 +1,4 @@
-"""XiangQi positions as text: our layouts and Fairy-Stockfish's FEN (docs/GAMES.md 8.3.6).
+"""XiangQi positions as text: our layouts and Fairy-Stockfish's FEN (docs/GAMES.md 5.6.6).
 
 A layout is the board alone, rows rank 10 .. rank 1 separated by ``/``, 9 chars each, ``.``
 empty (:func:`.values.rows` writes it). A FEN, as Fairy-Stockfish and pychess-variants write

@@ -35,7 +35,7 @@ REASONS = {
     "repetition": "threefold repetition",
     "no_progress": "no capture for too long",
 }
-#: material, in soldiers (8.3.7)
+#: material, in soldiers (5.6.7)
 WORTH = {"k": 0.0, "a": 2.0, "b": 2.0, "n": 4.0, "r": 9.0, "c": 4.5, "p": 1.0}
 
 
@@ -136,7 +136,7 @@ class Xiangqi(TurnGame[XiangqiState, XiangqiMove]):
     # -- bot hooks -----------------------------------------------------------------------
 
     def evaluate(self, state: XiangqiState, seat: Seat) -> list[float]:
-        """Per seat: material (8.3.7) and a few positional terms (:func:`_placement`)."""
+        """Per seat: material (5.6.7) and a few positional terms (:func:`_placement`)."""
         scores = [0.0, 0.0]
         for sq, ch in enumerate(state.board):
             if ch != EMPTY:

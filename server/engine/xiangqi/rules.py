@@ -1,4 +1,4 @@
-"""XiangQi rules: the legal moves, their effect and the end of the game (docs/GAMES.md 8.3)."""
+"""XiangQi rules: the legal moves, their effect and the end of the game (docs/GAMES.md 5.6)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ HORSE_LEGS = tuple(frozenset(leg for _src, leg in pairs) for pairs in HORSE_ATTA
 
 def attacked(board: str, sq: int, seat: int) -> bool:
     """Whether the enemies of ``seat`` attack ``sq`` (where ``seat``'s general stands): a
-    chariot, or the enemy general on the same open file (the flying general, 8.3.4), with
+    chariot, or the enemy general on the same open file (the flying general, 5.6.4), with
     nothing between; a cannon over exactly one screen; a horse whose leg is free; a soldier."""
     if seat == RED:
         chariot, cannon, horse, soldier, general = "r", "c", "n", "p", "k"
@@ -57,7 +57,7 @@ def in_check(board: str, seat: int) -> bool:
 
 
 def pseudo_moves(board: str, me: int) -> list[XiangqiMove]:
-    """The moves of ``me`` by the pieces' movement (8.3.3), before the general's safety."""
+    """The moves of ``me`` by the pieces' movement (5.6.3), before the general's safety."""
     own = _OWN[me]
     moves: list[XiangqiMove] = []
     add = moves.append
@@ -123,7 +123,7 @@ def after(board: str, move: XiangqiMove) -> str:
 
 def legal(board: str, me: int) -> list[XiangqiMove]:
     """The legal moves: those that leave ``me``'s general neither attacked nor facing the
-    other general (8.3.4). Out of check, a move by another piece can only expose the general
+    other general (5.6.4). Out of check, a move by another piece can only expose the general
     if it leaves or enters the general's file or rank (lines of chariots, cannons and the
     other general) or leaves a leg of a horse that could reach it; the others need no test."""
     king = board.index("K" if me == RED else "k")
@@ -173,7 +173,7 @@ def apply(state: XiangqiState, move: XiangqiMove) -> XiangqiState:
 
 def perpetual_checker(history: tuple[str, ...]) -> int | None:
     """If the last position has occurred three times, the seat that gave check with every
-    one of its moves since the first of the three (8.3.5), else ``None``; ``-1`` when the
+    one of its moves since the first of the three (5.6.5), else ``None``; ``-1`` when the
     position is threefold without a lone perpetual checker."""
     last = history[-1]
     if history.count(last) < 3:
@@ -193,7 +193,7 @@ def perpetual_checker(history: tuple[str, ...]) -> int | None:
 
 
 def outcome(state: XiangqiState) -> Outcome | None:
-    """The end of the game (8.3.5), checked in this order: the side to move with no legal
+    """The end of the game (5.6.5), checked in this order: the side to move with no legal
     move loses (checkmate or stalemate); a position for the third time since the last capture
     loses for a lone perpetual checker, else draws; ``draw_plies`` plies without a capture
     draw."""

@@ -1,4 +1,4 @@
-"""XiangQi values: a move, the state and the position key (docs/GAMES.md 8.3)."""
+"""XiangQi values: a move, the state and the position key (docs/GAMES.md 5.6)."""
 
 from __future__ import annotations
 

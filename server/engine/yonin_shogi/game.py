@@ -118,7 +118,7 @@ class YoninShogi(TurnGame[YoninState, YoninMove]):
         self.check_seats(n_seats)
         return YoninState(start_board(), ply_limit=opts["ply_limit"])
 
-    # resign: the base class's default, which is our rule (docs/GAMES.md 8.1): the seat that
+    # resign: the base class's default, which is our rule (docs/GAMES.md 5.5): the seat that
     # resigns (or loses on time) ranks last, the other three share first place; the game ends.
 
     def view(self, state: YoninState, seat: Seat | None) -> Json:

@@ -1,4 +1,5 @@
-"""The BanQi game: options, turns, views, bot hooks and snapshots for the rooms."""
+"""The BanQi game: options, views, bot hooks and its worlds for the bots (the turns and
+snapshots: :class:`~server.engine.turns.TurnGame`)."""
 
 from __future__ import annotations
 

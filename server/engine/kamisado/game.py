@@ -1,4 +1,5 @@
-"""The Kamisado game: turns, views, bot hooks and snapshots for the rooms."""
+"""The Kamisado game: views and bot hooks for the rooms (the turns and snapshots:
+:class:`~server.engine.turns.TurnGame`)."""
 
 from __future__ import annotations
 

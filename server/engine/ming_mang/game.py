@@ -1,4 +1,5 @@
-"""The Ming-Mang game: options, turns, views with the board description, bot hooks, snapshots."""
+"""The Ming-Mang game: options, views with the board description, bot hooks (the turns and
+snapshots: :class:`~server.engine.turns.TurnGame`)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The XiangQi game: options, turns, views with the board description, bot hooks, snapshots."""
+"""The XiangQi game: options, views with the board description, bot hooks, exports (the turns
+and snapshots: :class:`~server.engine.turns.TurnGame`)."""
 
 from __future__ import annotations
 

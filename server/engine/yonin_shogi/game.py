@@ -1,4 +1,5 @@
-"""The Yonin Shogi game: options, turns, views, bot hooks and snapshots for the rooms."""
+"""The Yonin Shogi game: options, views and bot hooks for the rooms (the turns and snapshots:
+:class:`~server.engine.turns.TurnGame`)."""
 
 from __future__ import annotations
 

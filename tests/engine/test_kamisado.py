@@ -10,7 +10,7 @@ from typing import Any, cast
 
 import pytest
 
-from server.engine import NO_DRAWS, IllegalMove, InvalidMove, InvalidOptions, get_game, grid
+from server.engine import NO_DRAWS, IllegalMove, InvalidMove, InvalidOptions, grid
 from server.engine.kamisado import (
     BLACK,
     COLOURS,
@@ -26,8 +26,11 @@ from server.engine.kamisado import (
 )
 from server.engine.perft import perft
 
+from . import helpers
+
 parse_square = SQUARES.parse
-GAME = cast(Kamisado, get_game("kamisado"))
+T = helpers.Tester[KamisadoState]("kamisado")
+GAME = cast(Kamisado, T.game)
 ORACLE = Path(__file__).parent / "oracle" / "kamisado_dagaz.json"
 E = "........"
 
@@ -37,17 +40,7 @@ def board(*ranks: str) -> str:
     return "/".join(ranks)
 
 
-def start() -> KamisadoState:
-    return GAME.new(GAME.check_options({}), 2, NO_DRAWS)
-
-
-def act(state: KamisadoState, text: str) -> KamisadoState:
-    """Play one checked move for the seat to move."""
-    return GAME.play(state, {state.to_move: KamisadoMove.from_text(text)}, NO_DRAWS)
-
-
-def legal(state: KamisadoState) -> set[str]:
-    return set(GAME.legal_texts(state, state.to_move))
+start, act, legal = T.start, T.act, T.legal
 
 
 # -- 5.3: the board and the start ------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Compare our XiangQi with Fairy-Stockfish (pyffish) at length (docs/GAMES.md 8.3.9).
+"""Compare our XiangQi with Fairy-Stockfish (pyffish) at length (docs/GAMES.md 5.6.9).
 
     .venv/bin/python scripts/xiangqi_fsf.py [--games 200] [--plies 300] [--depth 3]
 

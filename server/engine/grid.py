@@ -72,6 +72,10 @@ FILES = "abcdefghijklmnopqrstuvwxyz"
 MAX_FILES = 26
 MAX_RANKS = 26
 
+#: an empty square in a board string and in the text layouts (rows from the far rank down,
+#: separated by ``/``) the games write their boards in
+EMPTY = "."
+
 _SQUARE = r"[a-z](?:[1-9]|1[0-9]|2[0-6])"
 _MOVE = re.compile(rf"({_SQUARE})([-x])({_SQUARE})(?:=([A-Za-z+]{{1,3}}))?")
 _DROP = re.compile(rf"([A-Za-z+]{{1,3}})\*({_SQUARE})")
@@ -117,6 +121,25 @@ class Squares:
             raise InvalidMove(f"{text!r} is not a square (a1..{last})") from None
         return file + self.files * rank
 
+    @property
+    def size(self) -> int:
+        """How many squares: ``files * ranks``."""
+        return self.files * self.ranks
+
+    def rows(self, board: str) -> str:
+        """A board string (one char a square, ``a1`` first) as its text layout: the rows from
+        the last rank down to rank 1, separated by ``/``."""
+        width = self.files
+        return "/".join(board[r * width : (r + 1) * width] for r in reversed(range(self.ranks)))
+
+    def board(self, layout: str) -> str:
+        """The inverse of :meth:`rows`; ``ValueError`` unless ``layout`` has a row of
+        ``files`` chars for every rank (what the chars may be is the game's business)."""
+        lines = layout.split("/")
+        if len(lines) != self.ranks or any(len(line) != self.files for line in lines):
+            raise ValueError(f"{layout!r}: expected {self.ranks} rows of {self.files} squares")
+        return "".join(reversed(lines))
+
 
 _STEP = re.compile(r"([a-z][0-9]+)([-x])([a-z][0-9]+)")  # squares checked by the board
 
@@ -130,6 +153,10 @@ class Step:
         class JungleMove(grid.Step):
             __slots__ = ()
             squares, game, forms = SQUARES, "Jungle", "a1-a2, or a1xa2 to capture"
+
+    A game without captures says ``captures = False`` (``a1xa2`` does not parse); one whose
+    seat may have to pass says ``passes = True``: ``pass`` is then the move ``(-1, -1)``
+    (:attr:`is_pass`).
     """
 
     src: int
@@ -139,24 +166,71 @@ class Step:
     squares: ClassVar[Squares]
     game: ClassVar[str]
     forms: ClassVar[str]
+    captures: ClassVar[bool] = True
+    passes: ClassVar[bool] = False
 
     @classmethod
     def from_text(cls, text: str) -> Self:
         """Parse the whole text; :class:`InvalidMove` (naming the forms) otherwise."""
+        if cls.passes and text == "pass":
+            return cls.pass_move()
         m = _STEP.fullmatch(text) if isinstance(text, str) else None
-        if m is None:
+        if m is None or (m[2] == "x" and not cls.captures):
             raise InvalidMove(f"{text!r} is not a {cls.game} move ({cls.forms})")
         src, dst = cls.squares.parse(m[1]), cls.squares.parse(m[3])
         if src == dst:
             raise InvalidMove(f"{text!r} does not move")
         return cls(src, dst, m[2] == "x")
 
+    @classmethod
+    def pass_move(cls) -> Self:
+        """The one pass of a game whose seats may pass (a value: there is one)."""
+        move = _PASSES.get(cls)
+        if move is None:
+            move = _PASSES[cls] = cls(-1, -1)
+        return move  # type: ignore[return-value]
+
+    @property
+    def is_pass(self) -> bool:
+        """Whether this is the pass of a game that has one."""
+        return self.src < 0
+
     def __str__(self) -> str:
+        if self.src < 0:
+            return "pass"
         name = self.squares.name
         return name(self.src) + ("x" if self.capture else "-") + name(self.dst)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}.from_text({str(self)!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """A piece put on the empty square ``dst`` (of :attr:`squares`): the gesture ``c3``. A
+    game whose moves are all placements subclasses it as it would :class:`Step`."""
+
+    dst: int
+
+    squares: ClassVar[Squares]
+    game: ClassVar[str]
+    forms: ClassVar[str]
+
+    @classmethod
+    def from_text(cls, text: str) -> Self:
+        """Parse the whole text (a square of the board); :class:`InvalidMove` otherwise."""
+        if not (isinstance(text, str) and _ACT.fullmatch(text)):
+            raise InvalidMove(f"{text!r} is not a {cls.game} move ({cls.forms})")
+        return cls(cls.squares.parse(text))
+
+    def __str__(self) -> str:
+        return self.squares.name(self.dst)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.from_text({str(self)!r})"
+
+
+_PASSES: dict[type[Step], Step] = {}
 
 
 @dataclass(frozen=True, slots=True)

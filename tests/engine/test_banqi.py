@@ -13,14 +13,15 @@ from server.engine.banqi import (
     BLACK,
     FULL_SET,
     RED,
+    SQUARES,
     BanqiMove,
     BanqiState,
-    parse_square,
     position,
     public_board,
 )
 from server.engine.perft import perft
 
+parse_square = SQUARES.parse
 GAME = get_game("banqi")
 RNG = random.Random(0)
 EMPTY_ROW = "........"

@@ -5,18 +5,20 @@ rules, Dagaz's variant with its ko, and Dagaz's own model as the oracle
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 from typing import Any, cast
 
 import pytest
 
-from server.engine import IllegalMove, InvalidMove, InvalidOptions, get_game, grid
+from server.engine import IllegalMove, InvalidMove, InvalidOptions, Outcome, grid
 from server.engine.jungle import Jungle, JungleMove, JungleState, outcome, position, rows, rules
 from server.engine.perft import perft
 
-GAME = cast(Jungle, get_game("jungle"))
-RNG = random.Random(0)
+from . import helpers
+
+T = helpers.Tester[JungleState]("jungle")
+GAME = cast(Jungle, T.game)
+RNG = T.rng
 ORACLE = Path(__file__).parent / "oracle" / "jungle_dagaz.json"
 SEATS = {"Red": 0, "Green": 1}  # Dagaz's players, our seats
 FILES = "abcdefg"
@@ -34,17 +36,7 @@ def at(
     return position(layout, to_move=to_move, variant=variant, draw_plies=draw_plies)
 
 
-def start(**options: object) -> JungleState:
-    return GAME.new(GAME.check_options(options), 2, RNG)
-
-
-def act(state: JungleState, text: str) -> JungleState:
-    """Play one checked move for the seat to move."""
-    return GAME.play(state, {state.to_move: JungleMove.from_text(text)}, RNG)
-
-
-def legal(state: JungleState) -> set[str]:
-    return {str(m) for m in GAME.legal_moves(state, state.to_move)}
+start, act, legal, random_game = T.start, T.act, T.legal, T.random_game
 
 
 def moves_from(state: JungleState, square: str) -> set[str]:
@@ -242,22 +234,18 @@ def compare_with_dagaz(doc: dict[str, Any]) -> int:
     """Replay every game of the fixture in our ``dagaz`` variant (no draw rule: Dagaz has
     none); at each position our legal set must be Dagaz's, and where Dagaz's game ended ours
     must end with the same winner. Returns the number of positions compared."""
-    compared = 0
-    for game in doc["games"]:
-        state = start(variant="dagaz", draw_plies=0)
-        for i, dagaz_legal in enumerate(game["legal"]):
-            end = rules.outcome(state)
-            final = i == len(game["moves"])
-            where = f"game seed {game['seed']}, ply {i}, {state!r}"
-            if final and game["result"] is not None:
-                assert end is not None and end.winner == SEATS[game["result"]["winner"]], where
-            else:
-                assert end is None, where
-                assert sorted(str(m) for m in rules.generate(state)) == dagaz_legal, where
-            compared += 1
-            if not final:
-                state = rules.apply(state, JungleMove.from_text(game["moves"][i]))
-    return compared
+
+    def ended(end: Outcome | None, result: dict[str, Any], where: str) -> None:
+        assert end is not None and end.winner == SEATS[result["winner"]], where
+
+    return helpers.replay_oracle(
+        doc["games"],
+        lambda: start(variant="dagaz", draw_plies=0),
+        lambda state: rules.generate(state),
+        lambda state, text: rules.apply(state, JungleMove.from_text(text)),
+        lambda state: rules.outcome(state),
+        ended,
+    )
 
 
 def oracle() -> dict[str, Any]:
@@ -341,18 +329,9 @@ def test_options() -> None:
             GAME.check_options(bad)
 
 
-def random_game(seed: int, variant: str = "standard", plies: int = 400) -> list[JungleState]:
-    rng = random.Random(seed)
-    states = [start(variant=variant)]
-    while len(states) <= plies and GAME.outcome(states[-1]) is None:
-        s = states[-1]
-        states.append(GAME.play(s, {s.to_move: rng.choice(GAME.legal_moves(s, s.to_move))}, rng))
-    return states
-
-
 @pytest.mark.parametrize("variant", ["standard", "dagaz"])
 def test_views_are_public_json_and_describe_the_board(variant: str) -> None:
-    for state in random_game(3, variant, 120)[::7]:
+    for state in random_game(3, 120, variant=variant)[::7]:
         view = GAME.view(state, None)
         assert view == GAME.view(state, 0) == GAME.view(state, 1)
         assert json.loads(json.dumps(view)) == view
@@ -383,7 +362,7 @@ def test_view_terrain_pieces_last_move_and_status() -> None:
 @pytest.mark.parametrize("variant", ["standard", "dagaz"])
 def test_encode_decode_round_trip_and_every_game_ends(variant: str) -> None:
     for seed in range(3):
-        states = random_game(seed, variant, 2000)
+        states = random_game(seed, 2000, variant=variant)
         assert GAME.outcome(states[-1]) is not None
         for state in states[::25] + states[-1:]:
             assert GAME.decode_state(json.loads(json.dumps(GAME.encode_state(state)))) == state

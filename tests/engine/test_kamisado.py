@@ -1,4 +1,4 @@
-"""Kamisado (docs/GAMES.md 8): the coloured board, forward slides, the colour rule, forced
+"""Kamisado (docs/GAMES.md 5.3): the coloured board, forward slides, the colour rule, forced
 passes, deadlock, the home row, notation, views, bot hooks and the Dagaz oracle."""
 
 from __future__ import annotations
@@ -10,23 +10,27 @@ from typing import Any, cast
 
 import pytest
 
-from server.engine import NO_DRAWS, IllegalMove, InvalidMove, InvalidOptions, get_game, grid
+from server.engine import NO_DRAWS, IllegalMove, InvalidMove, InvalidOptions, grid
 from server.engine.kamisado import (
     BLACK,
     COLOURS,
     GOLD,
     PASS,
     SQUARE_COLOUR,
+    SQUARES,
     Kamisado,
     KamisadoMove,
     KamisadoState,
-    parse_square,
     position,
     rules,
 )
 from server.engine.perft import perft
 
-GAME = cast(Kamisado, get_game("kamisado"))
+from . import helpers
+
+parse_square = SQUARES.parse
+T = helpers.Tester[KamisadoState]("kamisado")
+GAME = cast(Kamisado, T.game)
 ORACLE = Path(__file__).parent / "oracle" / "kamisado_dagaz.json"
 E = "........"
 
@@ -36,20 +40,10 @@ def board(*ranks: str) -> str:
     return "/".join(ranks)
 
 
-def start() -> KamisadoState:
-    return GAME.new(GAME.check_options({}), 2, NO_DRAWS)
+start, act, legal = T.start, T.act, T.legal
 
 
-def act(state: KamisadoState, text: str) -> KamisadoState:
-    """Play one checked move for the seat to move."""
-    return GAME.play(state, {state.to_move: KamisadoMove.from_text(text)}, NO_DRAWS)
-
-
-def legal(state: KamisadoState) -> set[str]:
-    return set(GAME.legal_texts(state, state.to_move))
-
-
-# -- 8.2: the board and the start ------------------------------------------------------------
+# -- 5.3: the board and the start ------------------------------------------------------------
 
 
 def test_every_colour_once_in_each_rank_and_file() -> None:
@@ -329,7 +323,7 @@ def compare_with_dagaz(fixture: dict[str, Any]) -> dict[str, int]:
     every position where Dagaz gets the rules right; return what was compared.
 
     Dagaz's White is our Black (seat 0). Where Dagaz goes wrong (scripts/dagaz/kamisado.js,
-    docs/GAMES.md 8): a game of Dagaz as it is stops at the first position after a pass
+    docs/GAMES.md 5.3): a game of Dagaz as it is stops at the first position after a pass
     (``after_pass``), a game with its key-type bug fixed (``keyfix``) at the first position
     after two passes in a row (``after_two_passes``); those last positions are not compared.
     Where our engine sees a deadlock (the round is over, the mover lost), Dagaz offers the
@@ -400,7 +394,7 @@ def test_a_broken_pass_rule_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
             return KamisadoState(after.board, after.to_move, state.must, after.ply, move)
         return after
 
-    monkeypatch.setattr("server.engine.kamisado.game.apply", free_after_pass)
+    monkeypatch.setattr(Kamisado, "apply", staticmethod(free_after_pass))
     with pytest.raises(AssertionError):
         test_a_blocked_tower_passes_and_the_square_under_it_names_the_next_tower()
     with pytest.raises(AssertionError, match="Dagaz"):  # the positions after one pass

@@ -4,33 +4,23 @@ Dagaz's own model as the oracle (tests/engine/oracle/kono_dagaz.json, scripts/da
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 from typing import Any, cast
 
 import pytest
 
-from server.engine import IllegalMove, InvalidMove, InvalidOptions, get_game, grid
+from server.engine import IllegalMove, InvalidMove, InvalidOptions, Outcome, grid
 from server.engine.kono import Kono, KonoMove, KonoState, generate, position, rules
 from server.engine.perft import perft
 
-GAME = cast(Kono, get_game("kono"))
-RNG = random.Random(0)
+from . import helpers
+
+T = helpers.Tester[KonoState]("kono")
+GAME = cast(Kono, T.game)
 ORACLE = Path(__file__).parent / "oracle" / "kono_dagaz.json"
 SEATS = {"Black": 0, "White": 1}
-
-
-def start(**options: object) -> KonoState:
-    return GAME.new(GAME.check_options(options), 2, RNG)
-
-
-def act(state: KonoState, text: str) -> KonoState:
-    """Play one checked move for the seat to move."""
-    return GAME.play(state, {state.to_move: KonoMove.from_text(text)}, RNG)
-
-
-def legal(state: KonoState) -> set[str]:
-    return {str(m) for m in GAME.legal_moves(state, state.to_move)}
+RNG = T.rng
+start, act, legal, random_game = T.start, T.act, T.legal, T.random_game
 
 
 # -- 5.2: the start --------------------------------------------------------------------------
@@ -150,23 +140,20 @@ def compare_with_dagaz(doc: dict[str, Any]) -> int:
     where Dagaz's game ended ours must end with the same winner. Returns positions compared.
     Our draw rules (which Dagaz lacks) are set aside: ``generate`` gives the moves even after
     a draw, and a draw may end our game where Dagaz's went on."""
-    compared = 0
-    for game in doc["games"]:
-        state = position("wwww/wwww/bbbb/bbbb", options={"draw_plies": 0})
-        for i, dagaz_legal in enumerate(game["legal"]):
-            outcome = rules.end(state)
-            final = i == len(game["moves"])
-            where = f"game seed {game['seed']}, ply {i}, {state!r}"
-            if final and game["result"] is not None:
-                assert outcome is not None and outcome.winner is not None, where
-                assert outcome.winner == SEATS[game["result"]["winner"]], where
-            else:
-                assert outcome is None or outcome.winner is None, where
-                assert sorted(str(m) for m in generate(state)) == dagaz_legal, where
-            compared += 1
-            if not final:
-                state = rules.apply(state, KonoMove.from_text(game["moves"][i]))
-    return compared
+
+    def ended(outcome: Outcome | None, result: dict[str, Any], where: str) -> None:
+        assert outcome is not None and outcome.winner is not None, where
+        assert outcome.winner == SEATS[result["winner"]], where
+
+    return helpers.replay_oracle(
+        doc["games"],
+        lambda: position("wwww/wwww/bbbb/bbbb", options={"draw_plies": 0}),
+        generate,
+        lambda state, text: rules.apply(state, KonoMove.from_text(text)),
+        lambda state: rules.end(state),
+        ended,
+        draws_go_on=True,
+    )
 
 
 def oracle() -> dict[str, Any]:
@@ -260,16 +247,6 @@ def test_options() -> None:
             GAME.check_options(bad)
     assert start(draw_plies=10).draw_plies == 10
     assert GAME.info()["board"] == "grid" and GAME.info()["title"] == "Four-field Kono"
-
-
-def random_game(seed: int, plies: int = 400) -> list[KonoState]:
-    rng = random.Random(seed)
-    states = [start()]
-    while GAME.to_act(states[-1]) and len(states) <= plies:
-        state = states[-1]
-        move = rng.choice(GAME.legal_moves(state, state.to_move))
-        states.append(GAME.play(state, {state.to_move: move}, rng))
-    return states
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -6,26 +6,27 @@ from __future__ import annotations
 
 import hashlib
 import json
-import random
 from pathlib import Path
 from typing import Any, cast
 
 import pytest
 
-from server.engine import IllegalMove, InvalidMove, InvalidOptions, get_game, grid
+from server.engine import IllegalMove, InvalidMove, InvalidOptions, grid
 from server.engine.ming_mang import MingMang, MingMangMove, MingMangState, position, rules
 from server.engine.ming_mang.board import FILES, geometry, square_name
 from server.engine.perft import perft
 
-GAME = cast(MingMang, get_game("ming_mang"))
-RNG = random.Random(0)
+from . import helpers
+
+T = helpers.Tester[MingMangState]("ming_mang")
+GAME = cast(MingMang, T.game)
+RNG = T.rng
 ORACLE = Path(__file__).parent / "oracle" / "ming_mang_dagaz.json"
 SEATS = {"Black": 0, "White": 1}
 OFF = {"draw_plies": 0, "max_plies": 0}
 
 
-def start(**options: object) -> MingMangState:
-    return GAME.new(GAME.check_options(options), 2, RNG)
+start, act, legal = T.start, T.act, T.legal
 
 
 def place(
@@ -37,15 +38,6 @@ def place(
         for name in points.split():
             rows[size - int(name[1:])][FILES.index(name[0])] = stone
     return position("/".join("".join(r) for r in rows), to_move=to_move, options=options)
-
-
-def act(state: MingMangState, text: str) -> MingMangState:
-    """Play one checked move for the seat to move."""
-    return GAME.play(state, {state.to_move: MingMangMove.from_text(text)}, RNG)
-
-
-def legal(state: MingMangState) -> set[str]:
-    return {str(m) for m in GAME.legal_moves(state, state.to_move)}
 
 
 def stones(state: MingMangState, seat: int) -> set[str]:
@@ -327,19 +319,9 @@ def test_options() -> None:
     assert GAME.info()["board"] == "grid" and GAME.info()["title"] == "Ming-Mang"
 
 
-def random_game(seed: int, size: int = 9) -> list[MingMangState]:
-    rng = random.Random(seed)
-    states = [start(size=size)]
-    while GAME.to_act(states[-1]):
-        state = states[-1]
-        move = rng.choice(GAME.legal_moves(state, state.to_move))
-        states.append(GAME.play(state, {state.to_move: move}, rng))
-    return states
-
-
 @pytest.mark.parametrize("size", [8, 9, 17])
 def test_views_are_public_json_and_describe_the_board(size: int) -> None:
-    states = random_game(size, size)
+    states = T.random_game(size, 10_000, size=size)
     assert GAME.outcome(states[-1]) is not None
     for state in states[::6]:
         view = GAME.view(state, None)

@@ -1,16 +1,15 @@
-"""XiangQi (docs/GAMES.md 8.3): the board, each piece's moves, the flying general, check,
+"""XiangQi (docs/GAMES.md 5.6): the board, each piece's moves, the flying general, check,
 the ends, perpetual check and our draw rules, notation, views, and Fairy-Stockfish (pyffish)
 as the oracle (tests/engine/xiangqi_fsf.py; scripts/xiangqi_fsf.py runs it at length)."""
 
 from __future__ import annotations
 
 import json
-import random
 from typing import cast
 
 import pytest
 
-from server.engine import IllegalMove, InvalidMove, InvalidOptions, get_game, grid
+from server.engine import IllegalMove, InvalidMove, InvalidOptions, grid
 from server.engine.perft import perft
 from server.engine.xiangqi import (
     START,
@@ -22,11 +21,16 @@ from server.engine.xiangqi import (
     rules,
 )
 
+from . import helpers
 from . import xiangqi_fsf as fsf
 
-GAME = cast(Xiangqi, get_game("xiangqi"))
-RNG = random.Random(0)
+T = helpers.Tester[XiangqiState]("xiangqi")
+GAME = cast(Xiangqi, T.game)
+RNG = T.rng
 FILES = "abcdefghi"
+
+
+start, act, legal, random_game = T.start, T.act, T.legal, T.random_game
 
 
 def at(pieces: str, *, to_move: int = 0, draw_plies: int = 120) -> XiangqiState:
@@ -39,24 +43,11 @@ def at(pieces: str, *, to_move: int = 0, draw_plies: int = 120) -> XiangqiState:
     return position(layout, to_move=to_move, draw_plies=draw_plies)
 
 
-def start(**options: object) -> XiangqiState:
-    return GAME.new(GAME.check_options(options), 2, RNG)
-
-
-def act(state: XiangqiState, text: str) -> XiangqiState:
-    """Play one checked move for the seat to move."""
-    return GAME.play(state, {state.to_move: XiangqiMove.from_text(text)}, RNG)
-
-
-def legal(state: XiangqiState) -> set[str]:
-    return {str(m) for m in GAME.legal_moves(state, state.to_move)}
-
-
 def moves_from(state: XiangqiState, square: str) -> set[str]:
     return {m for m in legal(state) if m[: len(square)] == square and not m[len(square)].isdigit()}
 
 
-# -- 8.3.1: the start ------------------------------------------------------------------------
+# -- 5.6.1: the start ------------------------------------------------------------------------
 
 
 def test_start_array_perft_and_red_first() -> None:
@@ -66,7 +57,7 @@ def test_start_array_perft_and_red_first() -> None:
     assert [perft(GAME, state, d) for d in (1, 2, 3)] == [44, 1920, 79666]
 
 
-# -- 8.3.3: the pieces -----------------------------------------------------------------------
+# -- 5.6.3: the pieces -----------------------------------------------------------------------
 
 
 def test_general_steps_orthogonally_inside_its_palace() -> None:
@@ -134,7 +125,7 @@ def test_soldier_forward_then_sideways_across_the_river_never_back() -> None:
     assert moves_from(at("Kd1 kf10 pc7", to_move=1), "c7") == {"c7-c6"}
 
 
-# -- 8.3.4: the flying general and check -------------------------------------------------------
+# -- 5.6.4: the flying general and check -------------------------------------------------------
 
 
 def test_the_generals_may_not_face_each_other_on_an_open_file() -> None:
@@ -156,7 +147,7 @@ def test_no_move_may_leave_ones_general_attacked() -> None:
     assert check.in_check and legal(check) == {"a2-e2", "e1-f1"}  # d1 faces the other general
 
 
-# -- 8.3.5: the end ----------------------------------------------------------------------------
+# -- 5.6.5: the end ----------------------------------------------------------------------------
 
 
 def test_checkmate_loses() -> None:
@@ -306,15 +297,6 @@ def test_options() -> None:
     for bad in ({"draw_plies": 0}, {"draw_plies": 5000}, {"draw_plies": "9"}, {"variant": "x"}):
         with pytest.raises(InvalidOptions):
             GAME.check_options(bad)
-
-
-def random_game(seed: int, plies: int = 400) -> list[XiangqiState]:
-    rng = random.Random(seed)
-    states = [start()]
-    while len(states) <= plies and GAME.outcome(states[-1]) is None:
-        s = states[-1]
-        states.append(GAME.play(s, {s.to_move: rng.choice(GAME.legal_moves(s, s.to_move))}, rng))
-    return states
 
 
 def test_views_are_public_json_and_describe_the_board() -> None:

@@ -1,4 +1,4 @@
-"""XiangQi from a position (docs/GAMES.md 8.3.6): the ``fen`` option in Fairy-Stockfish's FEN,
+"""XiangQi from a position (docs/GAMES.md 5.6.6): the ``fen`` option in Fairy-Stockfish's FEN,
 refused whole with a reason when it is no position, written back the same, and checked
 against pyffish — its FEN after the same moves, and perft against its legal moves."""
 

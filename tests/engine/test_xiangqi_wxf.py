@@ -15,7 +15,7 @@ import pytest
 from server.engine import get_game
 from server.engine.xiangqi import Xiangqi, XiangqiState, from_fen, write_fen
 from server.engine.xiangqi import wxf as notation
-from server.engine.xiangqi.board import square_name
+from server.engine.xiangqi.board import SQUARES
 from server.engine.xiangqi.values import XiangqiMove
 
 GAME = cast(Xiangqi, get_game("xiangqi"))
@@ -34,7 +34,7 @@ CROWDED = [
 
 
 def uci(move: XiangqiMove) -> str:
-    return f"{square_name(move.src)}{square_name(move.dst)}"
+    return f"{SQUARES.name(move.src)}{SQUARES.name(move.dst)}"
 
 
 def theirs(state: XiangqiState, move: XiangqiMove) -> str:

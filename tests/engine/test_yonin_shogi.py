@@ -1,17 +1,16 @@
-"""Yonin Shogi (docs/GAMES.md 8.1): the start, the moves in each seat's frame, promotion,
+"""Yonin Shogi (docs/GAMES.md 5.5): the start, the moves in each seat's frame, promotion,
 captures to the hand, drops and their limits, the end, and Dagaz's own model as the oracle
 (tests/engine/oracle/yonin_shogi_dagaz.json, scripts/dagaz/yonin_shogi.js)."""
 
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 from typing import Any, cast
 
 import pytest
 
-from server.engine import IllegalMove, InvalidMove, InvalidOptions, get_game, grid
+from server.engine import IllegalMove, InvalidMove, InvalidOptions, Outcome, grid
 from server.engine.perft import perft
 from server.engine.yonin_shogi import (
     PASS,
@@ -24,31 +23,24 @@ from server.engine.yonin_shogi import (
     start_board,
 )
 
-GAME = cast(YoninShogi, get_game("yonin_shogi"))
-RNG = random.Random(0)
+from . import helpers
+
+T = helpers.Tester[YoninState]("yonin_shogi")
+GAME = cast(YoninShogi, T.game)
+RNG = T.rng
 ORACLE = Path(__file__).parent / "oracle" / "yonin_shogi_dagaz.json"
 SEATS = {"South": 0, "West": 1, "North": 2, "East": 3}
 KINGS = "SK e1, WK a5, NK e9, EK i5"  # the four Kings on their start squares
 
 
-def start(**options: object) -> YoninState:
-    return GAME.new(GAME.check_options(options), 4, RNG)
-
-
-def act(state: YoninState, text: str) -> YoninState:
-    """Play one checked move for the seat to move."""
-    return GAME.play(state, {state.to_move: YoninMove.from_text(text)}, RNG)
-
-
-def legal(state: YoninState) -> set[str]:
-    return {str(m) for m in GAME.legal_moves(state, state.to_move)}
+start, act, legal, random_game = T.start, T.act, T.legal, T.random_game
 
 
 def from_square(state: YoninState, sq: str) -> set[str]:
     return {m for m in legal(state) if m[:2] == sq}
 
 
-# -- 8.1: the start --------------------------------------------------------------------------
+# -- 5.5: the start --------------------------------------------------------------------------
 
 
 def test_start_each_seat_has_its_army_rotated_and_south_has_nine_moves() -> None:
@@ -95,7 +87,7 @@ def test_perft() -> None:
     assert [perft(GAME, start(), d) for d in range(1, 4)] == [9, 81, 729]
 
 
-# -- 8.1: moves in the owner's frame ----------------------------------------------------------
+# -- 5.5: moves in the owner's frame ----------------------------------------------------------
 
 
 def test_pieces_move_forward_away_from_their_owner() -> None:
@@ -129,7 +121,7 @@ def test_promoted_pieces() -> None:
     assert tokin == {f"e5-{t}" for t in ("d5", "d6", "d4", "e6", "e4", "f5")}
 
 
-# -- 8.1: promotion ------------------------------------------------------------------------------
+# -- 5.5: promotion ------------------------------------------------------------------------------
 
 
 def test_promotion_is_a_choice_entering_leaving_or_inside_the_zone() -> None:
@@ -154,7 +146,7 @@ def test_a_pawn_must_promote_on_its_last_line() -> None:
     assert from_square(east, "c7") == {"c7-b7", "c7-b7=+"}
 
 
-# -- 8.1: captures and drops -----------------------------------------------------------------------
+# -- 5.5: captures and drops -----------------------------------------------------------------------
 
 
 def test_a_taken_piece_goes_demoted_to_the_takers_hand() -> None:
@@ -186,7 +178,7 @@ def test_no_pawn_drop_on_the_last_line_nor_beside_an_own_unpromoted_pawn() -> No
     assert "P*c7" in wdrops
 
 
-# -- 8.1 and our rules: the end -----------------------------------------------------------------
+# -- 5.5 and our rules: the end -----------------------------------------------------------------
 
 
 def test_taking_a_king_ends_the_game_taker_first_owner_last() -> None:
@@ -242,24 +234,20 @@ def compare_with_dagaz(doc: dict[str, Any]) -> int:
     where the fixture's game ended (the first King taken: the script stops there, as our rule
     does; Dagaz itself plays on) ours must end with the same taker. Returns positions
     compared."""
-    compared = 0
-    for game in doc["games"]:
-        state = YoninState(start_board())
-        for i, dagaz_legal in enumerate(game["legal"]):
-            final = i == len(game["moves"])
-            where = f"game seed {game['seed']}, ply {i}, {state!r}"
-            outcome = rules.end(state)
-            if final and game["result"] is not None:
-                assert outcome is not None and outcome.reason == "king_captured", where
-                assert outcome.winner == SEATS[game["result"]["winner"]], where
-                assert outcome.ranks.index(4) == SEATS[game["result"]["lost"][0]], where
-            else:
-                assert outcome is None, where
-                assert sorted(str(m) for m in generate(state)) == dagaz_legal, where
-            compared += 1
-            if not final:
-                state = rules.apply(state, YoninMove.from_text(game["moves"][i]))
-    return compared
+
+    def ended(outcome: Outcome | None, result: dict[str, Any], where: str) -> None:
+        assert outcome is not None and outcome.reason == "king_captured", where
+        assert outcome.winner == SEATS[result["winner"]], where
+        assert outcome.ranks.index(4) == SEATS[result["lost"][0]], where
+
+    return helpers.replay_oracle(
+        doc["games"],
+        lambda: YoninState(start_board()),
+        generate,
+        lambda state, text: rules.apply(state, YoninMove.from_text(text)),
+        lambda state: rules.end(state),
+        ended,
+    )
 
 
 def oracle() -> dict[str, Any]:
@@ -356,19 +344,9 @@ def test_options_and_seats() -> None:
     assert info["seat_names"] == ["South", "West", "North", "East"]
 
 
-def random_game(seed: int, plies: int = 2000) -> list[YoninState]:
-    rng = random.Random(seed)
-    states = [start()]
-    while GAME.to_act(states[-1]) and len(states) <= plies:
-        state = states[-1]
-        move = rng.choice(GAME.legal_moves(state, state.to_move))
-        states.append(GAME.play(state, {state.to_move: move}, rng))
-    return states
-
-
 @pytest.mark.parametrize("seed", range(3))
 def test_views_are_public_json_and_describe_the_board(seed: int) -> None:
-    states = random_game(seed)
+    states = random_game(seed, 2000)
     assert GAME.outcome(states[-1]) is not None
     for state in states:
         view = GAME.view(state, None)

@@ -1,4 +1,4 @@
-"""Fairy-Stockfish as the XiangQi oracle (docs/GAMES.md 8.3.9), through pyffish.
+"""Fairy-Stockfish as the XiangQi oracle (docs/GAMES.md 5.6.9), through pyffish.
 
 Fairy-Stockfish's ``xiangqi`` writes the same squares as we do (files a-i, ranks 1-10 from
 Red's side, ``a10`` style) and the same piece letters; its moves are UCI (``h3e3``), ours are
@@ -14,9 +14,10 @@ from collections.abc import Callable, Iterable
 
 import pyffish as sf
 
+from server.engine.grid import EMPTY
 from server.engine.xiangqi import XiangqiMove, XiangqiState, apply, generate, outcome
 from server.engine.xiangqi import write_fen as fen
-from server.engine.xiangqi.board import EMPTY, parse_square
+from server.engine.xiangqi.board import SQUARES
 
 VARIANT = "xiangqi"
 _UCI = re.compile(r"([a-i](?:10|[1-9]))([a-i](?:10|[1-9]))")
@@ -27,7 +28,7 @@ def from_uci(text: str, board: str) -> str:
     m = _UCI.fullmatch(text)
     if m is None:
         raise ValueError(f"{text!r} is not a Fairy-Stockfish xiangqi move")
-    dst = parse_square(m[2])
+    dst = SQUARES.parse(m[2])
     return f"{m[1]}{'-' if board[dst] == EMPTY else 'x'}{m[2]}"
 
 

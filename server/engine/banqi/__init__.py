@@ -37,17 +37,16 @@ captures), :mod:`.values` (moves, state), :mod:`.rules` (actions, end of game) a
 
 from __future__ import annotations
 
+from ..grid import EMPTY
 from .board import (
     BLACK,
     COLOUR_NAMES,
-    EMPTY,
     FULL_SET,
     HIDDEN,
     RED,
+    SQUARES,
     TYPE_NAMES,
     can_capture,
-    parse_square,
-    square_name,
 )
 from .game import Banqi, position
 from .rules import apply, generate
@@ -63,6 +62,7 @@ __all__ = [
     "GAMES",
     "HIDDEN",
     "RED",
+    "SQUARES",
     "TYPE_NAMES",
     "Banqi",
     "BanqiMove",
@@ -70,9 +70,7 @@ __all__ = [
     "apply",
     "can_capture",
     "generate",
-    "parse_square",
     "position",
     "position_key",
     "public_board",
-    "square_name",
 ]

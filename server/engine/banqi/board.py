@@ -4,15 +4,11 @@ from __future__ import annotations
 
 from .. import grid
 
-FILES = "abcdefgh"
 N_FILES, N_RANKS = 8, 4
 #: the squares: ``rank * files + file`` (``a1 = 0``), named and parsed as the board
 #: description names them (:class:`InvalidMove` for a text that is not one)
 SQUARES = grid.Squares(N_FILES, N_RANKS)
-square_name = SQUARES.name
-parse_square = SQUARES.parse
-N_SQUARES = N_FILES * N_RANKS
-EMPTY, HIDDEN = ".", "?"
+HIDDEN = "?"
 RED, BLACK = 0, 1
 COLOUR_NAMES = ("red", "black")
 TYPE_NAMES = {
@@ -52,7 +48,7 @@ def _ray(sq: int, step: tuple[int, int]) -> tuple[int, ...]:
     return tuple(out)
 
 
-RAYS = tuple(tuple(_ray(sq, d) for d in DIRECTIONS) for sq in range(N_SQUARES))
+RAYS = tuple(tuple(_ray(sq, d) for d in DIRECTIONS) for sq in range(SQUARES.size))
 
 
 def can_capture(piece: str, target: str, variant: str) -> bool:

@@ -1,4 +1,5 @@
-"""The BanQi game: options, turns, views, bot hooks and snapshots for the rooms."""
+"""The BanQi game: options, views, bot hooks and its worlds for the bots (the turns and
+snapshots: :class:`~server.engine.turns.TurnGame`)."""
 
 from __future__ import annotations
 
@@ -8,23 +9,20 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from .. import draws
 from ..base import Json, Option, Outcome, Seat
+from ..grid import EMPTY
 from ..turns import TurnGame
 from .board import (
     BLACK,
     COLOUR_NAMES,
-    EMPTY,
     FULL_SET,
     HIDDEN,
-    N_FILES,
-    N_RANKS,
-    N_SQUARES,
     RED,
+    SQUARES,
     TYPE_NAMES,
     VALUE,
     colour_of,
-    parse_square,
-    square_name,
 )
 from .rules import apply, generate
 from .values import BanqiMove, BanqiState, position_key, public_board
@@ -52,7 +50,6 @@ class Banqi(TurnGame[BanqiState, BanqiMove]):
         "A face-down piece cannot be taken. A side that cannot act on its turn loses; a run of "
         "actions without a capture or a flip (set in the options) is a draw.",
     )
-    min_seats = max_seats = 2
     seat_names = ("First", "Second")
     hidden_information = True
     public_moves = True  # "flip c3", "a1xa4": the view shows what a flip revealed anyway
@@ -66,16 +63,22 @@ class Banqi(TurnGame[BanqiState, BanqiMove]):
             "Taiwanese cannon's quiet move: slide like a chariot, or one step",
             choices=("slide", "step"),
         ),
-        "draw_plies": Option(
-            "int",
-            50,
-            "Draw after this many actions in a row without capture or flip (0: never)",
-            minimum=0,
-            maximum=1000,
+        "draw_plies": draws.progress_option(50, "capture or flip", unit="actions"),
+    }
+    state_type, move_type = BanqiState, BanqiMove
+    #: the face-down squares by name; the colours of seat 0 and seat 1, ``None`` before
+    #: the first flip
+    codecs = {
+        "hidden": (
+            lambda down: [SQUARES.name(sq) for sq in sorted(down)],
+            lambda names: frozenset(SQUARES.parse(s) for s in names),
+        ),
+        "colours": (
+            lambda c: None if c is None else list(c),
+            lambda c: None if c is None else (int(c[0]), int(c[1])),
         ),
     }
-
-    # -- setup ---------------------------------------------------------------------------
+    generate, apply = staticmethod(generate), staticmethod(apply)
 
     def new(self, options: Mapping[str, Any], n_seats: int, rng: random.Random) -> BanqiState:
         opts = self.check_options(options)
@@ -83,23 +86,12 @@ class Banqi(TurnGame[BanqiState, BanqiMove]):
         rng.shuffle(pieces)
         state = BanqiState(
             "".join(pieces),
-            frozenset(range(N_SQUARES)),
+            frozenset(range(SQUARES.size)),
             variant=opts["variant"],
             cannon_quiet=opts["cannon_quiet"],
             draw_plies=opts["draw_plies"],
         )
         return replace(state, history=(position_key(state),))
-
-    # -- playing -------------------------------------------------------------------------
-
-    def generate(self, state: BanqiState) -> Sequence[BanqiMove]:
-        return generate(state)
-
-    def apply(self, state: BanqiState, move: BanqiMove) -> BanqiState:
-        return apply(state, move)
-
-    def parse_move(self, state: BanqiState, seat: Seat, text: str) -> BanqiMove:
-        return BanqiMove.from_text(text)
 
     def outcome(self, state: BanqiState) -> Outcome | None:
         if state.colours is not None:
@@ -108,31 +100,27 @@ class Banqi(TurnGame[BanqiState, BanqiMove]):
                     return Outcome.win(1 - seat, 2, "all_captured")
         if not generate(state):
             return Outcome.win(1 - state.to_move, 2, "no_moves")
-        if state.history.count(state.history[-1]) >= 3:
-            return Outcome.draw(2, "repetition")
-        if state.draw_plies and state.quiet >= state.draw_plies:
-            return Outcome.draw(2, "no_progress")
-        return None
+        return draws.drawn(state)
 
     def view(self, state: BanqiState, seat: Seat | None) -> Json:
         """The public position; the same for every seat and spectators."""
         squares: Json = {}
         for sq, ch in enumerate(state.board):
             if sq in state.hidden:
-                squares[square_name(sq)] = {"hidden": True}
+                squares[SQUARES.name(sq)] = {"hidden": True}
             elif ch != EMPTY:
-                squares[square_name(sq)] = _piece_json(ch)
+                squares[SQUARES.name(sq)] = _piece_json(ch)
         last = state.last_move
         event: Json | None = None
         if last is not None:
             if last.dst is None:
-                event = {"type": "flip", "square": square_name(last.src)}
+                event = {"type": "flip", "square": SQUARES.name(last.src)}
                 event["piece"] = _piece_json(state.board[last.src])
             elif last.capture:
-                event = {"type": "capture", "square": square_name(last.dst)}
+                event = {"type": "capture", "square": SQUARES.name(last.dst)}
                 event["piece"] = _piece_json(state.captured[-1])
             else:
-                event = {"type": "move", "square": square_name(last.dst)}
+                event = {"type": "move", "square": SQUARES.name(last.dst)}
         return {
             "variant": state.variant,
             "cannon_quiet": state.cannon_quiet,
@@ -146,11 +134,7 @@ class Banqi(TurnGame[BanqiState, BanqiMove]):
             if state.colours is None
             else {str(s): COLOUR_NAMES[c] for s, c in enumerate(state.colours)},
             "captured": list(state.captured),
-            "counters": {
-                "hidden": len(state.hidden),
-                "quiet": state.quiet,
-                "repetitions": state.history.count(state.history[-1]),
-            },
+            "counters": {"hidden": len(state.hidden), **draws.counters(state)},
             "history": list(state.history),
             "last_move": None if last is None else str(last),
             "last_event": event,
@@ -180,8 +164,7 @@ class Banqi(TurnGame[BanqiState, BanqiMove]):
         """A true state matching the last view: the face-down squares get a random
         arrangement of exactly the pieces neither face-up on the board nor captured."""
         view = views[-1]
-        rows = str(view["board"]).split("/")
-        public = "".join(reversed(rows))
+        public = SQUARES.board(str(view["board"]))
         down = [sq for sq, ch in enumerate(public) if ch == HIDDEN]
         left = Counter(FULL_SET)
         left.subtract(Counter(ch for ch in public if ch not in (EMPTY, HIDDEN)))
@@ -212,42 +195,6 @@ class Banqi(TurnGame[BanqiState, BanqiMove]):
             int(view["draw_plies"]),
         )
 
-    # -- snapshots -----------------------------------------------------------------------
-
-    def encode_state(self, state: BanqiState) -> Json:
-        return {
-            "board": state.board,
-            "hidden": [square_name(sq) for sq in sorted(state.hidden)],
-            "to_move": state.to_move,
-            "colours": None if state.colours is None else list(state.colours),
-            "captured": state.captured,
-            "quiet": state.quiet,
-            "history": list(state.history),
-            "ply": state.ply,
-            "last_move": None if state.last_move is None else str(state.last_move),
-            "variant": state.variant,
-            "cannon_quiet": state.cannon_quiet,
-            "draw_plies": state.draw_plies,
-        }
-
-    def decode_state(self, data: Mapping[str, Any]) -> BanqiState:
-        colours = data["colours"]
-        last = data["last_move"]
-        return BanqiState(
-            str(data["board"]),
-            frozenset(parse_square(s) for s in data["hidden"]),
-            int(data["to_move"]),
-            None if colours is None else (int(colours[0]), int(colours[1])),
-            str(data["captured"]),
-            int(data["quiet"]),
-            tuple(data["history"]),
-            int(data["ply"]),
-            None if last is None else BanqiMove.from_text(last),
-            str(data["variant"]),
-            str(data["cannon_quiet"]),
-            int(data["draw_plies"]),
-        )
-
 
 def _piece_json(ch: str) -> Json:
     return {"colour": COLOUR_NAMES[colour_of(ch)], "type": TYPE_NAMES[ch.lower()], "piece": ch}
@@ -267,15 +214,12 @@ def position(
     letters; the squares in ``hidden`` are face-down. Pieces not on the board count as
     captured. ``colours`` maps seats to colours (``None``: no flip yet).
     """
-    rows = layout.split("/")
-    if len(rows) != N_RANKS or any(len(row) != N_FILES for row in rows):
-        raise ValueError(f"{layout!r}: expected {N_RANKS} rows of {N_FILES} squares")
-    board = "".join(reversed(rows))
+    board = SQUARES.board(layout)
     left = Counter(FULL_SET)
     left.subtract(Counter(ch for ch in board if ch != EMPTY))
     if any(n < 0 for n in left.values()) or set(board) - set(FULL_SET) - {EMPTY}:
         raise ValueError(f"{layout!r} is not part of one BanQi set")
-    down = frozenset(parse_square(s) for s in hidden)
+    down = frozenset(SQUARES.parse(s) for s in hidden)
     if any(board[sq] == EMPTY for sq in down):
         raise ValueError("a hidden square is empty")
     opts = Banqi().check_options(options)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from .. import draws, turns
+from ..grid import EMPTY
 from .board import (
-    EMPTY,
     RAYS,
     can_capture,
     colour_of,
@@ -57,34 +58,18 @@ def generate(state: BanqiState) -> list[BanqiMove]:
 def apply(state: BanqiState, move: BanqiMove) -> BanqiState:
     """The state after ``move`` (assumed legal)."""
     board, hidden = state.board, state.hidden
-    colours, captured, quiet = state.colours, state.captured, state.quiet + 1
-    reset = False
+    colours, captured, progress = state.colours, state.captured, move.capture
     if move.dst is None:
         hidden = hidden - {move.src}
         if colours is None:
             c = colour_of(board[move.src])
             colours = (c, 1 - c) if state.to_move == 0 else (1 - c, c)
-        quiet, reset = 0, True
+        progress = True  # a flip cannot be undone either
     else:
         cells = list(board)
         if move.capture:
             captured += cells[move.dst]
-            quiet, reset = 0, True
         cells[move.dst], cells[move.src] = cells[move.src], EMPTY
         board = "".join(cells)
-    new = BanqiState(
-        board,
-        hidden,
-        1 - state.to_move,
-        colours,
-        captured,
-        quiet,
-        (),
-        state.ply + 1,
-        move,
-        state.variant,
-        state.cannon_quiet,
-        state.draw_plies,
-    )
-    key = position_key(new)
-    return replace(new, history=(key,) if reset else (*state.history, key))
+    new = turns.after(state, move, board=board, hidden=hidden, colours=colours, captured=captured)
+    return replace(new, **draws.after(state, position_key(new), progress))

@@ -6,13 +6,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..base import InvalidMove, Seat
-from .board import (
-    HIDDEN,
-    N_FILES,
-    N_RANKS,
-    parse_square,
-    square_name,
-)
+from .board import HIDDEN, N_FILES, N_RANKS, SQUARES
 
 #: the two action forms, each matched as the whole text
 _FLIP = re.compile(r"flip ([a-h][1-4])")
@@ -33,9 +27,9 @@ class BanqiMove:
         if not isinstance(text, str):
             raise InvalidMove(f"{text!r} is not a BanQi action")
         if m := _FLIP.fullmatch(text):
-            return cls(parse_square(m[1]))
+            return cls(SQUARES.parse(m[1]))
         if m := _STEP.fullmatch(text):
-            src, dst = parse_square(m[1]), parse_square(m[3])
+            src, dst = SQUARES.parse(m[1]), SQUARES.parse(m[3])
             if src == dst:
                 raise InvalidMove(f"{text!r} does not move")
             return cls(src, dst, m[2] == "x")
@@ -47,8 +41,8 @@ class BanqiMove:
 
     def __str__(self) -> str:
         if self.dst is None:
-            return f"flip {square_name(self.src)}"
-        return square_name(self.src) + ("x" if self.capture else "-") + square_name(self.dst)
+            return f"flip {SQUARES.name(self.src)}"
+        return SQUARES.name(self.src) + ("x" if self.capture else "-") + SQUARES.name(self.dst)
 
     def __repr__(self) -> str:
         return f"BanqiMove.from_text({str(self)!r})"

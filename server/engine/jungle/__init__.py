@@ -25,7 +25,7 @@ and :mod:`.game` (the :class:`~server.engine.base.Game`).
 
 from __future__ import annotations
 
-from .board import BLUE, RED, START, can_capture, parse_square, square_name
+from .board import BLUE, RED, SQUARES, START, can_capture
 from .game import Jungle, position
 from .rules import apply, generate, outcome, pseudo_moves
 from .values import JungleMove, JungleState, position_key, rows
@@ -36,6 +36,7 @@ __all__ = [
     "BLUE",
     "GAMES",
     "RED",
+    "SQUARES",
     "START",
     "Jungle",
     "JungleMove",
@@ -44,10 +45,8 @@ __all__ = [
     "can_capture",
     "generate",
     "outcome",
-    "parse_square",
     "position",
     "position_key",
     "pseudo_moves",
     "rows",
-    "square_name",
 ]

@@ -8,15 +8,10 @@ from __future__ import annotations
 
 from .. import grid
 
-FILES = "abcdefg"
 N_FILES, N_RANKS = 7, 9
 #: the squares: ``rank * files + file`` (``a1 = 0``), named and parsed as the board
 #: description names them (:class:`InvalidMove` for a text that is not one)
 SQUARES = grid.Squares(N_FILES, N_RANKS)
-square_name = SQUARES.name
-parse_square = SQUARES.parse
-N_SQUARES = N_FILES * N_RANKS
-EMPTY = "."
 RED, BLUE = 0, 1
 SEAT_NAMES = ("Red", "Blue")
 VARIANTS = ("standard", "dagaz")
@@ -48,12 +43,12 @@ LEAPERS: dict[str, dict[str, tuple[int, ...]]] = {
 
 
 def _squares(*names: str) -> frozenset[int]:
-    return frozenset(parse_square(n) for n in names)
+    return frozenset(SQUARES.parse(n) for n in names)
 
 
 WATER = _squares("b4", "b5", "b6", "c4", "c5", "c6", "e4", "e5", "e6", "f4", "f5", "f6")
 #: each seat's den, and the traps around it
-DENS = (parse_square("d1"), parse_square("d9"))
+DENS = (SQUARES.parse("d1"), SQUARES.parse("d9"))
 TRAPS = (_squares("c1", "d2", "e1"), _squares("c9", "d8", "e9"))
 
 #: the start array of both variants (5.1.1), rows rank 9 .. rank 1
@@ -86,8 +81,8 @@ def _leap(sq: int, direction: int) -> tuple[int, tuple[int, ...]] | None:
     return nxt, tuple(crossed)
 
 
-NEIGHBOURS = tuple(tuple(neighbour(sq, d) for d in range(4)) for sq in range(N_SQUARES))
-LEAPS = tuple(tuple(_leap(sq, d) for d in range(4)) for sq in range(N_SQUARES))
+NEIGHBOURS = tuple(tuple(neighbour(sq, d) for d in range(4)) for sq in range(SQUARES.size))
+LEAPS = tuple(tuple(_leap(sq, d) for d in range(4)) for sq in range(SQUARES.size))
 
 
 def can_capture(piece: str, src: int, target: str, dst: int, variant: str) -> bool:
@@ -103,3 +98,23 @@ def can_capture(piece: str, src: int, target: str, dst: int, variant: str) -> bo
     if a == 8 and b == 1:
         return False  # the Elephant may not take the Rat
     return a >= b
+
+
+#: the terrain of the board description: the river, the traps and the dens
+TERRAIN = {
+    "water": {"label": "River", "fill": "#8ecae6"},
+    "trap": {"label": "Trap", "fill": "#e9c46a"},
+    "den": {"label": "Den", "fill": "#8d6e63"},
+}
+
+
+def _cells() -> dict[str, list[str]]:
+    cells = {SQUARES.name(sq): ["water"] for sq in sorted(WATER)}
+    for seat in (0, 1):
+        cells[SQUARES.name(DENS[seat])] = ["den", f"den-{seat}"]
+        for sq in sorted(TRAPS[seat]):
+            cells[SQUARES.name(sq)] = ["trap", f"trap-{seat}"]
+    return cells
+
+
+CELLS = _cells()

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from .. import draws, turns
 from ..base import Outcome
+from ..grid import EMPTY
 from .board import (
     DENS,
-    EMPTY,
     LEAPERS,
     LEAPS,
     NEIGHBOURS,
@@ -78,18 +79,9 @@ def apply(state: JungleState, move: JungleMove) -> JungleState:
         captured += cells[move.dst]
     cells[move.dst], cells[move.src] = cells[move.src], EMPTY
     board = "".join(cells)
-    to_move = 1 - state.to_move
-    key = position_key(board, to_move)
-    return JungleState(
-        board,
-        to_move,
-        captured,
-        0 if move.capture else state.quiet + 1,
-        (key,) if move.capture else (*state.history, key),
-        state.ply + 1,
-        move,
-        state.variant,
-        state.draw_plies,
+    key = position_key(board, 1 - state.to_move)
+    return turns.after(
+        state, move, board=board, captured=captured, **draws.after(state, key, move.capture)
     )
 
 
@@ -106,8 +98,4 @@ def outcome(state: JungleState) -> Outcome | None:
             return Outcome.win(1 - seat, 2, "all_captured")
     if not generate(state):
         return Outcome.win(1 - state.to_move, 2, "no_moves")
-    if state.history and state.history.count(state.history[-1]) >= 3:
-        return Outcome.draw(2, "repetition")
-    if state.draw_plies and state.quiet >= state.draw_plies:
-        return Outcome.draw(2, "no_progress")
-    return None
+    return draws.drawn(state)

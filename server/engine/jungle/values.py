@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from .. import grid
 from ..base import Seat
-from .board import N_FILES, N_RANKS, SQUARES
+from .board import SQUARES
 
 
 class JungleMove(grid.Step):
@@ -18,19 +18,12 @@ class JungleMove(grid.Step):
 
 @dataclass(frozen=True, slots=True)
 class JungleState:
-    """The position (all of it public).
-
-    Attributes:
-        board: 63 chars, index ``rank * 7 + file`` (``a1 = 0``): a piece letter or ``.``.
-        to_move: the seat to move.
-        captured: the letters of the captured pieces, in order.
-        quiet: plies in a row without a capture.
-        history: position keys since the last capture, the current one last (threefold
-            repetition; Dagaz's ko in the ``dagaz`` variant).
-        last_move: the move that produced this state.
-        variant: ``"standard"`` or ``"dagaz"``.
-        draw_plies: that many plies without capture draw (0: never).
-    """
+    """The position, all of it public: ``board`` (a piece letter or ``.`` a square, ``a1``
+    first: :class:`~server.engine.grid.Squares`), ``to_move`` and ``ply``
+    (:class:`~server.engine.turns.TurnGame`), ``captured`` (the letters of the captured
+    pieces, in order), the draw counters ``quiet`` and ``history`` (:mod:`server.engine.draws`;
+    ``history`` is also Dagaz's ko in the ``dagaz`` variant), ``last_move``, and the options
+    ``variant`` (``"standard"`` or ``"dagaz"``) and ``draw_plies``."""
 
     board: str
     to_move: Seat = 0
@@ -46,9 +39,8 @@ class JungleState:
         return f"JungleState({rows(self.board)!r}, to_move={self.to_move}, ply={self.ply})"
 
 
-def rows(board: str) -> str:
-    """The board as text: rows rank 9 .. rank 1 separated by ``/``."""
-    return "/".join(board[r * N_FILES : (r + 1) * N_FILES] for r in reversed(range(N_RANKS)))
+#: the board as text: rows rank 9 .. rank 1 separated by ``/``
+rows = SQUARES.rows
 
 
 def position_key(board: str, to_move: Seat) -> str:

@@ -1,4 +1,4 @@
-"""Kamisado (Peter Burley, 2008): docs/GAMES.md 8, one round.
+"""Kamisado (Peter Burley, 2008): docs/GAMES.md 5.3, one round.
 
 Two seats on an 8x8 board of eight colours. Seat 0 (Black, the original's black dragons)
 sits on rank 1 and moves first; seat 1 (Gold) sits on rank 8. Each has eight towers, one per
@@ -28,7 +28,7 @@ lines), :mod:`.values` (move, state), :mod:`.rules` (moves, passes, end of a rou
 
 from __future__ import annotations
 
-from .board import BLACK, COLOURS, GOLD, SQUARE_COLOUR, parse_square, square_name
+from .board import BLACK, COLOURS, GOLD, SQUARE_COLOUR, SQUARES
 from .game import Kamisado, position
 from .rules import apply, deadlocked, generate, open_path
 from .values import PASS, KamisadoMove, KamisadoState
@@ -41,6 +41,7 @@ __all__ = [
     "GAMES",
     "GOLD",
     "PASS",
+    "SQUARES",
     "SQUARE_COLOUR",
     "Kamisado",
     "KamisadoMove",
@@ -49,7 +50,5 @@ __all__ = [
     "deadlocked",
     "generate",
     "open_path",
-    "parse_square",
     "position",
-    "square_name",
 ]

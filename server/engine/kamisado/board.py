@@ -1,4 +1,4 @@
-"""Kamisado: the coloured board, the towers and the lines they move along (docs/GAMES.md 8).
+"""Kamisado: the coloured board, the towers and the lines they move along (docs/GAMES.md 5.3).
 
 Squares are numbered ``rank * 8 + file`` (``a1 = 0``, ``h8 = 63``). Seat 0 (Black) has its
 home row on rank 1 and moves up the board; seat 1 (Gold) has its home row on rank 8 and moves
@@ -10,16 +10,12 @@ from __future__ import annotations
 
 from .. import grid
 from ..base import Seat
+from ..grid import EMPTY
 
-FILES = "abcdefgh"
 N_FILES = N_RANKS = 8
 #: the squares: ``rank * files + file`` (``a1 = 0``), named and parsed as the board
 #: description names them (:class:`InvalidMove` for a text that is not one)
 SQUARES = grid.Squares(N_FILES, N_RANKS)
-square_name = SQUARES.name
-parse_square = SQUARES.parse
-N_SQUARES = N_FILES * N_RANKS
-EMPTY = "."
 BLACK, GOLD = 0, 1
 SEAT_NAMES = ("Black", "Gold")
 
@@ -27,7 +23,7 @@ SEAT_NAMES = ("Black", "Gold")
 COLOURS = ("orange", "blue", "purple", "pink", "yellow", "red", "green", "brown")
 LETTERS = "obpiyrgw"
 
-#: the colour of every square (8.2): each colour once in every rank and every file
+#: the colour of every square (5.3): each colour once in every rank and every file
 _LAYOUT = {
     "orange": "a8 b7 c6 d5 e4 f3 g2 h1",
     "blue": "a3 b8 c5 d2 e7 f4 g1 h6",
@@ -44,9 +40,9 @@ def _square_colours() -> tuple[int, ...]:
     colours: dict[int, int] = {}
     for colour, squares in _LAYOUT.items():
         for name in squares.split():
-            colours[parse_square(name)] = COLOURS.index(colour)
-    assert sorted(colours) == list(range(N_SQUARES)), "every square has one colour"
-    return tuple(colours[sq] for sq in range(N_SQUARES))
+            colours[SQUARES.parse(name)] = COLOURS.index(colour)
+    assert sorted(colours) == list(range(SQUARES.size)), "every square has one colour"
+    return tuple(colours[sq] for sq in range(SQUARES.size))
 
 
 #: the colour (index into :data:`COLOURS`) of each square
@@ -78,8 +74,8 @@ def goal_rank(seat: Seat) -> int:
 
 
 def start_board() -> str:
-    """Every tower on the home-row square of its own colour (8.2)."""
-    cells = [EMPTY] * N_SQUARES
+    """Every tower on the home-row square of its own colour (5.3)."""
+    cells = [EMPTY] * SQUARES.size
     for seat in (BLACK, GOLD):
         row = home_rank(seat) * N_FILES
         for sq in range(row, row + N_FILES):
@@ -104,6 +100,6 @@ def _forward(seat: Seat) -> tuple[tuple[int, int], ...]:
 #: ``RAYS[seat][sq]``: the forward lines from ``sq`` (left diagonal, straight, right
 #: diagonal), each the squares in order of distance; empty lines are left out
 RAYS = tuple(
-    tuple(tuple(ray for d in _forward(seat) if (ray := _ray(sq, d))) for sq in range(N_SQUARES))
+    tuple(tuple(ray for d in _forward(seat) if (ray := _ray(sq, d))) for sq in range(SQUARES.size))
     for seat in (BLACK, GOLD)
 )

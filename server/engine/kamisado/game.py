@@ -1,29 +1,28 @@
-"""The Kamisado game: turns, views, bot hooks and snapshots for the rooms."""
+"""The Kamisado game: views and bot hooks for the rooms (the turns and snapshots:
+:class:`~server.engine.turns.TurnGame`)."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from .. import grid
+from .. import grid, grid_views
 from ..base import Json, Outcome, Seat
+from ..grid import EMPTY
 from ..turns import TurnGame
 from .board import (
     BLACK,
     COLOURS,
-    EMPTY,
     GOLD,
     LETTERS,
     N_FILES,
-    N_RANKS,
-    N_SQUARES,
     SEAT_NAMES,
     SQUARE_COLOUR,
+    SQUARES,
     colour_of,
     goal_rank,
     owner,
-    square_name,
     start_board,
     tower,
 )
@@ -60,14 +59,17 @@ GLYPHS = {
     "green": "Gr",
     "brown": "Br",
 }
-_SEATS = (
-    {"name": SEAT_NAMES[BLACK], "colour": "#1b1b1b", "edge": "south"},
-    {"name": SEAT_NAMES[GOLD], "colour": "#d4a514", "edge": "north"},
+_SEATS = grid_views.seats(
+    (SEAT_NAMES[BLACK], "#1b1b1b", "south"), (SEAT_NAMES[GOLD], "#d4a514", "north")
 )
 _TERRAIN = {c: {"label": c.capitalize(), "fill": FILLS[c]} for c in COLOURS}
-_CELLS = {square_name(sq): (COLOURS[SQUARE_COLOUR[sq]],) for sq in range(N_SQUARES)}
+_CELLS = {SQUARES.name(sq): (COLOURS[SQUARE_COLOUR[sq]],) for sq in range(SQUARES.size)}
 #: the evaluation's units: a tower with an open path to the goal, and a won position
 THREAT, DECIDED = 1.0, 10.0
+
+
+def _colour_name(colour: int | None) -> str | None:
+    return None if colour is None else COLOURS[colour]
 
 
 class Kamisado(TurnGame[KamisadoState, KamisadoMove]):
@@ -88,27 +90,21 @@ class Kamisado(TurnGame[KamisadoState, KamisadoMove]):
         "Reach the opponent's home row to win. A player whose move blocks both sides for good (a "
         "loop of passes) loses.",
     )
-    min_seats = max_seats = 2
     seat_names = SEAT_NAMES
     play_draws = False
     public_moves = True
 
-    # -- setup ---------------------------------------------------------------------------
+    state_type, move_type = KamisadoState, KamisadoMove
+    #: the colour the seat to move must move, by its name
+    codecs = {
+        "board": (rows, lambda text: SQUARES.board(str(text))),
+        "must": (_colour_name, lambda name: None if name is None else COLOURS.index(name)),
+    }
+    generate, apply = staticmethod(generate), staticmethod(apply)
 
     def new(self, options: Mapping[str, Any], n_seats: int, rng: random.Random) -> KamisadoState:
         self.check_options(options)
         return KamisadoState(start_board())
-
-    # -- playing -------------------------------------------------------------------------
-
-    def generate(self, state: KamisadoState) -> Sequence[KamisadoMove]:
-        return generate(state)
-
-    def apply(self, state: KamisadoState, move: KamisadoMove) -> KamisadoState:
-        return apply(state, move)
-
-    def parse_move(self, state: KamisadoState, seat: Seat, text: str) -> KamisadoMove:
-        return KamisadoMove.from_text(text)
 
     def outcome(self, state: KamisadoState) -> Outcome | None:
         winner = home_row_winner(state.board)
@@ -121,31 +117,27 @@ class Kamisado(TurnGame[KamisadoState, KamisadoMove]):
     def view(self, state: KamisadoState, seat: Seat | None) -> Json:
         """The public position; the same for every seat and spectators."""
         over = self.outcome(state)
-        must = None if state.must is None else COLOURS[state.must]
         next_sq = None
         if over is None and state.must is not None:
-            next_sq = square_name(tower_square(state.board, state.to_move, state.must))
+            next_sq = SQUARES.name(tower_square(state.board, state.to_move, state.must))
         last = state.last_move
         return {
             "board": rows(state.board),
             "ply": state.ply,
             "to_move": state.to_move,
             "to_act": [] if over else [state.to_move],
-            "must": must,
+            "must": _colour_name(state.must),
             "tower": next_sq,
             "last_move": None if last is None else str(last),
-            "grid": grid.describe(
-                files=N_FILES,
-                ranks=N_RANKS,
-                seats=_SEATS,
-                pieces=_pieces(state.board),
+            "grid": grid_views.describe_board(
+                SQUARES,
+                _SEATS,
+                _pieces(state.board),
+                move=last,
+                status=_status(state, over),
                 terrain=_TERRAIN,
                 cells=_CELLS,
-                last=[]
-                if last is None or last.src is None or last.dst is None
-                else [square_name(last.src), square_name(last.dst)],
                 marks={} if next_sq is None else {next_sq: "next"},
-                status=_status(state, over),
             ),
         }
 
@@ -169,9 +161,9 @@ class Kamisado(TurnGame[KamisadoState, KamisadoMove]):
         if self.outcome(state) is not None:
             return score
         moves = generate(state)
-        if any(m.dst is not None and m.dst // N_FILES == goal_rank(mover) for m in moves):
+        if any(not m.is_pass and m.dst // N_FILES == goal_rank(mover) for m in moves):
             score[mover] += DECIDED
-        elif moves[0].src is not None and all(_hands_over(board, mover, m) for m in moves):
+        elif not moves[0].is_pass and all(_hands_over(board, mover, m) for m in moves):
             score[1 - mover] += DECIDED
         return score
 
@@ -179,7 +171,7 @@ class Kamisado(TurnGame[KamisadoState, KamisadoMove]):
         """Reaching the goal row 100; a move after which the opponent must move a tower
         with an open path -50; otherwise small: forward progress, less the mobility it
         leaves the tower the opponent must move."""
-        if move.src is None or move.dst is None:
+        if move.is_pass:
             return 0.0
         if move.dst // N_FILES == goal_rank(seat):
             return 100.0
@@ -191,36 +183,9 @@ class Kamisado(TurnGame[KamisadoState, KamisadoMove]):
         progress = abs(move.dst // N_FILES - move.src // N_FILES)
         return 0.03 * progress - 0.01 * len(destinations(after.board, 1 - seat, reply))
 
-    def determinize(self, views: Sequence[Json], seat: Seat, rng: random.Random) -> KamisadoState:
-        """The state itself: the view shows everything (board, seat to move, the colour it
-        must move, ply, last move)."""
-        return self.decode_state(views[-1])
-
-    # -- snapshots -----------------------------------------------------------------------
-
-    def encode_state(self, state: KamisadoState) -> Json:
-        return {
-            "board": rows(state.board),
-            "to_move": state.to_move,
-            "must": None if state.must is None else COLOURS[state.must],
-            "ply": state.ply,
-            "last_move": None if state.last_move is None else str(state.last_move),
-        }
-
-    def decode_state(self, data: Mapping[str, Any]) -> KamisadoState:
-        must, last = data["must"], data["last_move"]
-        return KamisadoState(
-            _board_from_rows(str(data["board"])),
-            int(data["to_move"]),
-            None if must is None else COLOURS.index(must),
-            int(data["ply"]),
-            None if last is None else KamisadoMove.from_text(last),
-        )
-
 
 def _hands_over(board: str, seat: Seat, move: KamisadoMove) -> bool:
     """Whether after ``move`` the opponent must move a tower with an open path."""
-    assert move.src is not None and move.dst is not None
     cells = list(board)
     cells[move.dst], cells[move.src] = cells[move.src], EMPTY
     after = "".join(cells)
@@ -234,7 +199,7 @@ def _pieces(board: str) -> Json:
         if ch == EMPTY:
             continue
         s, colour = owner(ch), COLOURS[colour_of(ch)]
-        out[square_name(sq)] = grid.piece(
+        out[SQUARES.name(sq)] = grid.piece(
             s,
             f"{colour}-tower",
             f"{SEAT_NAMES[s]}'s {colour} tower",
@@ -255,16 +220,9 @@ def _status(state: KamisadoState, over: Outcome | None) -> str:
         return f"{name} to move: any tower"
     colour = COLOURS[state.must]
     sq = tower_square(state.board, state.to_move, state.must)
-    if generate(state)[0].src is None:
+    if generate(state)[0].is_pass:
         return f"{name}'s {colour} tower is blocked: {name} must pass"
-    return f"{name} must move the {colour} tower ({square_name(sq)})"
-
-
-def _board_from_rows(text: str) -> str:
-    ranks = text.split("/")
-    if len(ranks) != N_RANKS or any(len(r) != N_FILES for r in ranks):
-        raise ValueError(f"{text!r}: expected {N_RANKS} rows of {N_FILES} squares")
-    return "".join(reversed(ranks))
+    return f"{name} must move the {colour} tower ({SQUARES.name(sq)})"
 
 
 def position(
@@ -281,7 +239,7 @@ def position(
     Black's, lower case Gold's; each of the 16 towers exactly once. ``must``: the colour
     name of the tower ``to_move`` must move (``None``: any, as on the first move).
     """
-    board = _board_from_rows(layout)
+    board = SQUARES.board(layout)
     towers = sorted(ch for ch in board if ch != EMPTY)
     if towers != sorted(LETTERS + LETTERS.upper()):
         raise ValueError(f"{layout!r} must hold each of the 16 towers once")

@@ -1,11 +1,11 @@
 """Kamisado rules: the legal moves, their effect, blocked towers and the end of a round
-(docs/GAMES.md 8)."""
+(docs/GAMES.md 5.3)."""
 
 from __future__ import annotations
 
 from ..base import Seat
+from ..grid import EMPTY
 from .board import (
-    EMPTY,
     N_FILES,
     RAYS,
     SQUARE_COLOUR,
@@ -54,7 +54,7 @@ def apply(state: KamisadoState, move: KamisadoMove) -> KamisadoState:
     """The state after ``move`` (assumed legal). A pass is a move of length zero: the
     opponent must then move its tower of the colour under the blocked tower."""
     board, seat = state.board, state.to_move
-    if move.src is None or move.dst is None:
+    if move.is_pass:
         assert state.must is not None, "nobody passes on the first move"
         end = tower_square(board, seat, state.must)
     else:

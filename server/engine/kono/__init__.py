@@ -21,7 +21,7 @@ The package, each module importing only those above it: :mod:`.board` (squares, 
 
 from __future__ import annotations
 
-from .board import EMPTY, START, STONES, parse_square, square_name
+from .board import SQUARES, START, STONES
 from .game import Kono, position
 from .rules import apply, end, generate, moves_of
 from .values import KonoMove, KonoState, position_key
@@ -29,8 +29,8 @@ from .values import KonoMove, KonoState, position_key
 GAMES = (Kono(),)
 
 __all__ = [
-    "EMPTY",
     "GAMES",
+    "SQUARES",
     "START",
     "STONES",
     "Kono",
@@ -40,8 +40,6 @@ __all__ = [
     "end",
     "generate",
     "moves_of",
-    "parse_square",
     "position",
     "position_key",
-    "square_name",
 ]

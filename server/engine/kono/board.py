@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 from .. import grid
+from ..grid import EMPTY
 
-FILES = "abcd"
 N_FILES = N_RANKS = 4
 #: the squares: ``rank * files + file`` (``a1 = 0``), named and parsed as the board
 #: description names them (:class:`InvalidMove` for a text that is not one)
 SQUARES = grid.Squares(N_FILES, N_RANKS)
-square_name = SQUARES.name
-parse_square = SQUARES.parse
-N_SQUARES = N_FILES * N_RANKS
-EMPTY = "."
 #: the stone of seat 0 (Black, moves first, ranks 1-2) and of seat 1 (White, ranks 3-4)
 STONES = ("b", "w")
 SEAT_NAMES = ("Black", "White")
@@ -34,21 +30,14 @@ def _line(sq: int, step: tuple[int, int]) -> tuple[int, int | None] | None:
 
 #: for each square, its lines: (adjacent square, the square behind it or ``None``)
 LINES: tuple[tuple[tuple[int, int | None], ...], ...] = tuple(
-    tuple(line for d in DIRECTIONS if (line := _line(sq, d)) is not None) for sq in range(N_SQUARES)
+    tuple(line for d in DIRECTIONS if (line := _line(sq, d)) is not None)
+    for sq in range(SQUARES.size)
 )
 
 
 def layout_board(layout: str) -> str:
     """``"wwww/wwww/bbbb/bbbb"`` (rows rank 4 .. rank 1) -> the 16-char board, a1 first."""
-    rows = layout.split("/")
-    if len(rows) != N_RANKS or any(len(row) != N_FILES for row in rows):
-        raise ValueError(f"{layout!r}: expected {N_RANKS} rows of {N_FILES} squares")
-    board = "".join(reversed(rows))
+    board = SQUARES.board(layout)
     if set(board) - {EMPTY, *STONES}:
         raise ValueError(f"{layout!r}: squares are '.', 'b' or 'w'")
     return board
-
-
-def board_layout(board: str) -> str:
-    """The 16-char board as rows rank 4 .. rank 1 (the inverse of :func:`layout_board`)."""
-    return "/".join(board[r * N_FILES : (r + 1) * N_FILES] for r in reversed(range(N_RANKS)))

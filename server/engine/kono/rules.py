@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
+from .. import draws, turns
 from ..base import Outcome
 from .board import EMPTY, LINES, STONES
 from .values import KonoMove, KonoState, position_key
@@ -39,17 +38,8 @@ def apply(state: KonoState, move: KonoMove) -> KonoState:
     cells = list(state.board)
     cells[move.dst], cells[move.src] = cells[move.src], EMPTY
     board = "".join(cells)
-    to_move = 1 - state.to_move
-    key = position_key(board, to_move)
-    return replace(
-        state,
-        board=board,
-        to_move=to_move,
-        quiet=0 if move.capture else state.quiet + 1,
-        history=(key,) if move.capture else (*state.history, key),
-        ply=state.ply + 1,
-        last_move=move,
-    )
+    key = position_key(board, 1 - state.to_move)
+    return turns.after(state, move, board=board, **draws.after(state, key, move.capture))
 
 
 def end(state: KonoState) -> Outcome | None:
@@ -68,8 +58,4 @@ def end(state: KonoState) -> Outcome | None:
             return Outcome.win(1 - loser, 2, "too_few_stones")
     if not generate(state):
         return Outcome.win(1 - seat, 2, "no_moves")
-    if state.history and state.history.count(state.history[-1]) >= 3:
-        return Outcome.draw(2, "repetition")
-    if state.draw_plies and state.quiet >= state.draw_plies:
-        return Outcome.draw(2, "no_progress")
-    return None
+    return draws.drawn(state)

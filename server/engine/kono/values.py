@@ -7,7 +7,7 @@ from typing import Self
 
 from .. import grid
 from ..base import InvalidMove, Seat
-from .board import N_FILES, SQUARES, board_layout
+from .board import N_FILES, SQUARES
 
 
 class KonoMove(grid.Step):
@@ -54,9 +54,9 @@ class KonoState:
     draw_plies: int = 50
 
     def __repr__(self) -> str:
-        return f"KonoState({board_layout(self.board)!r}, to_move={self.to_move}, ply={self.ply})"
+        return f"KonoState({SQUARES.rows(self.board)!r}, to_move={self.to_move}, ply={self.ply})"
 
 
 def position_key(board: str, to_move: Seat) -> str:
     """What threefold repetition compares: the board and the seat to move."""
-    return f"{board_layout(board)} {to_move}"
+    return f"{SQUARES.rows(board)} {to_move}"

@@ -1,13 +1,15 @@
-"""The Ming-Mang game: options, turns, views with the board description, bot hooks, snapshots."""
+"""The Ming-Mang game: options, views with the board description, bot hooks (the turns and
+snapshots: :class:`~server.engine.turns.TurnGame`)."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from math import isqrt
 from typing import Any
 
-from .. import grid
-from ..base import Json, Option, Outcome, Seat
+from .. import draws, grid, grid_views
+from ..base import Json, Option, Seat
 from ..turns import TurnGame
 from .board import (
     EMPTY,
@@ -24,11 +26,6 @@ from .board import (
 from .rules import apply, end, generate, is_legal, mobility, turns
 from .values import MingMangMove, MingMangState, key_text
 
-SEATS = (
-    {"name": "Black", "colour": "#222222", "edge": "south"},
-    {"name": "White", "colour": "#f4f1ea", "edge": "north"},
-)
-STONE_PIECES = tuple(grid.piece(s, "stone", f"{SEAT_NAMES[s]} stone") for s in (0, 1))
 REASONS = {
     "all_converted": "every stone turned",
     "no_moves": "no legal move",
@@ -62,7 +59,6 @@ class MingMang(TurnGame[MingMangState, MingMangMove]):
         "Turn all your opponent's stones, or leave them no move, to win. Too long without a "
         "stone turned, or too long a game (see the options), is a draw.",
     )
-    min_seats = max_seats = 2
     seat_names = SEAT_NAMES
     play_draws = False
     public_moves = True
@@ -71,31 +67,27 @@ class MingMang(TurnGame[MingMangState, MingMangMove]):
     eval_scales = (3.0, TURN_PRIOR)
     options = {
         "size": Option("int", 9, "Lines each way: 8, 9 or 17 (the traditional board)", SIZES),
-        "draw_plies": Option(
-            "int",
-            100,
-            "Draw after this many plies in a row without a conversion (0: never)",
-            minimum=0,
-            maximum=1000,
-        ),
+        "draw_plies": draws.progress_option(100, "a conversion"),
         "max_plies": Option(
             "int", 400, "Draw after this many plies in all (0: never)", minimum=0, maximum=5000
         ),
     }
 
-    # -- setup ---------------------------------------------------------------------------
+    state_type, move_type = MingMangState, MingMangMove
+    snapshot_first = ("size",)
+    #: the board as its rows; the ko keys as hex, one string in a snapshot (a list in a view)
+    codecs = {
+        "board": (lambda b: board_layout(b, isqrt(len(b))), lambda t: layout_board(str(t))),
+        "history": (
+            lambda keys: " ".join(key_text(k) for k in keys),
+            lambda keys: tuple(int(k, 16) for k in _keys(keys)),
+        ),
+    }
+    generate, apply, outcome = staticmethod(generate), staticmethod(apply), staticmethod(end)
 
     def new(self, options: Mapping[str, Any], n_seats: int, rng: random.Random) -> MingMangState:
         opts = self.check_options(options)
         return position(board_layout(start_board(opts["size"]), opts["size"]), options=opts)
-
-    # -- playing -------------------------------------------------------------------------
-
-    def generate(self, state: MingMangState) -> Sequence[MingMangMove]:
-        return generate(state)
-
-    def apply(self, state: MingMangState, move: MingMangMove) -> MingMangState:
-        return apply(state, move)
 
     def is_legal(self, state: MingMangState, seat: Seat, move: MingMangMove) -> bool:
         return seat in self.to_act(state) and is_legal(state, move)
@@ -105,9 +97,6 @@ class MingMang(TurnGame[MingMangState, MingMangMove]):
         parse_square(move.src, state.size)
         parse_square(move.dst, state.size)
         return move
-
-    def outcome(self, state: MingMangState) -> Outcome | None:
-        return end(state)
 
     def view(self, state: MingMangState, seat: Seat | None) -> Json:
         """The whole position, the same for every seat and spectators: the board, the
@@ -132,25 +121,21 @@ class MingMang(TurnGame[MingMangState, MingMangMove]):
     def _grid(self, state: MingMangState) -> Json:
         names = geometry(state.size).names
         pieces = {
-            names[sq]: dict(STONE_PIECES[STONES.index(ch)])
+            names[sq]: dict(grid_views.STONES[STONES.index(ch)])
             for sq, ch in enumerate(state.board)
             if ch != EMPTY
         }
         last = state.last_move
         outcome = end(state)
         counts = " ".join(f"{SEAT_NAMES[s]} {state.board.count(STONES[s])}" for s in (0, 1))
-        if outcome is None:
-            status = f"{SEAT_NAMES[state.to_move]} to move ({counts})"
-        elif outcome.winner is None:
-            status = f"Draw: {REASONS[outcome.reason]} ({counts})"
-        else:
-            loser = SEAT_NAMES[1 - outcome.winner]
-            status = f"{SEAT_NAMES[outcome.winner]} wins: {loser} has {REASONS[outcome.reason]}"
+        status = grid_views.status(SEAT_NAMES, state.to_move, outcome, REASONS, loser_has=True)
+        if outcome is None or outcome.winner is None:
+            status += f" ({counts})"
         return grid.describe(
             files=state.size,
             ranks=state.size,
             style="points",
-            seats=SEATS,
+            seats=grid_views.STONE_SEATS,
             pieces=pieces,
             last=() if last is None else (last.src, last.dst),
             marks={sq: "converted" for sq in state.converted},
@@ -175,41 +160,6 @@ class MingMang(TurnGame[MingMangState, MingMangMove]):
         """A tenth of the stones the move turns (docs/GAMES.md 5.4.9: the generic alpha-beta's
         quiescence, threshold 0.5, then follows only conversions of 6 stones or more)."""
         return TURN_PRIOR * turns(state, move)
-
-    # -- snapshots -----------------------------------------------------------------------
-
-    def determinize(self, views: Sequence[Json], seat: Seat, rng: random.Random) -> MingMangState:
-        """The state itself: everything is public, and the view holds all of it."""
-        return self.decode_state(views[-1])
-
-    def encode_state(self, state: MingMangState) -> Json:
-        return {
-            "size": state.size,
-            "board": board_layout(state.board, state.size),
-            "to_move": state.to_move,
-            "quiet": state.quiet,
-            "history": " ".join(key_text(k) for k in state.history),
-            "ply": state.ply,
-            "last_move": None if state.last_move is None else str(state.last_move),
-            "converted": list(state.converted),
-            "draw_plies": state.draw_plies,
-            "max_plies": state.max_plies,
-        }
-
-    def decode_state(self, data: Mapping[str, Any]) -> MingMangState:
-        last = data["last_move"]
-        return MingMangState(
-            layout_board(str(data["board"])),
-            int(data["size"]),
-            int(data["to_move"]),
-            int(data["quiet"]),
-            tuple(int(k, 16) for k in _keys(data["history"])),
-            int(data["ply"]),
-            None if last is None else MingMangMove.from_text(str(last)),
-            tuple(str(sq) for sq in data["converted"]),
-            int(data["draw_plies"]),
-            int(data["max_plies"]),
-        )
 
 
 def _keys(history: Any) -> list[str]:

@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import replace
 
+from .. import draws
 from ..base import Outcome
 from .board import EMPTY, STONES, Geometry, geometry
 from .values import MingMangMove, MingMangState
@@ -174,8 +175,8 @@ def _end(state: MingMangState) -> Outcome | None:
         return Outcome.win(1 - seat, 2, "all_converted")
     if not _has_move(state):
         return Outcome.win(1 - seat, 2, "no_moves")
-    if state.draw_plies and state.quiet >= state.draw_plies:
-        return Outcome.draw(2, "no_progress")
+    if drawn := draws.drawn(state, repetition=False):
+        return drawn
     if state.max_plies and state.ply >= state.max_plies:
         return Outcome.draw(2, "move_limit")
     return None

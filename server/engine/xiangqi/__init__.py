@@ -1,4 +1,4 @@
-"""XiangQi (Chinese chess): docs/GAMES.md 8.3.
+"""XiangQi (Chinese chess): docs/GAMES.md 5.6.
 
 Two seats on the points of a 9x10 board: Red (seat 0, south, moves first) and Black (seat 1,
 north). The General and Advisors stay in their palace, the Elephants on their side of the
@@ -26,7 +26,7 @@ pieces, move tables), :mod:`.values` (move, state), :mod:`.rules` (moves, end of
 
 from __future__ import annotations
 
-from .board import BLACK, RED, START, parse_square, square_name
+from .board import BLACK, RED, SQUARES, START
 from .fen import START_FEN, from_fen, read_fen, write_fen
 from .game import Xiangqi, position
 from .rules import apply, generate, in_check, legal, outcome, pseudo_moves
@@ -38,6 +38,7 @@ __all__ = [
     "BLACK",
     "GAMES",
     "RED",
+    "SQUARES",
     "START",
     "START_FEN",
     "Xiangqi",
@@ -49,12 +50,10 @@ __all__ = [
     "in_check",
     "legal",
     "outcome",
-    "parse_square",
     "position",
     "position_key",
     "pseudo_moves",
     "read_fen",
     "rows",
-    "square_name",
     "write_fen",
 ]

@@ -1,5 +1,5 @@
 """XiangQi: the 9x10 board, palaces and river, the pieces and their geometry (docs/GAMES.md
-8.3).
+5.6).
 
 A square is an int, ``rank * 9 + file`` (``a1 = 0``, ``i10 = 89``); Red (seat 0) sits at the
 south edge (ranks 1-5 are its side of the river), Black (seat 1) at the north. A piece is one
@@ -23,15 +23,10 @@ from __future__ import annotations
 
 from .. import grid
 
-FILES = "abcdefghi"
 N_FILES, N_RANKS = 9, 10
 #: the squares: ``rank * files + file`` (``a1 = 0``), named and parsed as the board
 #: description names them (:class:`InvalidMove` for a text that is not one)
 SQUARES = grid.Squares(N_FILES, N_RANKS)
-square_name = SQUARES.name
-parse_square = SQUARES.parse
-N_SQUARES = N_FILES * N_RANKS
-EMPTY = "."
 RED, BLACK = 0, 1
 SEAT_NAMES = ("Red", "Black")
 KINDS = {
@@ -43,7 +38,7 @@ KINDS = {
     "c": "cannon",
     "p": "soldier",
 }
-#: the start array (8.3.1), rows rank 10 .. rank 1
+#: the start array (5.6.1), rows rank 10 .. rank 1
 START = (
     "rnbakabnr/........./.c.....c./p.p.p.p.p/........./"
     "........./P.P.P.P.P/.C.....C./........./RNBAKABNR"
@@ -131,22 +126,22 @@ def _soldier(sq: int, seat: int) -> tuple[int, ...]:
     return tuple(t for df, dr in deltas if (t := _at(f + df, r + dr)) is not None)
 
 
-RAYS = tuple(_rays(sq) for sq in range(N_SQUARES))
-HORSE = tuple(_horse(sq) for sq in range(N_SQUARES))
+RAYS = tuple(_rays(sq) for sq in range(SQUARES.size))
+HORSE = tuple(_horse(sq) for sq in range(SQUARES.size))
 #: (horse square, its leg) pairs from which a horse reaches each square
 HORSE_ATTACKERS = tuple(
-    tuple((src, leg) for src in range(N_SQUARES) for leg, t in HORSE[src] if t == sq)
-    for sq in range(N_SQUARES)
+    tuple((src, leg) for src in range(SQUARES.size) for leg, t in HORSE[src] if t == sq)
+    for sq in range(SQUARES.size)
 )
-ELEPHANT = tuple(tuple(_elephant(sq, s) for sq in range(N_SQUARES)) for s in (RED, BLACK))
-ADVISOR = tuple(tuple(_steps(sq, DIAG, PALACES[s]) for sq in range(N_SQUARES)) for s in (0, 1))
-GENERAL = tuple(tuple(_steps(sq, ORTHO, PALACES[s]) for sq in range(N_SQUARES)) for s in (0, 1))
-SOLDIER = tuple(tuple(_soldier(sq, s) for sq in range(N_SQUARES)) for s in (RED, BLACK))
+ELEPHANT = tuple(tuple(_elephant(sq, s) for sq in range(SQUARES.size)) for s in (RED, BLACK))
+ADVISOR = tuple(tuple(_steps(sq, DIAG, PALACES[s]) for sq in range(SQUARES.size)) for s in (0, 1))
+GENERAL = tuple(tuple(_steps(sq, ORTHO, PALACES[s]) for sq in range(SQUARES.size)) for s in (0, 1))
+SOLDIER = tuple(tuple(_soldier(sq, s) for sq in range(SQUARES.size)) for s in (RED, BLACK))
 #: squares an enemy soldier attacks ``sq`` from, for the general of each seat on ``sq``
 SOLDIER_ATTACKERS = tuple(
     tuple(
-        tuple(src for src in range(N_SQUARES) if sq in SOLDIER[1 - s][src])
-        for sq in range(N_SQUARES)
+        tuple(src for src in range(SQUARES.size) if sq in SOLDIER[1 - s][src])
+        for sq in range(SQUARES.size)
     )
     for s in (RED, BLACK)
 )

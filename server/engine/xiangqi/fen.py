@@ -1,4 +1,4 @@
-"""XiangQi positions as text: our layouts and Fairy-Stockfish's FEN (docs/GAMES.md 8.3.6).
+"""XiangQi positions as text: our layouts and Fairy-Stockfish's FEN (docs/GAMES.md 5.6.6).
 
 A layout is the board alone, rows rank 10 .. rank 1 separated by ``/``, 9 chars each, ``.``
 empty (:func:`.values.rows` writes it). A FEN, as Fairy-Stockfish and pychess-variants write
@@ -20,7 +20,8 @@ import re
 from collections import Counter
 
 from ..base import Seat
-from .board import BLACK, EMPTY, KINDS, N_FILES, N_RANKS, PALACES, RED, SEAT_NAMES
+from ..grid import EMPTY
+from .board import BLACK, KINDS, N_FILES, N_RANKS, PALACES, RED, SEAT_NAMES
 from .rules import in_check
 from .values import XiangqiState, position_key, rows
 

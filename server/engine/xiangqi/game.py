@@ -1,4 +1,5 @@
-"""The XiangQi game: options, turns, views with the board description, bot hooks, snapshots."""
+"""The XiangQi game: options, views with the board description, bot hooks, exports (the turns
+and snapshots: :class:`~server.engine.turns.TurnGame`)."""
 
 from __future__ import annotations
 
@@ -6,31 +7,19 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .. import grid
-from ..base import InvalidOptions, Json, Option, Outcome, Seat
+from .. import draws, grid, grid_views
+from ..base import InvalidOptions, Json, Option, Seat
+from ..grid import EMPTY
 from ..turns import TurnGame
-from .board import (
-    EMPTY,
-    KINDS,
-    N_FILES,
-    N_RANKS,
-    PALACES,
-    RED,
-    SEAT_NAMES,
-    seat_of,
-    square_name,
-)
+from .board import KINDS, N_FILES, N_RANKS, PALACES, RED, SEAT_NAMES, SQUARES, seat_of
 from .fen import START_FEN, board_of, from_fen, read_fen, write_fen
 from .rules import apply, generate, in_check, outcome
 from .values import XiangqiMove, XiangqiState, position_key, rows
 from .wxf import wxf_moves
 
-SEATS = (
-    {"name": "Red", "colour": "#c0392b", "edge": "south"},
-    {"name": "Black", "colour": "#222222", "edge": "north"},
-)
+SEATS = grid_views.seats(("Red", "#c0392b", "south"), ("Black", "#222222", "north"))
 TERRAIN = {"palace": {"label": "Palace", "fill": "#f3dfb3"}}
-CELLS = {square_name(sq): ["palace"] for palace in PALACES for sq in sorted(palace)}
+CELLS = {SQUARES.name(sq): ["palace"] for palace in PALACES for sq in sorted(palace)}
 #: the river: the grid's vertical segments between ranks 5 and 6 not drawn, files b-h
 BREAKS = tuple((f"{f}5", f"{f}6") for f in "bcdefgh")
 #: the palace diagonals
@@ -47,7 +36,7 @@ REASONS = {
     "repetition": "threefold repetition",
     "no_progress": "no capture for too long",
 }
-#: material, in soldiers (8.3.7)
+#: material, in soldiers (5.6.7)
 WORTH = {"k": 0.0, "a": 2.0, "b": 2.0, "n": 4.0, "r": 9.0, "c": 4.5, "p": 1.0}
 
 
@@ -74,26 +63,21 @@ class Xiangqi(TurnGame[XiangqiState, XiangqiMove]):
         "Giving check with every move of a repeated cycle loses; other repetitions, and too "
         "long without a capture, draw.",
     )
-    min_seats = max_seats = 2
     seat_names = SEAT_NAMES
     #: a chariot is worth 9, a capture's heuristic 10 x the victim's worth (bots' squash)
     eval_scales = (4.0, 10.0)
     play_draws = False
     public_moves = True
     options = {
-        "draw_plies": Option(
-            "int",
-            120,
-            "Draw after this many plies in a row without a capture",
-            minimum=20,
-            maximum=1000,
-        ),
+        "draw_plies": draws.progress_option(120, minimum=20),
         "fen": Option(
             "str", START_FEN, "Starting position (Fairy-Stockfish's FEN)", max_length=120
         ),
     }
 
-    # -- setup ---------------------------------------------------------------------------
+    state_type, move_type = XiangqiState, XiangqiMove
+    codecs = {"board": (rows, lambda text: board_of(str(text)))}
+    generate, apply, outcome = staticmethod(generate), staticmethod(apply), staticmethod(outcome)
 
     def check_options(self, raw: Mapping[str, Any] | None) -> dict[str, Any]:
         opts = super().check_options(raw)
@@ -107,20 +91,6 @@ class Xiangqi(TurnGame[XiangqiState, XiangqiMove]):
         opts = self.check_options(options)
         return from_fen(opts["fen"], draw_plies=opts["draw_plies"])
 
-    # -- playing -------------------------------------------------------------------------
-
-    def generate(self, state: XiangqiState) -> Sequence[XiangqiMove]:
-        return generate(state)
-
-    def apply(self, state: XiangqiState, move: XiangqiMove) -> XiangqiState:
-        return apply(state, move)
-
-    def parse_move(self, state: XiangqiState, seat: Seat, text: str) -> XiangqiMove:
-        return XiangqiMove.from_text(text)
-
-    def outcome(self, state: XiangqiState) -> Outcome | None:
-        return outcome(state)
-
     def view(self, state: XiangqiState, seat: Seat | None) -> Json:
         """The whole position: the same for every seat and spectators."""
         last = state.last_move
@@ -132,10 +102,7 @@ class Xiangqi(TurnGame[XiangqiState, XiangqiMove]):
             "to_move": state.to_move,
             "to_act": sorted(self.to_act(state)),
             "check": state.in_check,
-            "counters": {
-                "quiet": state.quiet,
-                "repetitions": state.history.count(state.history[-1]) if state.history else 1,
-            },
+            "counters": draws.counters(state),
             "last_move": None if last is None else str(last),
             "history": list(state.history),
             "grid": self._grid(state),
@@ -147,35 +114,30 @@ class Xiangqi(TurnGame[XiangqiState, XiangqiMove]):
             if ch != EMPTY:
                 owner, kind = seat_of(ch), ch.lower()
                 label = f"{SEAT_NAMES[owner]} {KINDS[kind].capitalize()}"
-                pieces[square_name(sq)] = grid.piece(owner, KINDS[kind], label, GLYPHS[owner][kind])
-        last = state.last_move
-        return grid.describe(
-            files=N_FILES,
-            ranks=N_RANKS,
+                pieces[SQUARES.name(sq)] = grid.piece(
+                    owner, KINDS[kind], label, GLYPHS[owner][kind]
+                )
+        end = outcome(state)
+        status = grid_views.status(SEAT_NAMES, state.to_move, end, REASONS)
+        if end is None and state.in_check:
+            status += " — check!"
+        return grid_views.describe_board(
+            SQUARES,
+            SEATS,
+            pieces,
+            move=state.last_move,
+            status=status,
             style="points",
             links=LINKS,
             breaks=BREAKS,
-            seats=SEATS,
-            pieces=pieces,
             terrain=TERRAIN,
             cells=CELLS,
-            last=() if last is None else (square_name(last.src), square_name(last.dst)),
-            status=self._status(state),
         )
-
-    def _status(self, state: XiangqiState) -> str:
-        end = outcome(state)
-        if end is None:
-            check = " — check!" if state.in_check else ""
-            return f"{SEAT_NAMES[state.to_move]} to move{check}"
-        if end.winner is None:
-            return f"Draw: {REASONS[end.reason]}"
-        return f"{SEAT_NAMES[end.winner]} wins: {REASONS[end.reason]}"
 
     # -- bot hooks -----------------------------------------------------------------------
 
     def evaluate(self, state: XiangqiState, seat: Seat) -> list[float]:
-        """Per seat: material (8.3.7) and a few positional terms (:func:`_placement`)."""
+        """Per seat: material (5.6.7) and a few positional terms (:func:`_placement`)."""
         scores = [0.0, 0.0]
         for sq, ch in enumerate(state.board):
             if ch != EMPTY:
@@ -190,41 +152,12 @@ class Xiangqi(TurnGame[XiangqiState, XiangqiMove]):
         victim, taker = state.board[move.dst].lower(), state.board[move.src].lower()
         return 10.0 * WORTH[victim] + 1.0 - WORTH[taker] / 10.0
 
-    # -- snapshots -----------------------------------------------------------------------
-
     def determinize(self, views: Sequence[Json], seat: Seat, rng: random.Random) -> XiangqiState:
-        """The state itself: everything is public, and the view holds all of it (the board,
-        the counters, the positions since the last capture that repetition compares, and the
-        FEN's move number)."""
+        """The last view read as a snapshot (:class:`TurnGame`), with the plies before the
+        game's first position taken from its FEN's move number."""
         view = views[-1]
         plies = read_fen(str(view["fen"]))[3]  # before this position, by its move number
-        quiet, first = view["counters"]["quiet"], plies - int(view["ply"])
-        return self.decode_state({**view, "quiet": quiet, "first_ply": first})
-
-    def encode_state(self, state: XiangqiState) -> Json:
-        return {
-            "board": rows(state.board),
-            "to_move": state.to_move,
-            "quiet": state.quiet,
-            "history": list(state.history),
-            "ply": state.ply,
-            "last_move": None if state.last_move is None else str(state.last_move),
-            "draw_plies": state.draw_plies,
-            "first_ply": state.first_ply,
-        }
-
-    def decode_state(self, data: Mapping[str, Any]) -> XiangqiState:
-        last = data["last_move"]
-        return XiangqiState(
-            board_of(str(data["board"])),
-            int(data["to_move"]),
-            int(data["quiet"]),
-            tuple(str(k) for k in data["history"]),
-            int(data["ply"]),
-            None if last is None else XiangqiMove.from_text(last),
-            int(data["draw_plies"]),
-            int(data.get("first_ply", 0)),  # snapshots before the fen option had none
-        )
+        return self.decode_state({**view, "first_ply": plies - int(view["ply"])})
 
     # -- exports -------------------------------------------------------------------------
 

@@ -1,12 +1,13 @@
-"""XiangQi rules: the legal moves, their effect and the end of the game (docs/GAMES.md 8.3)."""
+"""XiangQi rules: the legal moves, their effect and the end of the game (docs/GAMES.md 5.6)."""
 
 from __future__ import annotations
 
+from .. import draws, turns
 from ..base import Outcome
+from ..grid import EMPTY
 from .board import (
     ADVISOR,
     ELEPHANT,
-    EMPTY,
     GENERAL,
     HORSE,
     HORSE_ATTACKERS,
@@ -25,7 +26,7 @@ HORSE_LEGS = tuple(frozenset(leg for _src, leg in pairs) for pairs in HORSE_ATTA
 
 def attacked(board: str, sq: int, seat: int) -> bool:
     """Whether the enemies of ``seat`` attack ``sq`` (where ``seat``'s general stands): a
-    chariot, or the enemy general on the same open file (the flying general, 8.3.4), with
+    chariot, or the enemy general on the same open file (the flying general, 5.6.4), with
     nothing between; a cannon over exactly one screen; a horse whose leg is free; a soldier."""
     if seat == RED:
         chariot, cannon, horse, soldier, general = "r", "c", "n", "p", "k"
@@ -56,7 +57,7 @@ def in_check(board: str, seat: int) -> bool:
 
 
 def pseudo_moves(board: str, me: int) -> list[XiangqiMove]:
-    """The moves of ``me`` by the pieces' movement (8.3.3), before the general's safety."""
+    """The moves of ``me`` by the pieces' movement (5.6.3), before the general's safety."""
     own = _OWN[me]
     moves: list[XiangqiMove] = []
     add = moves.append
@@ -122,7 +123,7 @@ def after(board: str, move: XiangqiMove) -> str:
 
 def legal(board: str, me: int) -> list[XiangqiMove]:
     """The legal moves: those that leave ``me``'s general neither attacked nor facing the
-    other general (8.3.4). Out of check, a move by another piece can only expose the general
+    other general (5.6.4). Out of check, a move by another piece can only expose the general
     if it leaves or enters the general's file or rank (lines of chariots, cannons and the
     other general) or leaves a leg of a horse that could reach it; the others need no test."""
     king = board.index("K" if me == RED else "k")
@@ -165,21 +166,14 @@ def apply(state: XiangqiState, move: XiangqiMove) -> XiangqiState:
     board = after(state.board, move)
     to_move = 1 - state.to_move
     key = position_key(board, to_move, in_check(board, to_move))
-    return XiangqiState(
-        board,
-        to_move,
-        0 if move.capture else state.quiet + 1,
-        (key,) if move.capture else (*state.history, key),
-        state.ply + 1,
-        move,
-        state.draw_plies,
-        state.first_ply,
+    return turns.after(
+        state, move, board=board, cache=None, **draws.after(state, key, move.capture)
     )
 
 
 def perpetual_checker(history: tuple[str, ...]) -> int | None:
     """If the last position has occurred three times, the seat that gave check with every
-    one of its moves since the first of the three (8.3.5), else ``None``; ``-1`` when the
+    one of its moves since the first of the three (5.6.5), else ``None``; ``-1`` when the
     position is threefold without a lone perpetual checker."""
     last = history[-1]
     if history.count(last) < 3:
@@ -199,7 +193,7 @@ def perpetual_checker(history: tuple[str, ...]) -> int | None:
 
 
 def outcome(state: XiangqiState) -> Outcome | None:
-    """The end of the game (8.3.5), checked in this order: the side to move with no legal
+    """The end of the game (5.6.5), checked in this order: the side to move with no legal
     move loses (checkmate or stalemate); a position for the third time since the last capture
     loses for a lone perpetual checker, else draws; ``draw_plies`` plies without a capture
     draw."""
@@ -212,6 +206,4 @@ def outcome(state: XiangqiState) -> Outcome | None:
             if checker >= 0:
                 return Outcome.win(1 - checker, 2, "perpetual_check")
             return Outcome.draw(2, "repetition")
-    if state.draw_plies and state.quiet >= state.draw_plies:
-        return Outcome.draw(2, "no_progress")
-    return None
+    return draws.drawn(state, repetition=False)

@@ -1,4 +1,4 @@
-"""XiangQi values: a move, the state and the position key (docs/GAMES.md 8.3)."""
+"""XiangQi values: a move, the state and the position key (docs/GAMES.md 5.6)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 from .. import grid
 from ..base import Seat
-from .board import N_FILES, N_RANKS, SQUARES
+from .board import SQUARES
 
 
 class XiangqiMove(grid.Step):
@@ -19,20 +19,16 @@ class XiangqiMove(grid.Step):
 
 @dataclass(frozen=True, slots=True)
 class XiangqiState:
-    """The position (all of it public).
+    """A XiangQi position, all of it public.
 
-    Attributes:
-        board: 90 chars, index ``rank * 9 + file`` (``a1 = 0``): a piece letter or ``.``.
-        to_move: the seat to move.
-        quiet: plies in a row without a capture.
-        history: position keys since the last capture, the current one last (repetition and
-            perpetual check: each key ends with ``+`` when its side to move is in check).
-        ply: turns played.
-        last_move: the move that produced this state.
-        draw_plies: that many plies without a capture draw (0: never).
-        first_ply: the plies before the game's first position by its FEN's move number
-            (2 x (number - 1), + 1 with Black to move: :mod:`.fen`); 0 from the start.
-        cache: the legal moves once generated (not part of the value).
+    ``board`` holds a piece letter or ``.`` for each of the 90 points, ``a1`` first
+    (:class:`~server.engine.grid.Squares`); ``to_move``, ``ply`` and ``last_move`` are the
+    turn's (:class:`~server.engine.turns.TurnGame`); ``quiet``, ``history`` and
+    ``draw_plies`` the draw counters and option (:mod:`server.engine.draws`), each key of
+    ``history`` ending in ``+`` when its side to move is in check (perpetual check).
+    ``first_ply`` counts the plies before the game's first position by its FEN's move
+    number (2 x (number - 1), + 1 with Black to move: :mod:`.fen`; 0 from the start), and
+    ``cache`` keeps the legal moves once generated (not part of the value).
     """
 
     board: str
@@ -54,9 +50,8 @@ class XiangqiState:
         return f"XiangqiState({rows(self.board)!r}, to_move={self.to_move}, ply={self.ply})"
 
 
-def rows(board: str) -> str:
-    """The board as text: rows rank 10 .. rank 1 separated by ``/``."""
-    return "/".join(board[r * N_FILES : (r + 1) * N_FILES] for r in reversed(range(N_RANKS)))
+#: the board as text: rows rank 10 .. rank 1 separated by ``/``
+rows = SQUARES.rows
 
 
 def position_key(board: str, to_move: Seat, check: bool) -> str:

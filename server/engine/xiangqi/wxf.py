@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .board import EMPTY, N_FILES, RED
+from ..grid import EMPTY
+from .board import N_FILES, RED
 from .values import XiangqiMove
 
 LETTERS = {"k": "K", "a": "A", "b": "E", "n": "H", "r": "R", "c": "C", "p": "P"}

@@ -1,4 +1,4 @@
-"""Yonin Shogi, four-player shogi (docs/GAMES.md 8.1, Dagaz shogi-family/yonin-shogi.zrf).
+"""Yonin Shogi, four-player shogi (docs/GAMES.md 5.5, Dagaz shogi-family/yonin-shogi.zrf).
 
 Four seats on a 9x9 board, in turn order South (rank 1, moving up), West (file a, moving
 towards i), North (rank 9, moving down) and East (file i, moving towards a), each with a King,

@@ -1,5 +1,5 @@
 """Yonin Shogi: the 9x9 board, the four seats' frames, the pieces and their steps
-(docs/GAMES.md 8.1).
+(docs/GAMES.md 5.5).
 
 A square is an index ``rank * 9 + file`` (``a1 = 0``, ``i9 = 80``). Every seat sees the board
 from its own edge: a piece's moves are written once, in the owner's frame (``forward`` = away
@@ -32,7 +32,7 @@ NAMES = {
     "+R": "Dragon",
     "+P": "Tokin",
 }
-#: each seat's start, in South's frame turned by the seat's frame (8.1)
+#: each seat's start, in South's frame turned by the seat's frame (5.5)
 START_SOUTH = {"e1": "K", "d1": "G", "f1": "G", "c1": "S", "g1": "S", "e2": "R", "d2": "P"}
 START_SOUTH |= {"e3": "P", "f2": "P"}
 
@@ -124,7 +124,7 @@ RAYS = tuple(
 
 
 def rotate(sq: int, seat: int) -> int:
-    """South's square ``sq`` turned to ``seat``'s side (the start positions, 8.1)."""
+    """South's square ``sq`` turned to ``seat``'s side (the start positions, 5.5)."""
     f, r = sq % N - 4, sq // N - 4
     x, y = turn(seat, (f, r))
     return (y + 4) * N + x + 4

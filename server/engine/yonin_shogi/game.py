@@ -1,13 +1,15 @@
-"""The Yonin Shogi game: options, turns, views, bot hooks and snapshots for the rooms."""
+"""The Yonin Shogi game: options, views and bot hooks for the rooms (the turns and snapshots:
+:class:`~server.engine.turns.TurnGame`)."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from .. import grid
-from ..base import Game, Json, Option, Outcome, Seat
+from .. import grid, grid_views
+from ..base import Json, Option, Seat
+from ..turns import TurnGame
 from .board import (
     HAND_KINDS,
     NAMES,
@@ -20,16 +22,15 @@ from .board import (
     start_board,
 )
 from .notation import written_moves
-from .rules import apply as apply_move
-from .rules import end, generate, king_attacked
+from .rules import apply, end, generate, king_attacked
 from .values import EMPTY_HAND, YoninMove, YoninState, hand_text, parse_hand
 
 #: seat colours and edges in the board description (four distinct colours)
-_SEATS = (
-    {"name": "South", "colour": "#c0392b", "edge": "south"},
-    {"name": "West", "colour": "#2e6fb7", "edge": "west"},
-    {"name": "North", "colour": "#2e8b57", "edge": "north"},
-    {"name": "East", "colour": "#b8860b", "edge": "east"},
+_SEATS = grid_views.seats(
+    ("South", "#c0392b", "south"),
+    ("West", "#2e6fb7", "west"),
+    ("North", "#2e8b57", "north"),
+    ("East", "#b8860b", "east"),
 )
 #: the glyphs of the kinds: kanji, promoted ones in their usual forms
 GLYPHS = {"K": "王", "G": "金", "S": "銀", "R": "飛", "P": "歩", "+S": "全", "+R": "龍", "+P": "と"}
@@ -59,7 +60,7 @@ def _pieces() -> dict[tuple[int, str], Json]:
 _PIECES = _pieces()
 
 
-class YoninShogi(Game[YoninState, YoninMove]):
+class YoninShogi(TurnGame[YoninState, YoninMove]):
     name = "yonin_shogi"
     title = "Yonin Shogi"
     description = (
@@ -97,54 +98,36 @@ class YoninShogi(Game[YoninState, YoninMove]):
         ),
     }
 
-    # -- setup ---------------------------------------------------------------------------
+    state_type, move_type = YoninState, YoninMove
+    snapshot_first = ("board", "hands", "to_move", "ply", "ply_limit")
+    #: the board as ``{square: "<seat letter><kind>"}``, the hands as letters, the taken
+    #: King as ``[taker, loser]``
+    codecs = {
+        "board": (lambda cells: _board_json(cells), lambda data: _board_of(data)),
+        "hands": (
+            lambda hands: [hand_text(h) for h in hands],
+            lambda texts: tuple(parse_hand(str(h)) for h in texts),
+        ),
+        "king_taken": (
+            lambda taken: None if taken is None else list(taken),
+            lambda taken: None if taken is None else (int(taken[0]), int(taken[1])),
+        ),
+    }
+    generate, apply, outcome = staticmethod(generate), staticmethod(apply), staticmethod(end)
 
     def new(self, options: Mapping[str, Any], n_seats: int, rng: random.Random) -> YoninState:
         opts = self.check_options(options)
         self.check_seats(n_seats)
         return YoninState(start_board(), ply_limit=opts["ply_limit"])
 
-    # -- playing -------------------------------------------------------------------------
-
-    def to_act(self, state: YoninState) -> frozenset[Seat]:
-        if end(state) is not None:
-            return frozenset()
-        return frozenset({state.to_move})
-
-    def legal_moves(self, state: YoninState, seat: Seat) -> list[YoninMove]:
-        if seat not in self.to_act(state):
-            return []
-        return generate(state)
-
-    def parse_move(self, state: YoninState, seat: Seat, text: str) -> YoninMove:
-        return YoninMove.from_text(text)
-
-    def play(
-        self,
-        state: YoninState,
-        moves: Mapping[Seat, YoninMove],
-        rng: random.Random,
-        *,
-        check: bool = True,
-    ) -> YoninState:
-        if check:
-            self.check_moves(state, moves)
-        return apply_move(state, moves[state.to_move])
-
-    def outcome(self, state: YoninState) -> Outcome | None:
-        return end(state)
-
-    def ply(self, state: YoninState) -> int:
-        return state.ply
-
-    # resign: the base class's default, which is our rule (docs/GAMES.md 8.1): the seat that
+    # resign: the base class's default, which is our rule (docs/GAMES.md 5.5): the seat that
     # resigns (or loses on time) ranks last, the other three share first place; the game ends.
 
     def view(self, state: YoninState, seat: Seat | None) -> Json:
         """The public position; the same for every seat and spectators."""
         last = state.last_move
         return {
-            "board": {square_name(sq): _cell_text(c) for sq, c in enumerate(state.board) if c},
+            "board": _board_json(state.board),
             "hands": [hand_text(h) for h in state.hands],
             "to_move": state.to_move,
             "to_act": sorted(self.to_act(state)),
@@ -230,38 +213,11 @@ class YoninShogi(Game[YoninState, YoninMove]):
             value += VALUES["+" + kind] - VALUES[kind]
         return value
 
-    # -- snapshots -----------------------------------------------------------------------
 
-    def determinize(self, views: Sequence[Json], seat: Seat, rng: random.Random) -> YoninState:
-        """The state itself: everything is public and the view holds all of it."""
-        return self.decode_state(views[-1])
-
-    def encode_state(self, state: YoninState) -> Json:
-        return {
-            "board": {square_name(sq): _cell_text(c) for sq, c in enumerate(state.board) if c},
-            "hands": [hand_text(h) for h in state.hands],
-            "to_move": state.to_move,
-            "ply": state.ply,
-            "ply_limit": state.ply_limit,
-            "last_move": None if state.last_move is None else str(state.last_move),
-            "king_taken": None if state.king_taken is None else list(state.king_taken),
-        }
-
-    def decode_state(self, data: Mapping[str, Any]) -> YoninState:
-        cells = [""] * (N * N)
-        for name, text in data["board"].items():
-            cells[parse_square(str(name))] = f"{SEAT_LETTERS.index(text[0])}{text[1:]}"
-        h0, h1, h2, h3 = (parse_hand(str(h)) for h in data["hands"])
-        last, taken = data["last_move"], data["king_taken"]
-        return YoninState(
-            tuple(cells),
-            (h0, h1, h2, h3),
-            int(data["to_move"]),
-            int(data["ply"]),
-            None if last is None else YoninMove.from_text(str(last)),
-            None if taken is None else (int(taken[0]), int(taken[1])),
-            int(data["ply_limit"]),
-        )
+def _board_json(cells: tuple[str, ...]) -> Json:
+    """The occupied squares, each with its piece: ``{"e1": "SK"}`` (``"2+R" -> "N+R"``: the
+    owner's letter, S W N E, and the kind)."""
+    return {square_name(sq): SEAT_LETTERS[int(c[0])] + c[1:] for sq, c in enumerate(cells) if c}
 
     # -- exports -------------------------------------------------------------------------
 
@@ -272,9 +228,12 @@ class YoninShogi(Game[YoninState, YoninMove]):
         return {"shogi": " ".join(written_moves(start, moves))}
 
 
-def _cell_text(cell: str) -> str:
-    """``"2+R" -> "N+R"``: the owner's letter (S W N E) and the kind."""
-    return SEAT_LETTERS[int(cell[0])] + cell[1:]
+def _board_of(data: Mapping[str, str]) -> tuple[str, ...]:
+    """The inverse of :func:`_board_json`."""
+    cells = [""] * (N * N)
+    for name, text in data.items():
+        cells[parse_square(str(name))] = f"{SEAT_LETTERS.index(text[0])}{text[1:]}"
+    return tuple(cells)
 
 
 def position(

@@ -1,4 +1,4 @@
-"""Yonin Shogi rules: the legal moves, their effect and the end (docs/GAMES.md 8.1)."""
+"""Yonin Shogi rules: the legal moves, their effect and the end (docs/GAMES.md 5.5)."""
 
 from __future__ import annotations
 

@@ -1,16 +1,15 @@
 """The chess bot's compiled search (``_chess_search.c``), when it was built and is not
 switched off.
 
-It is :class:`~server.bots.alphabeta.AlphaBeta` on
-:class:`~server.bots.chess_position.ChessPosition` with PeSTO's evaluation, step for step,
-in C, on the engine's compiled move generator (``server/engine/chess_core.h``): tens of
-times the Python search's nodes a second (``kibitz bench --engine``, ``chess_search``). The
-evaluation's tables are data kept once, in Python (:mod:`.pesto`, :mod:`.chess_eval`), and
-handed over here at import (``setup``), so both searches evaluate alike
-(``tests/bots/test_compiled_search.py`` holds the two to the same scores, moves and leaf
-counts). Without a C compiler, or with
-``KIBITZ_PURE_PYTHON=1``, :data:`SEARCH` is ``None`` and the bot searches in Python, on
-python-chess's moves.
+It is :class:`~server.bots.alphabeta.AlphaBeta` on chess with PeSTO's evaluation, step for
+step, in C, on the engine's compiled move generator (``server/engine/chess_core.h``): tens of
+times the Python search's nodes a second (``scripts/search_speed.py``). The evaluation's
+tables are data kept once, in Python (:mod:`.pesto`, :mod:`.chess_eval`), and handed over
+here at import (``setup``). The Python chess search it mirrors is a test reference only
+(``tests/bots/chess_reference.py``; ``tests/bots/test_compiled_search.py`` holds the two to
+the same scores, moves and leaf counts). Without a C compiler, or with
+``KIBITZ_PURE_PYTHON=1``, :data:`SEARCH` is ``None`` and chess's ``alphabeta`` plays MCTS
+(:data:`server.bots.alphabeta.CHESS_FALLBACK`).
 """
 
 from __future__ import annotations

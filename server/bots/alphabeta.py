@@ -442,7 +442,7 @@ class AlphaBetaBot(SearchBot):
         ask.rng.shuffle(root)  # ties between equal moves go to chance, not to list order
         game = None
         if ask.game.name == "chess":
-            game = game_of(state.board, state.start_fen)
+            game = game_of(state.start_fen, state.moves)
             its_own = dataclasses.replace(C_PRUNING, next_depth=self.pruning.next_depth)
             if game is None or self.pruning != its_own:
                 raise ValueError(

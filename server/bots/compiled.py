@@ -15,6 +15,7 @@ the same scores, moves and leaf counts). Without a C compiler, or with
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
@@ -66,15 +67,15 @@ def new_table() -> bytearray:
     return bytearray(TABLE_BYTES)
 
 
-def game_of(board: chess.Board, start_fen: str) -> Game | None:
+def game_of(start_fen: str, moves: Sequence[chess.Move]) -> Game | None:
     """The compiled search's reading of a game: its first position's fields (and halfmove
     clock) and its moves as codes; None when the core cannot read the board (not standard
     chess, or the core switched off)."""
     start = chess.Board(start_fen)
     fields = standard_fields(start)
-    if fields is None or type(board) is not chess.Board or board.chess960:
+    if fields is None:
         return None
-    return (*fields, start.halfmove_clock), [code_of(m) for m in board.move_stack]
+    return (*fields, start.halfmove_clock), [code_of(m) for m in moves]
 
 
 def search(

@@ -304,7 +304,7 @@ def compiled_search_round(depth: int) -> tuple[int, float]:
     nodes, seconds = 0, 0.0
     for fen in SEARCH_FENS:
         board = chess.Board(fen)
-        game = compiled.game_of(board, fen)
+        game = compiled.game_of(fen, board.move_stack)
         assert game is not None
         root = [code_of(m) for m in board.legal_moves]
         t0 = time.process_time()

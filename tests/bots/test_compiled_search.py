@@ -45,7 +45,7 @@ def test_the_compiled_search_is_built() -> None:
 
 
 def game(board: chess.Board, start_fen: str = chess.STARTING_FEN) -> tuple[object, list[int]]:
-    read = compiled.game_of(board, start_fen)
+    read = compiled.game_of(start_fen, board.move_stack)
     assert read is not None
     return read
 

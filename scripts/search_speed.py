@@ -5,10 +5,10 @@
 The figure the docs quote ("about 90 times"): the search with the bot's defaults to depth 5
 on the four positions of ``kibitz bench --engine`` (``SEARCH_FENS``), compiled
 (``server/bots/_chess_search.c``) and in Python on python-chess's moves (``alphabeta.py`` on
-``ChessPosition``: the bot's fallback without a C compiler), in one process, each round the
-Python search once and the compiled one five times (it takes milliseconds), nodes per CPU
-second (``time.process_time``, as ``kibitz bench --engine``'s ``speedup`` counts them: the
-rounds are its own). It prints each round's ratio and their median.
+``ChessPosition``, the test reference ``tests/bots/chess_reference.py``), in one process,
+each round the Python search once and the compiled one five times (it takes milliseconds),
+nodes per CPU second (``time.process_time``, as ``kibitz bench --engine`` counts them). It
+prints each round's ratio and their median.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ import statistics
 import sys
 
 from server.bots import compiled
-from server.tools.bench_modes import compiled_search_round, python_search_round
+from server.tools.bench_modes import compiled_search_round
+from tests.bots.chess_reference import python_search_round
 
 DEPTH = 5
 

@@ -124,9 +124,7 @@ def test_bench_engine_mode() -> None:
     }
     assert engine["rooms_api_move_cost"]["chess"]["late"]["ply"] == 150  # type: ignore[index]
     search = engine["chess_search"]
-    assert search["python_chess"]["nodes"] > 1000  # type: ignore[index]
-    # the compiled search, the same algorithm: within a few nodes of it at the same depth
-    assert abs(search["compiled"]["nodes"] - search["python_chess"]["nodes"]) < 100  # type: ignore[index]
+    assert search["compiled"]["nodes"] > 1000  # type: ignore[index]
     assert search["compiled_deeper"]["nodes"] > search["compiled"]["nodes"]  # type: ignore[index]
 
 

@@ -33,8 +33,8 @@ Besides the named strengths, ``make_bot`` accepts an algorithm name that suits t
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, Generic, TypeVar
 
 from .bot import Bot, Deadline
 
@@ -115,8 +115,9 @@ def _aggressive(t: float = 0.0, **kw: Any) -> Bot:
 
 Factory = Callable[..., Bot]
 
-#: the algorithms that suit each game: name -> (factory, keyword arguments)
-ALGORITHMS: dict[str, dict[str, tuple[Factory, dict[str, Any]]]] = {
+#: the algorithms that suit the games that do not take their kind's: name -> (factory, keyword
+#: arguments)
+_ALGORITHMS: dict[str, dict[str, tuple[Factory, dict[str, Any]]]] = {
     "chess": {
         "random": (_random, {}),
         "careful": (_careful, {}),
@@ -172,8 +173,8 @@ ALGORITHMS: dict[str, dict[str, tuple[Factory, dict[str, Any]]]] = {
     },
 }
 
-#: named strengths per game, weakest first: name -> (algorithm, think time in seconds)
-STRENGTHS: dict[str, dict[str, tuple[str, float]]] = {
+#: named strengths of those games, weakest first: name -> (algorithm, think time in seconds)
+_STRENGTHS: dict[str, dict[str, tuple[str, float]]] = {
     "chess": {
         "random": ("random", 0.0),
         "easy": ("greedy", 0.1),
@@ -219,7 +220,7 @@ STRENGTHS: dict[str, dict[str, tuple[str, float]]] = {
 }
 
 
-#: what a game with no entry above gets, by its kind (:func:`_by_kind`): a new game needs no
+#: what a game with no entry above gets, by its kind (:func:`_kind`): a new game needs no
 #: line here unless its kind's defaults do not suit it
 _KIND_ALGORITHMS: dict[str, dict[str, tuple[Factory, dict[str, Any]]]] = {
     # two seats, turns, nothing hidden: alpha-beta on the game's evaluate hook
@@ -278,26 +279,51 @@ _KIND_STRENGTHS: dict[str, dict[str, tuple[str, float]]] = {
 }
 
 
-def _by_kind() -> None:
-    """Give every registered game with no entry in :data:`ALGORITHMS` its kind's tables."""
-    from server.engine import REGISTRY
+def _kind(name: str) -> str:
+    """The kind of the registered game ``name`` (``KeyError`` if there is none)."""
+    from server.engine import get_game
 
-    for game in REGISTRY:
-        if game.name in ALGORITHMS:
-            continue
-        if game.simultaneous:
-            kind = "simultaneous"
-        elif game.hidden_information:
-            kind = "hidden"
-        elif game.max_seats > 2:
-            kind = "many"
-        else:
-            kind = "perfect"
-        ALGORITHMS[game.name] = dict(_KIND_ALGORITHMS[kind])
-        STRENGTHS[game.name] = dict(_KIND_STRENGTHS[kind])
+    game = get_game(name)
+    if game.simultaneous:
+        return "simultaneous"
+    if game.hidden_information:
+        return "hidden"
+    if game.max_seats > 2:
+        return "many"
+    return "perfect"
 
 
-_by_kind()
+T = TypeVar("T")
+
+
+class _ByGame(Mapping[str, dict[str, T]], Generic[T]):
+    """A table by game, read when asked: a game's own entry, else its kind's (so a game
+    registered after this module's import gets its bots too)."""
+
+    def __init__(self, own: dict[str, dict[str, T]], by_kind: dict[str, dict[str, T]]) -> None:
+        self._own = own
+        self._by_kind = by_kind
+
+    def __getitem__(self, game: str) -> dict[str, T]:
+        own = self._own.get(game)
+        return dict(own if own is not None else self._by_kind[_kind(game)])
+
+    def __iter__(self) -> Iterator[str]:
+        from server.engine import REGISTRY
+
+        yield from self._own
+        yield from (game.name for game in REGISTRY if game.name not in self._own)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+#: the algorithms that suit each registered game: name -> (factory, keyword arguments)
+ALGORITHMS: Mapping[str, dict[str, tuple[Factory, dict[str, Any]]]] = _ByGame(
+    _ALGORITHMS, _KIND_ALGORITHMS
+)
+#: named strengths per registered game, weakest first: name -> (algorithm, think time)
+STRENGTHS: Mapping[str, dict[str, tuple[str, float]]] = _ByGame(_STRENGTHS, _KIND_STRENGTHS)
 
 
 def strengths(game: str) -> list[str]:

@@ -14,7 +14,9 @@
  *
  * One translation unit, in parts by subject (so the compiler still inlines across them):
  * search_eval.h (the evaluation and capture measures), search_make.h (make, Zobrist keys,
- * move lists), search_tree.h (the search), and this file, the Python side:
+ * move lists), search_tree.h (the search) with search_common.h (the clock, table entries
+ * and ordering key it shares with Dark Chess's tree, dark_tree.h), search_py.h (setup and
+ * the arguments both compiled searches read) and this file, the rest of the Python side:
  *
  *   setup(mg, eg, phase, value): the evaluation's tables (Python's, so that both evaluate
  *       alike): mg/eg[color*7 + piece][square] as two lists of 2*7*64 ints, phase and value
@@ -41,21 +43,9 @@
 #include "search_eval.h"
 #include "search_make.h"
 #include "search_tree.h"
+#include "search_py.h"
 
 /* -- the Python side ------------------------------------------------------------------ */
-
-static int read_ints(PyObject *list, int *out, Py_ssize_t n, const char *what) {
-    if (!PyList_Check(list) || PyList_GET_SIZE(list) != n) {
-        PyErr_Format(PyExc_ValueError, "%s: a list of %zd ints", what, n);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        long v = PyLong_AsLong(PyList_GET_ITEM(list, i));
-        if (v == -1 && PyErr_Occurred()) return -1;
-        out[i] = (int)v;
-    }
-    return 0;
-}
 
 static int is_legal(const Board *b, long code) {
     Out o;
@@ -63,17 +53,6 @@ static int is_legal(const Board *b, long code) {
     for (int i = 0; i < o.n; i++)
         if (o.codes[i] == code) return 1;
     return 0;
-}
-
-static PyObject *setup(PyObject *self, PyObject *args) {
-    (void)self;
-    PyObject *mg, *eg, *phase, *value;
-    if (!PyArg_ParseTuple(args, "OOOO", &mg, &eg, &phase, &value)) return NULL;
-    if (read_ints(mg, &MG[0][0], 14 * 64, "mg") < 0 || read_ints(eg, &EG[0][0], 14 * 64, "eg") < 0 ||
-        read_ints(phase, PHASE, 7, "phase") < 0 || read_ints(value, VALUE, 7, "value") < 0)
-        return NULL;
-    ready = 1;
-    Py_RETURN_NONE;
 }
 
 /* the game's positions: start (twelve fields and the halfmove clock) and moves (codes);
@@ -139,47 +118,34 @@ static PyObject *search(PyObject *self, PyObject *args) {
                         "max_nodes: 0 or more");
         return NULL;
     }
+    Search *s = PyMem_Calloc(1, sizeof(Search));
+    if (s == NULL) return PyErr_NoMemory();
     Py_buffer view;
-    if (PyObject_GetBuffer(table, &view, PyBUF_WRITABLE) < 0) return NULL;
-    size_t entries = (size_t)view.len / sizeof(Entry);
-    if (entries < 1024 || (entries & (entries - 1)) || (size_t)view.len % sizeof(Entry)) {
-        PyBuffer_Release(&view);
-        PyErr_SetString(PyExc_ValueError, "table: a power of two of 16-byte entries (>= 1024)");
+    if (open_table(table, &view, &s->t) < 0) {
+        PyMem_Free(s);
         return NULL;
     }
-    Search *s = PyMem_Calloc(1, sizeof(Search));
     int root_moves[256], n = 0;
-    if (s == NULL) {
-        PyBuffer_Release(&view);
-        return PyErr_NoMemory();
-    }
     PyObject *result = NULL;
     if (replay(s, start, moves) < 0) goto done;
-    if (!PyList_Check(root_list) || PyList_GET_SIZE(root_list) < 1 ||
-        PyList_GET_SIZE(root_list) > 256) {
-        PyErr_SetString(PyExc_ValueError, "root: a list of 1 to 256 move codes");
-        goto done;
-    }
-    n = (int)PyList_GET_SIZE(root_list);
-    if (read_ints(root_list, root_moves, n, "root") < 0) goto done;
+    if ((n = read_root(root_list, root_moves)) < 0) goto done;
     for (int i = 0; i < n; i++)
         if (!is_legal(&s->boards[0], root_moves[i])) {
             PyErr_Format(PyExc_ValueError, "root[%d] (%d) is not a legal move here", i, root_moves[i]);
             goto done;
         }
-    s->tt = (Entry *)view.buf;
-    s->mask = entries - 1;
-    s->max_nodes = max_nodes;
+    s->t.mate = MATE;
+    s->t.max_nodes = max_nodes;
     double started = now();
-    s->deadline = started + budget;
+    s->t.deadline = started + budget;
     int best = root_moves[0], best_score = -INF, done_depth = 0;
     Py_BEGIN_ALLOW_THREADS
     for (int depth = 1; depth <= max_depth; depth++) {
         if (depth > 1 && now() - started > next_depth * budget) break;
-        s->enforce = depth > 1;
+        s->t.enforce = depth > 1;
         Root r;
         root(s, root_moves, n, depth, &r);
-        if (s->stop) {
+        if (s->t.stop) {
             if (r.has_partial) best = r.partial_move, best_score = r.partial_score;
             break;
         }
@@ -193,7 +159,7 @@ static PyObject *search(PyObject *self, PyObject *args) {
         if (abs(best_score) > MATE - 1000) break;
     }
     Py_END_ALLOW_THREADS
-    result = Py_BuildValue("(iiiL)", best, best_score, done_depth, s->nodes);
+    result = Py_BuildValue("(iiiL)", best, best_score, done_depth, s->t.nodes);
 done:
     PyMem_Free(s->keys);
     PyMem_Free(s);

@@ -5,7 +5,9 @@
  *
  * It reuses the chess search's parts: the engine's move generator and board
  * (server/engine/chess_core.h, its pseudo-legal mode), PeSTO's evaluation and the capture
- * measures (search_eval.h) and make and Zobrist keys (search_make.h). The Python side:
+ * measures (search_eval.h), make and Zobrist keys (search_make.h), the clock, table
+ * entries and ordering key of its tree (search_common.h) and setup with the reading of the
+ * root and the table (search_py.h). The Python side:
  *
  *   setup(mg, eg, phase, value): the evaluation's tables, as _chess_search.setup takes them
  *       (server/bots/compiled.py's setup_tables hands over the same).
@@ -34,34 +36,10 @@ static const bb_t *const KING_STEPS = KING; /* search_eval.h names the piece KIN
 #include "search_eval.h"
 #include "search_make.h"
 #include "dark_tree.h"
+#include "search_py.h"
 
 #define MAX_WORLDS 512
 
-static int read_ints(PyObject *list, int *out, Py_ssize_t n, const char *what) {
-    if (!PyList_Check(list) || PyList_GET_SIZE(list) != n) {
-        PyErr_Format(PyExc_ValueError, "%s: a list of %zd ints", what, n);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        long v = PyLong_AsLong(PyList_GET_ITEM(list, i));
-        if (v == -1 && PyErr_Occurred()) return -1;
-        out[i] = (int)v;
-    }
-    return 0;
-}
-
-static PyObject *setup(PyObject *self, PyObject *args) {
-    (void)self;
-    PyObject *mg, *eg, *phase, *value;
-    if (!PyArg_ParseTuple(args, "OOOO", &mg, &eg, &phase, &value)) return NULL;
-    if (read_ints(mg, &MG[0][0], 14 * 64, "mg") < 0 || read_ints(eg, &EG[0][0], 14 * 64, "eg") < 0 ||
-        read_ints(phase, PHASE, 7, "phase") < 0 || read_ints(value, VALUE, 7, "value") < 0)
-        return NULL;
-    ready = 1;
-    Py_RETURN_NONE;
-}
-
-/* one world's board from its twelve fields; 0 and an error set if it is not one */
 static int read_world(PyObject *fields, Board *b) {
     if (!PyTuple_Check(fields) || PyTuple_GET_SIZE(fields) != 12) {
         PyErr_SetString(PyExc_TypeError, "a world: a tuple of twelve board fields");
@@ -121,28 +99,20 @@ static PyObject *search(PyObject *self, PyObject *args) {
         PyErr_Format(PyExc_ValueError, "worlds: a list of 1 to %d boards", MAX_WORLDS);
         return NULL;
     }
-    if (!PyList_Check(root_list) || PyList_GET_SIZE(root_list) < 1 ||
-        PyList_GET_SIZE(root_list) > 256) {
-        PyErr_SetString(PyExc_ValueError, "root: a list of 1 to 256 move codes");
-        return NULL;
-    }
-    int nw = (int)PyList_GET_SIZE(world_list), n = (int)PyList_GET_SIZE(root_list);
-    int codes[256];
-    if (read_ints(root_list, codes, n, "root") < 0) return NULL;
+    int nw = (int)PyList_GET_SIZE(world_list), codes[256], n = read_root(root_list, codes);
+    if (n < 0) return NULL;
+    Dark *s = PyMem_Calloc(1, sizeof(Dark));
+    if (s == NULL) return PyErr_NoMemory();
     Py_buffer view;
-    if (PyObject_GetBuffer(table, &view, PyBUF_WRITABLE) < 0) return NULL;
-    size_t entries = (size_t)view.len / sizeof(DEntry);
-    if (entries < 1024 || (entries & (entries - 1)) || (size_t)view.len % sizeof(DEntry)) {
-        PyBuffer_Release(&view);
-        PyErr_SetString(PyExc_ValueError, "table: a power of two of 16-byte entries (>= 1024)");
+    if (open_table(table, &view, s) < 0) {
+        PyMem_Free(s);
         return NULL;
     }
     Board *boards = PyMem_Calloc((size_t)nw, sizeof(Board));
     int *scores = PyMem_Calloc((size_t)nw * 256 * 3, sizeof(int)); /* scores, order, scratch */
     int *depths = PyMem_Calloc((size_t)nw, sizeof(int));
-    Dark *s = PyMem_Calloc(1, sizeof(Dark));
     PyObject *result = NULL;
-    if (!boards || !scores || !depths || !s) {
+    if (!boards || !scores || !depths) {
         PyErr_NoMemory();
         goto done;
     }
@@ -151,9 +121,9 @@ static PyObject *search(PyObject *self, PyObject *args) {
         depths[w] = has_moves(&boards[w], codes, n) ? 0 : -1;
         for (int i = 0; i < n; i++) scores[(nw + w) * 256 + i] = i;
     }
-    s->tt = (DEntry *)view.buf;
-    s->mask = entries - 1;
-    s->deadline = clock_now() + budget;
+    s->mate = WIN;
+    s->enforce = 1;
+    s->deadline = now() + budget;
     Py_BEGIN_ALLOW_THREADS
     for (int depth = 1; depth <= max_depth && !s->stop; depth++) {
         for (int w = 0; w < nw && !s->stop; w++) {

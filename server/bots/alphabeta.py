@@ -15,21 +15,17 @@ sorting):
 
 :class:`AlphaBetaBot` plays chess in C (:mod:`.compiled`: this search, step for step) and any
 other two-seat turn-based game through :class:`GamePosition`. It stays in Python as the grid
-games' search, chess's fallback and the C search's reference (:mod:`.chess_position`).
+games' search and, on a chess position kept in the tests, the C search's reference
+(``tests/bots/chess_reference.py``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
-import random
 import time
 from collections.abc import Hashable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any, Protocol
-
-import chess
-
-from server.engine import Game
 
 from .bot import Ask, Deadline, Memory, SearchBot
 from .chess_eval import MATE
@@ -80,7 +76,7 @@ class _Timeout(Exception):
     pass
 
 
-@dataclass(slots=True)
+@dataclasses.dataclass(slots=True)
 class SearchResult:
     move: Any
     score: int
@@ -89,7 +85,7 @@ class SearchResult:
     seconds: float
 
 
-@dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(frozen=True, slots=True)
 class Pruning:
     """What :class:`AlphaBeta` may skip, and how late it starts a new depth (the defaults
     are the plain search).
@@ -389,27 +385,27 @@ def _from_tt(score: int, ply: int) -> int:
 
 
 class AlphaBetaBot(SearchBot):
-    """Alpha-beta for two-seat turn-based full-information games (chess, through
-    :class:`~server.bots.chess_position.ChessPosition`).
+    """Alpha-beta for two-seat turn-based full-information games: chess in C (:mod:`.compiled`,
+    this search step for step on chess's own position), any other game in Python through
+    :class:`GamePosition`.
 
     Args:
         think_time: the strength's usual budget in seconds.
         max_depth: a depth cap (weaker strengths, deterministic tests).
-        safety: a king-safety term in the chess evaluation (pieces striking a king's zone).
-        pesto: PeSTO's tapered evaluation (chess) instead of the simplified tables.
-        pawns: with ``pesto``, passed, isolated and doubled pawns in the evaluation too.
-        prune, futility, lmp, next_depth, deep_lmr: the search's :class:`Pruning` (chess:
-            a losing capture is a piece taking a cheaper one on a square the opponent can
-            take back on).
+        prune, futility, lmp, next_depth, deep_lmr: the search's :class:`Pruning`. Chess's C
+            search has the defaults built in (any ``next_depth``): other values are refused
+            there (:class:`ValueError`).
         remember: start each turn from the transposition table of the seat's previous turn
             in the same game (found by its view history, so no other room's; see
             :class:`~server.bots.bot.Memory`).
-        compiled: chess with the compiled search (:mod:`.compiled`: this search in C) when it
-            is built and the options are its own (the defaults, any ``next_depth``).
 
-    The defaults are the measured best (docs/BOTS.md, "The ladder"); ``pesto=0&prune=0&
-    futility=0&lmp=0&next_depth=0.45&deep_lmr=0&remember=0`` is the search as it was before
-    them (``next_depth=0.5&deep_lmr=0&remember=0`` as it was before the last three).
+    Without the compiled search (no C compiler, or ``KIBITZ_PURE_PYTHON=1``) chess is played
+    by :data:`CHESS_FALLBACK` (MCTS on the chess evaluator) in the same think time: the
+    Python chess search is a test reference only (``tests/bots/chess_reference.py``).
+
+    The defaults are the measured best (docs/BOTS.md, "The ladder"); ``prune=0&futility=0&
+    lmp=0&next_depth=0.45&deep_lmr=0&remember=0`` is the grid games' search as it was before
+    them.
     """
 
     name = "alphabeta"
@@ -419,40 +415,40 @@ class AlphaBetaBot(SearchBot):
         *,
         think_time: float = 1.0,
         max_depth: int = 64,
-        safety: bool = False,
-        pesto: bool = True,
         prune: bool = True,
         next_depth: float = 0.95,
         futility: bool = True,
         lmp: bool = True,
         remember: bool = True,
         deep_lmr: bool = True,
-        pawns: bool = False,
-        compiled: bool = True,
     ) -> None:
         self.think_time = think_time
         self.max_depth = max_depth
-        self.safety = safety
-        self.pesto = pesto
         self.pruning = Pruning(
             prune=prune, futility=futility, lmp=lmp, next_depth=next_depth, deep_lmr=deep_lmr
         )
         self.last: SearchResult | None = None
         self.remember = remember
-        self.pawns = pawns
         #: the table each view history left (a dict, or the compiled search's bytearray)
         self._tables: Memory[Table | bytearray] = Memory(TABLES)
-        its_own = Pruning(prune=True, futility=True, lmp=True, next_depth=next_depth, deep_lmr=True)
-        self.compiled = compiled and SEARCH is not None and pesto  # chess in C
-        self.compiled &= not safety and not pawns and self.pruning == its_own
+        #: chess's bot when the compiled search is missing (made on first use)
+        self._fallback: SearchBot | None = None
 
     def answer(self, ask: Ask) -> str:
+        if ask.game.name == "chess" and SEARCH is None:
+            return self.fallback().answer(ask)
         state = ask.world()
         root = list(ask.moves(state).values())
         ask.rng.shuffle(root)  # ties between equal moves go to chance, not to list order
         game = None
-        if self.compiled and ask.game.name == "chess":
-            game = game_of(state.board, state.start_fen)
+        if ask.game.name == "chess":
+            game = game_of(state.start_fen, state.moves)
+            its_own = dataclasses.replace(C_PRUNING, next_depth=self.pruning.next_depth)
+            if game is None or self.pruning != its_own:
+                raise ValueError(
+                    "chess searches in C, with its pruning built in: prune, futility, lmp "
+                    "and deep_lmr cannot be switched off there"
+                )
         table, digest = self._tables.recall(ask, take=True) if self.remember else (None, "")
         if game is not None:
             if not isinstance(table, bytearray):
@@ -462,39 +458,26 @@ class AlphaBetaBot(SearchBot):
             )
             self.last = SearchResult(*found)
         else:
-            position, null_move = self.position(
-                ask.game, state, ask.rng, safety=self.safety, pesto=self.pesto, pawns=self.pawns
-            )
+            position = GamePosition(ask.game, state, ask.rng)
             tt = table if isinstance(table, dict) else None
-            search = AlphaBeta(position, null_move=null_move, pruning=self.pruning, tt=tt)
+            search = AlphaBeta(position, pruning=self.pruning, tt=tt)
             self.last = search.search(root, ask.deadline, max_depth=self.max_depth)
             table = trimmed(search.tt)
         if self.remember:
             self._tables.keep(ask, digest, table)
         return str(self.last.move)
 
-    @staticmethod
-    def position(
-        game: Game[Any, Any],
-        state: Any,
-        rng: random.Random,
-        *,
-        safety: bool = False,
-        pesto: bool = False,
-        pawns: bool = False,
-    ) -> tuple[Position, bool]:
-        if game.name == "chess":
-            from .chess_eval import position_key
-            from .chess_position import ChessPosition
+    def fallback(self) -> SearchBot:
+        """Chess's bot without the compiled search: :data:`CHESS_FALLBACK` in the same time."""
+        if self._fallback is None:
+            from .mcts import MCTSBot
 
-            board = state.board.copy(stack=False)  # the search pushes and pops from here
-            history = []  # every earlier position, replayed from the start
-            replay = chess.Board(state.start_fen)
-            for move in state.board.move_stack:
-                history.append(position_key(replay))
-                replay.push(move)
-            position = ChessPosition(
-                board, history=history, safety=safety, pesto=pesto, pawns=pawns
-            )
-            return position, True
-        return GamePosition(game, state, rng), False
+            self._fallback = MCTSBot(think_time=self.think_time, **CHESS_FALLBACK)
+        return self._fallback
+
+
+#: the pruning the compiled chess search has built in (and any ``next_depth``)
+C_PRUNING = Pruning(prune=True, futility=True, lmp=True, next_depth=0.95, deep_lmr=True)
+#: chess's ``alphabeta`` without the compiled search: MCTS with chess's ``mcts`` options
+#: (server/bots/__init__.py); the Python chess search is a test reference only
+CHESS_FALLBACK: dict[str, Any] = {"rollout_depth": 6}

@@ -2,16 +2,15 @@
 
 The tables are Tomasz Michniewski's "simplified evaluation function" (chessprogramming wiki)
 with a middle-game and an end-game king table blended by the material left (or PeSTO's,
-:mod:`.pesto`). Scores are in centipawns. :mod:`.chess_position` keeps the evaluation up to
-date move by move, in the position :mod:`server.bots.alphabeta` searches (the chess bot's
-fallback); the compiled search evaluates in C from the same data, :data:`PHASE`,
-:data:`VALUE` and PeSTO's tables, handed to it once at import (:mod:`.compiled`). The
-Monte Carlo searches' :class:`ChessEvaluator` (chess and Dark Chess) is here too.
+:mod:`.pesto`). Scores are in centipawns. The chess bot's compiled search evaluates in C
+from the same data, :data:`PHASE`, :data:`VALUE` and PeSTO's tables, handed to it once at
+import (:mod:`.compiled`); the Monte Carlo searches' :class:`ChessEvaluator` (chess and Dark
+Chess) is here, and Dark Chess's Python search reads :func:`material_pst`. (The Python chess
+search and its incremental evaluation are a test reference: ``tests/bots/chess_reference.py``.)
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from typing import Any
 
 import chess
@@ -172,42 +171,6 @@ def king_terms(board: chess.Board, phase: int) -> int:
     return out
 
 
-#: attack units a piece brings when it strikes a square of the enemy king's zone
-_ATTACK_UNITS = {chess.KNIGHT: 2, chess.BISHOP: 2, chess.ROOK: 3, chess.QUEEN: 5}
-
-
-def king_danger(board: chess.Board, color: chess.Color) -> int:
-    """Centipawns of danger to ``color``'s king from the enemy pieces striking its zone (the
-    king's square and its neighbours): every attacking piece brings units per square it
-    strikes (knight and bishop 2, rook 3, queen 5); with at least two attackers the danger
-    grows with the square of the units (one lone piece rarely mates), capped at 500."""
-    king = board.king(color)
-    if king is None:
-        return 0
-    zone = chess.BB_KING_ATTACKS[king] | chess.BB_SQUARES[king]
-    enemy = board.occupied_co[not color]
-    units = attackers = 0
-    for piece_type, weight in _ATTACK_UNITS.items():
-        for sq in chess.scan_forward(board.pieces_mask(piece_type, not color) & enemy):
-            hits = board.attacks_mask(sq) & zone
-            if hits:
-                attackers += 1
-                units += weight * chess.popcount(hits)
-    if attackers < 2:
-        return 0
-    return min(500, 2 * units * units)
-
-
-def king_safety(board: chess.Board, phase: int) -> int:
-    """White's king danger minus Black's, negated (White's side), weighted by the material
-    left (``phase``): a middle-game term that fades as pieces come off."""
-    p = min(phase, FULL_PHASE)
-    return (
-        king_danger(board, chess.BLACK) * p // FULL_PHASE
-        - king_danger(board, chess.WHITE) * p // FULL_PHASE
-    )
-
-
 def evaluate_board(board: chess.Board) -> int:
     """Centipawns from White's side."""
     score, phase = material_pst(board)
@@ -247,56 +210,6 @@ def loose_pieces(board: chess.Board, color: chess.Color) -> int:
         if not board.is_attacked_by(color, square):
             total += VALUE[board.piece_type_at(square)]  # type: ignore[index]
     return total
-
-
-def move_delta(board: chess.Board, move: chess.Move, pst: Tables = PST) -> tuple[int, int]:
-    """(change of :func:`material_pst`'s score, change of phase) made by ``move`` (White's
-    side), computed before the move is pushed."""
-    color = board.turn
-    sign = 1 if color == chess.WHITE else -1
-    piece = board.piece_type_at(move.from_square)
-    if piece is None:  # a null move
-        return 0, 0
-    own = pst[color]
-    delta = own[piece][move.to_square] - own[piece][move.from_square]
-    phase = 0
-    if move.promotion:
-        delta += own[move.promotion][move.to_square] - own[piece][move.to_square]
-        phase += PHASE[move.promotion]
-    if board.is_castling(move):
-        rank = chess.square_rank(move.from_square)
-        kingside = chess.square_file(move.to_square) > chess.square_file(move.from_square)
-        rook_from = move.to_square if board.chess960 else chess.square(7 if kingside else 0, rank)
-        rook_to = chess.square(5 if kingside else 3, rank)
-        delta += own[chess.ROOK][rook_to] - own[chess.ROOK][rook_from]
-        return sign * delta, 0
-    theirs = pst[not color]
-    if board.is_en_passant(move):
-        victim_sq = move.to_square + (-8 if color == chess.WHITE else 8)
-        delta += theirs[chess.PAWN][victim_sq]
-    else:
-        victim = board.piece_type_at(move.to_square)
-        if victim is not None:
-            delta += theirs[victim][move.to_square]
-            phase -= PHASE[victim]
-    return sign * delta, phase
-
-
-def position_key(board: chess.Board) -> Hashable:
-    """An exact transposition key (placement, turn, castling, e.p. square) from public
-    bitboards: as good as a Zobrist hash without its cost (~12 us each in python-chess)."""
-    return (
-        board.pawns,
-        board.knights,
-        board.bishops,
-        board.rooks,
-        board.queens,
-        board.kings,
-        board.occupied_co[chess.WHITE],
-        board.turn,
-        board.castling_rights,
-        board.ep_square,
-    )
 
 
 class ChessEvaluator:

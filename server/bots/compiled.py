@@ -1,21 +1,21 @@
 """The chess bot's compiled search (``_chess_search.c``), when it was built and is not
 switched off.
 
-It is :class:`~server.bots.alphabeta.AlphaBeta` on
-:class:`~server.bots.chess_position.ChessPosition` with PeSTO's evaluation, step for step,
-in C, on the engine's compiled move generator (``server/engine/chess_core.h``): tens of
-times the Python search's nodes a second (``kibitz bench --engine``, ``chess_search``). The
-evaluation's tables are data kept once, in Python (:mod:`.pesto`, :mod:`.chess_eval`), and
-handed over here at import (``setup``), so both searches evaluate alike
-(``tests/bots/test_compiled_search.py`` holds the two to the same scores, moves and leaf
-counts). Without a C compiler, or with
-``KIBITZ_PURE_PYTHON=1``, :data:`SEARCH` is ``None`` and the bot searches in Python, on
-python-chess's moves.
+It is :class:`~server.bots.alphabeta.AlphaBeta` on chess with PeSTO's evaluation, step for
+step, in C, on the engine's compiled move generator (``server/engine/chess_core.h``): tens of
+times the Python search's nodes a second (``scripts/search_speed.py``). The evaluation's
+tables are data kept once, in Python (:mod:`.pesto`, :mod:`.chess_eval`), and handed over
+here at import (``setup``). The Python chess search it mirrors is a test reference only
+(``tests/bots/chess_reference.py``; ``tests/bots/test_compiled_search.py`` holds the two to
+the same scores, moves and leaf counts). Without a C compiler, or with
+``KIBITZ_PURE_PYTHON=1``, :data:`SEARCH` is ``None`` and chess's ``alphabeta`` plays MCTS
+(:data:`server.bots.alphabeta.CHESS_FALLBACK`).
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
@@ -67,15 +67,15 @@ def new_table() -> bytearray:
     return bytearray(TABLE_BYTES)
 
 
-def game_of(board: chess.Board, start_fen: str) -> Game | None:
+def game_of(start_fen: str, moves: Sequence[chess.Move]) -> Game | None:
     """The compiled search's reading of a game: its first position's fields (and halfmove
     clock) and its moves as codes; None when the core cannot read the board (not standard
     chess, or the core switched off)."""
     start = chess.Board(start_fen)
     fields = standard_fields(start)
-    if fields is None or type(board) is not chess.Board or board.chess960:
+    if fields is None:
         return None
-    return (*fields, start.halfmove_clock), [code_of(m) for m in board.move_stack]
+    return (*fields, start.halfmove_clock), [code_of(m) for m in moves]
 
 
 def search(

@@ -11,41 +11,15 @@
 #ifndef KIBITZ_DARK_TREE_H
 #define KIBITZ_DARK_TREE_H
 
+#include "search_common.h"
+
 #define WIN 100000 /* a king taken at the root's child; less a ply per ply deeper */
 #define DINF 1000000
 #define DMAX_PLY 96
-#define D_EXACT 0
-#define D_LOWER 1
-#define D_UPPER 2
 
-typedef struct {
-    uint64_t key;
-    int32_t score;
-    int16_t move;
-    int8_t depth;
-    uint8_t flag;
-} DEntry;
-
-typedef struct {
-    DEntry *tt;
-    uint64_t mask;
-    int killers[DMAX_PLY + 2][2];
-    int history[6 << 12];
-    long long nodes;
-    double deadline;
-    int stop;
-} Dark;
-
-static double clock_now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static void dark_tick(Dark *s) {
-    s->nodes++;
-    if ((s->nodes & 1023) == 0 && clock_now() >= s->deadline) s->stop = 1;
-}
+/* the search's state (search_common.h's Tree: mate is WIN, no node cap, the deadline always
+ * enforced) */
+typedef Tree Dark;
 
 /* Dark Chess's castling (rules.py's castling_moves): rights intact and the squares between
  * king and rook empty, attacks ignored */
@@ -91,9 +65,6 @@ static int takes_king(const Board *b) {
     return k && attackers(b, b->turn, lsb(k), b->occ) != 0;
 }
 
-static int d_to_tt(int v, int ply) { return v > WIN - 1000 ? v + ply : v < -WIN + 1000 ? v - ply : v; }
-static int d_from_tt(int v, int ply) { return v > WIN - 1000 ? v - ply : v < -WIN + 1000 ? v + ply : v; }
-
 static int pick_next(Out *o, int *keys, int i) {
     int best = i;
     for (int j = i + 1; j < o->n; j++)
@@ -105,7 +76,7 @@ static int pick_next(Out *o, int *keys, int i) {
 }
 
 static int dark_quiesce(Dark *s, const Board *b, int alpha, int beta, int ply) {
-    dark_tick(s);
+    tick(s);
     if (s->stop) return 0;
     if (!(b->kings & b->co[b->turn])) return -WIN + ply;
     if (takes_king(b)) return WIN - ply;
@@ -136,33 +107,17 @@ static int dark_quiesce(Dark *s, const Board *b, int alpha, int beta, int ply) {
     return best;
 }
 
-static int dark_rank(Dark *s, const Board *b, int code, int tt_move, int ply) {
-    if (code == tt_move) return 10000000;
-    if (is_capture(b, code)) return (losing(b, code) ? 700000 : 1000000) + capture_order(b, code);
-    if (code == s->killers[ply][0]) return 900000;
-    if (code == s->killers[ply][1]) return 800000;
-    return s->history[code];
-}
-
 static int dark_negamax(Dark *s, const Board *b, int depth, int alpha, int beta, int ply,
                         int allow_null) {
-    dark_tick(s);
+    tick(s);
     if (s->stop) return 0;
     if (!(b->kings & b->co[b->turn])) return -WIN + ply;
     if (takes_king(b)) return WIN - ply;
     if (depth <= 0 || ply + 2 >= DMAX_PLY) return dark_quiesce(s, b, alpha, beta, ply);
     uint64_t key = hash_of(b);
-    DEntry *e = &s->tt[key & s->mask];
-    int tt_move = -1;
-    if (e->key == key) {
-        tt_move = e->move;
-        if (e->depth >= depth) {
-            int score = d_from_tt(e->score, ply);
-            if (e->flag == D_EXACT || (e->flag == D_LOWER && score >= beta) ||
-                (e->flag == D_UPPER && score <= alpha))
-                return score;
-        }
-    }
+    Entry *e = &s->tt[key & s->mask];
+    int tt_move = -1, settled;
+    if (probe(s, e, key, depth, alpha, beta, ply, &tt_move, &settled)) return settled;
     int attacked = in_check(b);
     if (allow_null && !attacked && depth >= 3 && beta < WIN - 1000 &&
         (b->co[b->turn] & ~b->pawns & ~b->kings) && evaluate(b) >= beta) {
@@ -177,7 +132,7 @@ static int dark_negamax(Dark *s, const Board *b, int depth, int alpha, int beta,
     dark_moves(b, 0, &o);
     if (!o.n) return 0; /* stalemate: a draw */
     int keys[256];
-    for (int i = 0; i < o.n; i++) keys[i] = dark_rank(s, b, o.codes[i], tt_move, ply);
+    for (int i = 0; i < o.n; i++) keys[i] = rank(s, b, o.codes[i], tt_move, ply);
     int original_alpha = alpha, best_score = -DINF, best_move = o.codes[0];
     int null_window = beta - alpha == 1;
     for (int i = 0; i < o.n; i++) {
@@ -191,9 +146,8 @@ static int dark_negamax(Dark *s, const Board *b, int depth, int alpha, int beta,
         } else {
             int reduce = 0;
             if (i >= 4 && depth >= 3 && !capture && !attacked) {
-                reduce = (int)(0.75 + log((double)depth) * log((double)i) / 2.25) - !null_window;
-                if (reduce > depth - 2) reduce = depth - 2;
-                if (reduce < 1) reduce = 1;
+                int r = (int)(0.75 + log((double)depth) * log((double)i) / 2.25);
+                reduce = reduction(r, depth, null_window);
             }
             score = -dark_negamax(s, &next, depth - 1 - reduce, -alpha - 1, -alpha, ply + 1, 1);
             if (!s->stop && score > alpha && (reduce || score < beta))
@@ -203,19 +157,11 @@ static int dark_negamax(Dark *s, const Board *b, int depth, int alpha, int beta,
         if (score > best_score) best_score = score, best_move = code;
         if (score > alpha) alpha = score;
         if (alpha >= beta) {
-            if (!capture) {
-                int *killers = s->killers[ply];
-                if (killers[0] != code) killers[1] = killers[0], killers[0] = code;
-                if (s->history[code] < (1 << 30)) s->history[code] += depth * depth;
-            }
+            if (!capture) cut_off(s, code, depth, ply);
             break;
         }
     }
-    e->key = key;
-    e->depth = (int8_t)(depth < 127 ? depth : 127);
-    e->flag = best_score <= original_alpha ? D_UPPER : best_score >= beta ? D_LOWER : D_EXACT;
-    e->score = d_to_tt(best_score, ply);
-    e->move = (int16_t)best_move;
+    store(s, e, key, depth, best_score, original_alpha, beta, ply, best_move);
     return best_score;
 }
 

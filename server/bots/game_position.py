@@ -2,8 +2,8 @@
 
 :class:`GamePosition` wraps the engine contract (``legal_moves``, ``play``, ``outcome`` and
 the optional ``evaluate`` and ``move_heuristic`` hooks) in the push/pop interface that
-:class:`~server.bots.alphabeta.AlphaBeta` searches; chess has its own, faster position
-(:class:`~server.bots.chess_position.ChessPosition`).
+:class:`~server.bots.alphabeta.AlphaBeta` searches; chess is searched in C
+(:mod:`server.bots.compiled`).
 """
 
 from __future__ import annotations

@@ -7,7 +7,8 @@ phase: knight and bishop 1, rook 2, queen 4, 24 in all). Kings have tables of th
 both halves, so there is nothing to add afterwards.
 
 The two halves travel packed in one integer (``mg + eg * 2**20``) so that the search's
-incremental update (:func:`server.bots.chess_eval.move_delta`) stays one addition a move;
+incremental update (the Python reference's, ``tests/bots/chess_reference.py``) stays one
+addition a move;
 :func:`taper` unpacks and blends them. The tables are kept here once: the compiled search
 (``_chess_search.c``) is handed them, unpacked, at import (:mod:`.compiled`).
 """
@@ -197,64 +198,3 @@ PESTO = {
     color: {t: _square_values(t, color) for t in chess.PIECE_TYPES}
     for color in (chess.WHITE, chess.BLACK)
 }
-
-
-# -- pawn structure (on top of the tables, which only know where each pawn stands) ----------
-
-#: a passed pawn's bonus by its rank as its owner counts (0 = its first rank), (mg, eg):
-#: small in the middle game, growing fast in the end game as it nears promotion
-PASSED = tuple(
-    pack(mg, eg)
-    for mg, eg in ((0, 0), (0, 10), (0, 15), (5, 25), (15, 45), (30, 75), (50, 110), (0, 0))
-)
-ISOLATED = pack(-8, -12)  # a pawn with no pawn of its colour on a file beside it
-DOUBLED = pack(-10, -25)  # each pawn of a colour on a file beyond the first
-
-_FILES = chess.BB_FILES
-_BESIDE = [(_FILES[f - 1] if f else 0) | (_FILES[f + 1] if f < 7 else 0) for f in range(8)]
-
-
-def _ahead(square: int, color: chess.Color) -> int:
-    """The squares a pawn of ``color`` on ``square`` must pass or be stopped from: its file
-    and the two beside it, on the ranks ahead of it."""
-    file, rank = chess.square_file(square), chess.square_rank(square)
-    ranks = range(rank + 1, 8) if color == chess.WHITE else range(rank)
-    return (_FILES[file] | _BESIDE[file]) & sum(chess.BB_RANKS[r] for r in ranks)
-
-
-_AHEAD = {color: [_ahead(sq, color) for sq in chess.SQUARES] for color in chess.COLORS}
-
-_STRUCTURES: dict[tuple[int, int], int] = {}
-_STRUCTURES_KEPT = 1 << 16
-
-
-def pawn_structure(white: int, black: int) -> int:
-    """Passed, isolated and doubled pawns, packed like the tables, from White's side, for
-    the pawn bitboards ``white`` and ``black`` (memoised: a search meets few structures)."""
-    key = (white, black)
-    found = _STRUCTURES.get(key)
-    if found is not None:
-        return found
-    score = _side(white, black, chess.WHITE) - _side(black, white, chess.BLACK)
-    if len(_STRUCTURES) >= _STRUCTURES_KEPT:
-        _STRUCTURES.clear()
-    _STRUCTURES[key] = score
-    return score
-
-
-def _side(own: int, other: int, color: chess.Color) -> int:
-    score = 0
-    ahead = _AHEAD[color]
-    for f in range(8):
-        on_file = own & _FILES[f]
-        if not on_file:
-            continue
-        count = on_file.bit_count()
-        score += (count - 1) * DOUBLED
-        if not own & _BESIDE[f]:
-            score += count * ISOLATED
-    for sq in chess.scan_forward(own):
-        if not other & ahead[sq]:
-            rank = chess.square_rank(sq)
-            score += PASSED[rank if color == chess.WHITE else 7 - rank]
-    return score

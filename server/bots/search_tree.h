@@ -8,12 +8,11 @@
 #ifndef KIBITZ_SEARCH_TREE_H
 #define KIBITZ_SEARCH_TREE_H
 
+#include "search_common.h"
+
 #define MATE 1000000
 #define INF (10 * MATE)
 #define MAX_PLY 128
-#define EXACT 0
-#define LOWER 1
-#define UPPER 2
 
 static int REDUCTIONS[64][64];
 static const int RFP_MARGIN = 120, FUTILITY[3] = {0, 200, 400}, LATE_MOVES[4] = {0, 8, 12, 18};
@@ -26,38 +25,12 @@ static void init_reductions(void) {
 }
 
 typedef struct {
-    uint64_t key;
-    int32_t score;
-    int16_t move;
-    int8_t depth;
-    uint8_t flag;
-} Entry;
-
-typedef struct {
+    Tree t; /* the table, killers, history (as alphabeta.py's) and clock; t.mate is MATE */
     Board boards[MAX_PLY + 8];
     int half[MAX_PLY + 8];
     uint64_t *keys; /* the game's positions, then the search's path */
     int base;       /* index in keys of the root */
-    Entry *tt;
-    uint64_t mask;
-    int killers[MAX_PLY + 8][2];
-    int history[6 << 12]; /* by move code, as alphabeta.py's (both sides share it) */
-    long long nodes, max_nodes;
-    double deadline;
-    int enforce, stop;
 } Search;
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static void tick(Search *s) {
-    s->nodes++;
-    if (s->max_nodes && s->nodes >= s->max_nodes && s->enforce) s->stop = 1;
-    if (s->enforce && (s->nodes & 1023) == 0 && now() >= s->deadline) s->stop = 1;
-}
 
 /* the score for the side to move if the game is decided here, else 1 (not a score) */
 #define NOT_DECIDED 1
@@ -70,14 +43,6 @@ static int terminal(Search *s, int ply) {
     const Board *b = &s->boards[ply];
     if (insufficient(b, 1) && insufficient(b, 0)) return 0;
     return NOT_DECIDED;
-}
-
-static int to_tt(int score, int ply) {
-    return score > MATE - 1000 ? score + ply : score < -MATE + 1000 ? score - ply : score;
-}
-
-static int from_tt(int score, int ply) {
-    return score > MATE - 1000 ? score - ply : score < -MATE + 1000 ? score + ply : score;
 }
 
 /* play move code at ply (into ply + 1); 0 if the path is too long */
@@ -104,8 +69,8 @@ static int next_move(Out *o, int *keys, int i) {
 }
 
 static int quiesce(Search *s, int alpha, int beta, int ply) {
-    tick(s);
-    if (s->stop) return 0;
+    tick(&s->t);
+    if (s->t.stop) return 0;
     int decided = terminal(s, ply);
     if (decided != NOT_DECIDED) return decided;
     const Board *b = &s->boards[ply];
@@ -122,40 +87,23 @@ static int quiesce(Search *s, int alpha, int beta, int ply) {
         if (losing(b, code)) continue;
         push(s, ply, code);
         int score = -quiesce(s, -beta, -alpha, ply + 1);
-        if (s->stop) return 0;
+        if (s->t.stop) return 0;
         if (score >= beta) return score;
         if (score > alpha) alpha = score;
     }
     return alpha;
 }
 
-/* the move ordering's key (alphabeta.py's _order: rank) */
-static int rank(Search *s, const Board *b, int code, int tt_move, int ply) {
-    if (code == tt_move) return 10000000;
-    if (is_capture(b, code)) return (losing(b, code) ? 700000 : 1000000) + capture_order(b, code);
-    if (code == s->killers[ply][0]) return 900000;
-    if (code == s->killers[ply][1]) return 800000;
-    return s->history[code];
-}
-
 static int negamax(Search *s, int depth, int alpha, int beta, int ply, int allow_null) {
-    tick(s);
-    if (s->stop) return 0;
+    tick(&s->t);
+    if (s->t.stop) return 0;
     int decided = terminal(s, ply);
     if (decided != NOT_DECIDED) return decided;
     const Board *b = &s->boards[ply];
     uint64_t key = s->keys[s->base + ply];
-    Entry *e = &s->tt[key & s->mask];
-    int tt_move = -1;
-    if (e->key == key) {
-        tt_move = e->move;
-        if (e->depth >= depth) {
-            int score = from_tt(e->score, ply);
-            if (e->flag == EXACT || (e->flag == LOWER && score >= beta) ||
-                (e->flag == UPPER && score <= alpha))
-                return score;
-        }
-    }
+    Entry *e = &s->t.tt[key & s->t.mask];
+    int tt_move = -1, settled;
+    if (probe(&s->t, e, key, depth, alpha, beta, ply, &tt_move, &settled)) return settled;
     int check = in_check(b);
     if (check) depth += 1;
     if (depth <= 0 || ply + 2 >= MAX_PLY) return quiesce(s, alpha, beta, ply);
@@ -178,11 +126,11 @@ static int negamax(Search *s, int depth, int alpha, int beta, int ply, int allow
         s->half[ply + 1] = s->half[ply] + 1;
         s->keys[s->base + ply + 1] = hash_of(n);
         int score = -negamax(s, depth - 3, -beta, -beta + 1, ply + 1, 0);
-        if (s->stop) return 0;
+        if (s->t.stop) return 0;
         if (score >= beta) return beta;
     }
     int keys[256];
-    for (int i = 0; i < o.n; i++) keys[i] = rank(s, b, o.codes[i], tt_move, ply);
+    for (int i = 0; i < o.n; i++) keys[i] = rank(&s->t, b, o.codes[i], tt_move, ply);
     int original_alpha = alpha, best_score = -INF, best_move = tt_move >= 0 ? tt_move : o.codes[0];
     for (int i = 0; i < o.n; i++) {
         int code = next_move(&o, keys, i);
@@ -196,32 +144,22 @@ static int negamax(Search *s, int depth, int alpha, int beta, int ply, int allow
         } else {
             int reduce = 0;
             if (i >= 4 && depth >= 3 && !capture && !check) {
-                reduce = REDUCTIONS[depth < 63 ? depth : 63][i < 63 ? i : 63] - !null_window;
-                if (reduce > depth - 2) reduce = depth - 2;
-                if (reduce < 1) reduce = 1;
+                int r = REDUCTIONS[depth < 63 ? depth : 63][i < 63 ? i : 63];
+                reduce = reduction(r, depth, null_window);
             }
             score = -negamax(s, depth - 1 - reduce, -alpha - 1, -alpha, ply + 1, 1);
-            if (!s->stop && score > alpha && (reduce || score < beta))
+            if (!s->t.stop && score > alpha && (reduce || score < beta))
                 score = -negamax(s, depth - 1, -beta, -alpha, ply + 1, 1);
         }
-        if (s->stop) return 0;
+        if (s->t.stop) return 0;
         if (score > best_score) best_score = score, best_move = code;
         if (score > alpha) alpha = score;
         if (alpha >= beta) {
-            if (!capture) {
-                int *killers = s->killers[ply];
-                if (killers[0] != code) killers[1] = killers[0], killers[0] = code;
-                if (s->history[code] < (1 << 30)) /* saturates: an int must not overflow */
-                    s->history[code] += depth * depth;
-            }
+            if (!capture) cut_off(&s->t, code, depth, ply);
             break;
         }
     }
-    e->key = key;
-    e->depth = (int8_t)(depth < 127 ? depth : 127);
-    e->flag = best_score <= original_alpha ? UPPER : best_score >= beta ? LOWER : EXACT;
-    e->score = to_tt(best_score, ply);
-    e->move = (int16_t)best_move;
+    store(&s->t, e, key, depth, best_score, original_alpha, beta, ply, best_move);
     return best_score;
 }
 
@@ -239,9 +177,9 @@ static void root(Search *s, const int *moves, int n, int depth, Root *r) {
             score = -negamax(s, depth - 1, -beta, -alpha, 1, 1);
         } else {
             score = -negamax(s, depth - 1, -alpha - 1, -alpha, 1, 1);
-            if (!s->stop && score > alpha) score = -negamax(s, depth - 1, -beta, -alpha, 1, 1);
+            if (!s->t.stop && score > alpha) score = -negamax(s, depth - 1, -beta, -alpha, 1, 1);
         }
-        if (s->stop) return;
+        if (s->t.stop) return;
         if (score > alpha || i == 0) {
             alpha = score, r->move = moves[i];
             if (i > 0 || depth > 1)
@@ -250,7 +188,7 @@ static void root(Search *s, const int *moves, int n, int depth, Root *r) {
     }
     r->score = alpha;
     uint64_t key = s->keys[s->base];
-    Entry *e = &s->tt[key & s->mask];
+    Entry *e = &s->t.tt[key & s->t.mask];
     e->key = key, e->depth = (int8_t)depth, e->flag = EXACT, e->score = alpha;
     e->move = (int16_t)r->move;
 }

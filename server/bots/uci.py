@@ -269,7 +269,7 @@ def position(game: Any, seat: int, views: Sequence[Mapping[str, Any]]) -> Positi
 
         state = game.determinize(views, seat, random.Random(0))
         fen = None if state.start_fen == chess.STARTING_FEN else state.start_fen
-        return Position("chess", fen, tuple(m.uci() for m in state.board.move_stack))
+        return Position("chess", fen, tuple(m.uci() for m in state.moves))
     if game.name == "xiangqi":
         return _xiangqi_position(views)
     raise ValueError(f"no UCI engine plays {game.name}")

@@ -62,13 +62,15 @@ _UNSET: Any = object()
 class ChessState:
     """A position with what its rules need of the past, and per-position caches.
 
-    The ``board`` is never mutated once the state exists. It carries no stack of earlier
-    positions: repetitions are counted on ``keys`` (the positions since the last
-    irreversible move, ending with this one), so a move costs the same at ply 150 as at
-    ply 10. ``board.move_stack`` lists the moves from the start (a list shared by nobody,
-    copied at each move: pointers only). Legal moves, outcome, FEN and the SAN of the last
-    move are computed at most once per state, on first use: by the compiled core
-    (:mod:`.chess_moves`) when it was built, else by python-chess.
+    The ``board`` is never mutated once the state exists. It is built through python-chess's
+    public API (a copy without the stack, and ``push``; or the compiled core's board) and
+    carries no stack of earlier positions: its ``move_stack`` is empty. The game's history
+    is kept beside it: ``moves``, the moves from ``start_fen`` (a tuple, copied at each
+    move: pointers only), and repetitions are counted on ``keys`` (the positions since the
+    last irreversible move, ending with this one), so a move costs the same at ply 150 as at
+    ply 10. Legal moves, outcome, FEN and the SAN of the last move are computed at most once
+    per state, on first use: by the compiled core (:mod:`.chess_moves`) when it was built,
+    else by python-chess.
     """
 
     __slots__ = (
@@ -84,6 +86,7 @@ class ChessState:
         "board",
         "hashes",
         "keys",
+        "moves",
         "prev",
         "prev_codes",
         "prev_fields",
@@ -97,9 +100,12 @@ class ChessState:
         keys: tuple[Any, ...] | None = None,
         prev: chess.Board | None = None,
         hashes: tuple[int, ...] | None = None,
+        moves: tuple[chess.Move, ...] = (),
     ) -> None:
         self.board = board
         self.start_fen = start_fen
+        #: the moves from ``start_fen`` to ``board``
+        self.moves = moves
         #: the repetition keys (:func:`.chess_moves.position_key`)
         self.keys = keys if keys is not None else (position_key(board),)
         #: the keys' hashes: a repetition is counted on ints, and confirmed on the keys
@@ -125,7 +131,8 @@ class ChessState:
 
     @classmethod
     def at(cls, board: chess.Board, start_fen: str) -> ChessState:
-        """A state for ``board`` with its whole move stack (history rebuilt from it)."""
+        """A state for ``board``, a python-chess board whose move stack leads from
+        ``start_fen`` to it (history rebuilt from it)."""
         keys: list[Any] = []
         replay = chess.Board(start_fen)
         keys.append(position_key(replay))
@@ -134,14 +141,12 @@ class ChessState:
                 keys.clear()
             replay.push(move)
             keys.append(position_key(replay))
-        lean = board.copy(stack=False)
-        lean.move_stack = list(board.move_stack)
         prev = None
         if board.move_stack:
             prev = board.copy(stack=1)
-            prev.pop()
-            prev = _lean(prev)
-        return cls(lean, start_fen, tuple(keys), prev)
+            prev.pop()  # the position before the last move, with no stack left
+        moves = tuple(board.move_stack)
+        return cls(board.copy(stack=False), start_fen, tuple(keys), prev, moves=moves)
 
     def codes(self) -> list[int]:
         """The legal moves as :mod:`.chess_moves` codes (python-chess's order)."""
@@ -176,7 +181,7 @@ class ChessState:
 
     def san(self) -> str | None:
         if self._san is _UNSET:
-            stack, prev, san = self.board.move_stack, self.prev, None
+            stack, prev, san = self.moves, self.prev, None
             if stack and prev is not None:
                 move = stack[-1]
                 if self.prev_codes is not None:  # compiled, from the legal moves before
@@ -190,14 +195,7 @@ class ChessState:
         return self._san
 
     def __repr__(self) -> str:
-        return f"ChessState({self.fen()!r}, ply={len(self.board.move_stack)})"
-
-
-def _lean(board: chess.Board) -> chess.Board:
-    """``board`` without its stack of earlier positions (its move list is kept)."""
-    lean = board.copy(stack=False)
-    lean.move_stack = list(board.move_stack)
-    return lean
+        return f"ChessState({self.fen()!r}, ply={len(self.moves)})"
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -330,15 +328,15 @@ class Chess(Game[ChessState, chess.Move]):
         return _perft(state.board.copy(), depth)
 
     def ply(self, state: ChessState) -> int:
-        return len(state.board.move_stack)
+        return len(state.moves)
 
     def view(self, state: ChessState, seat: Seat | None) -> Json:
         board = state.board
-        last = board.move_stack[-1] if board.move_stack else None
+        last = state.moves[-1] if state.moves else None
         return {
             "fen": state.fen(),
             "turn": "white" if board.turn == chess.WHITE else "black",
-            "ply": len(board.move_stack),
+            "ply": len(state.moves),
             "check": state.is_check(),
             "last_move": last.uci() if last else None,
             "last_san": state.san(),
@@ -347,7 +345,7 @@ class Chess(Game[ChessState, chess.Move]):
     # -- snapshots -----------------------------------------------------------------------
 
     def encode_state(self, state: ChessState) -> Json:
-        return {"start": state.start_fen, "moves": [m.uci() for m in state.board.move_stack]}
+        return {"start": state.start_fen, "moves": [m.uci() for m in state.moves]}
 
     def decode_state(self, data: Mapping[str, Any]) -> ChessState:
         board = chess.Board(data["start"])
@@ -387,8 +385,9 @@ _SEATS = {chess.WHITE: frozenset({WHITE}), chess.BLACK: frozenset({BLACK})}
 
 
 def advance(state: ChessState, move: chess.Move) -> ChessState:
-    """The state after ``move`` (legal): a board copy without the stack, the move list
-    extended, the repetition keys extended (or restarted after an irreversible move)."""
+    """The state after ``move`` (legal): a board copy without the stack and python-chess's
+    push (or the compiled core's board), the move list extended, the repetition keys
+    extended (or restarted after an irreversible move)."""
     before = state.board
     played = compiled_play(before, move, state._fields)  # the same, in one call, when compiled
     key: Any
@@ -399,13 +398,14 @@ def advance(state: ChessState, move: chess.Move) -> ChessState:
         board = before.copy(stack=False)
         irreversible = before.is_irreversible(move)
         board.push(move)
+        board.clear_stack()  # no history on the board: it is the state's
         key = position_key(board)
-    board.move_stack = [*before.move_stack, move]
+    moves = (*state.moves, move)
     if irreversible:
-        after = ChessState(board, state.start_fen, (key,), before, (hash(key),))
+        after = ChessState(board, state.start_fen, (key,), before, (hash(key),), moves)
     else:
         keys, hashes = (*state.keys, key), (*state.hashes, hash(key))
-        after = ChessState(board, state.start_fen, keys, before, hashes)
+        after = ChessState(board, state.start_fen, keys, before, hashes, moves)
     if played is not None:  # the compiled SAN spells the move from the codes before it
         after.prev_codes, after.prev_fields, after._fields = state._codes, state._fields, fields
     return after

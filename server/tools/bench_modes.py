@@ -291,31 +291,11 @@ SEARCH_FENS = (
 )
 
 
-def python_search_round(depth: int) -> tuple[int, float]:
-    """The chess bot's search in Python (``alphabeta``'s defaults, on python-chess's moves and
-    push: the bot's fallback without a C compiler) to ``depth`` on :data:`SEARCH_FENS`:
-    nodes, and CPU seconds (``time.process_time``: other processes do not count)."""
-    import chess
-
-    from ..bots.alphabeta import AlphaBeta, AlphaBetaBot
-    from ..bots.bot import Deadline
-    from ..bots.chess_position import ChessPosition
-
-    bot = AlphaBetaBot()  # its defaults: the pruning every level plays with
-    nodes, seconds = 0, 0.0
-    for fen in SEARCH_FENS:
-        board = chess.Board(fen)
-        position = ChessPosition(board, pesto=bot.pesto)
-        search = AlphaBeta(position, null_move=True, pruning=bot.pruning)
-        t0 = time.process_time()
-        nodes += search.search(list(board.legal_moves), Deadline(600), max_depth=depth).nodes
-        seconds += time.process_time() - t0
-    return nodes, seconds
-
-
 def compiled_search_round(depth: int) -> tuple[int, float]:
-    """The same search compiled (:mod:`server.bots.compiled`, what the bot plays with; within
-    a few nodes of the Python one) on the same positions: nodes and CPU seconds."""
+    """The chess bot's search (compiled, :mod:`server.bots.compiled`; the Python reference it
+    is held to, ``tests/bots/chess_reference.py``, visits the same nodes to a few) to
+    ``depth`` on :data:`SEARCH_FENS`: nodes and CPU seconds (``time.process_time``: other
+    processes do not count)."""
     import chess
 
     from ..bots import compiled
@@ -324,7 +304,7 @@ def compiled_search_round(depth: int) -> tuple[int, float]:
     nodes, seconds = 0, 0.0
     for fen in SEARCH_FENS:
         board = chess.Board(fen)
-        game = compiled.game_of(board, fen)
+        game = compiled.game_of(fen, board.move_stack)
         assert game is not None
         root = [code_of(m) for m in board.legal_moves]
         t0 = time.process_time()
@@ -334,20 +314,14 @@ def compiled_search_round(depth: int) -> tuple[int, float]:
 
 
 def _search_speed(depth: int = 5) -> dict[str, Any]:
-    """Nodes a CPU second of the chess bot's search in Python and, in the same run, compiled,
-    to ``depth`` and (a fraction of a second) two deeper."""
+    """Nodes a CPU second of the chess bot's compiled search to ``depth`` and (a fraction of
+    a second) two deeper (its speed against the Python reference: ``scripts/search_speed.py``);
+    empty but for the depth without the compiled search."""
     from ..bots import compiled
 
     out: dict[str, Any] = {"depth": depth}
-    nodes, seconds = python_search_round(depth)
-    out["python_chess"] = {
-        "nodes": nodes,
-        "seconds": round(seconds, 2),
-        "nodes_per_s": round(nodes / seconds),
-    }
     if compiled.SEARCH is None:
         return out
-    anchor = out["python_chess"]["nodes_per_s"]
     compiled_search_round(depth)  # the first call allocates the table
     for label, deep in (("compiled", depth), ("compiled_deeper", depth + 2)):
         nodes, seconds = compiled_search_round(deep)
@@ -356,7 +330,6 @@ def _search_speed(depth: int = 5) -> dict[str, Any]:
             "nodes": nodes,
             "seconds": round(seconds, 3),
             "nodes_per_s": round(nodes / seconds),
-            "speedup": round(nodes / seconds / anchor, 1),
         }
     return out
 

@@ -1,16 +1,16 @@
 """The compiled chess search (``server/bots/_chess_search.c``) held to its references.
 
 Its board changes (make) to python-chess's move counts, its evaluation to the Python
-search's (:class:`ChessPosition` with PeSTO), and the search itself to the Python search
-(:class:`AlphaBeta`): the same move and the same score, depth for depth, on positions from
-random games. The bot sends chess to it, and keeps its table per view history as the Python
-search keeps its own.
+search's (:class:`ChessPosition` with PeSTO, the test reference
+``tests/bots/chess_reference.py``), and the search itself to the Python search
+(:class:`AlphaBeta` on that position): the same move and the same score, depth for depth, on
+positions from random games. The bot sends chess to it, and keeps its table per view history
+as the Python search keeps its own for the other games.
 """
 
 from __future__ import annotations
 
 import random
-from types import SimpleNamespace
 
 import chess
 import pytest
@@ -19,13 +19,10 @@ from server.bots import compiled, make_bot
 from server.bots.alphabeta import AlphaBeta, AlphaBetaBot
 from server.bots.bot import Deadline
 from server.bots.chess_eval import MATE
-from server.bots.chess_position import ChessPosition
-from server.engine import get_game
 from server.engine.chess_moves import code_of
 
+from .chess_reference import PRUNING, ChessPosition, reference_position, reference_search
 from .play import random_game
-
-CHESS = get_game("chess")
 
 # chessprogramming.org's Perft Results: positions 3, 4 and 5 (the start and Kiwipete are
 # in tests/engine/perft_chess.json; the counts to depth 4 here)
@@ -48,7 +45,7 @@ def test_the_compiled_search_is_built() -> None:
 
 
 def game(board: chess.Board, start_fen: str = chess.STARTING_FEN) -> tuple[object, list[int]]:
-    read = compiled.game_of(board, start_fen)
+    read = compiled.game_of(start_fen, board.move_stack)
     assert read is not None
     return read
 
@@ -101,17 +98,14 @@ def test_the_evaluation_is_the_python_search_s() -> None:
 def test_the_search_is_the_python_search_depth_for_depth() -> None:
     """The same algorithm: the same best move and score at every depth to 4 (the two tables
     key a few positions differently, so deeper searches may part by a node or two)."""
-    bot = AlphaBetaBot()
     for seed in range(16):
         board = played(1000 + seed, 4, 80)
         moves = list(board.legal_moves)
         random.Random(seed).shuffle(moves)
         root = [code_of(m) for m in moves]
         for depth in (1, 2, 3, 4):
-            state = SimpleNamespace(board=board, start_fen=chess.STARTING_FEN)
-            # the Python search as the bot builds it (the game's earlier positions for draws)
-            position, _ = AlphaBetaBot.position(CHESS, state, random.Random(0), pesto=True)
-            python = AlphaBeta(position, null_move=True, pruning=bot.pruning)
+            # the game's earlier positions count for draws, as in the C search
+            python = reference_search(reference_position(board, chess.STARTING_FEN))
             expected = python.search(list(moves), Deadline(1000), max_depth=depth)
             code, score, done, nodes = compiled.search(
                 game(board), list(root), budget=1000, max_depth=depth
@@ -126,18 +120,17 @@ def test_the_search_is_the_python_search_depth_for_depth() -> None:
 def test_a_broken_evaluation_is_caught_by_the_comparison() -> None:
     """The comparison can fail: the same search with a pawn worth more on the Python side
     parts from the compiled one."""
-    bot = AlphaBetaBot()
     board = played(7, 10, 40)
     moves = list(board.legal_moves)
     root = [code_of(m) for m in moves]
     compiled_answer = compiled.search(game(board), list(root), budget=1000, max_depth=3)
     position = ChessPosition(board.copy(stack=False), pesto=True)
-    fair = AlphaBeta(position, null_move=True, pruning=bot.pruning)
+    fair = AlphaBeta(position, null_move=True, pruning=PRUNING)
     answer = fair.search(list(moves), Deadline(1000), max_depth=3)
     assert (code_of(answer.move), answer.score) == compiled_answer[:2]
     broken = position.evaluate
     position.evaluate = lambda: broken() + 37 * (1 if position.board.turn else -1)  # type: ignore[method-assign]
-    python = AlphaBeta(position, null_move=True, pruning=bot.pruning)
+    python = AlphaBeta(position, null_move=True, pruning=PRUNING)
     answer = python.search(list(moves), Deadline(1000), max_depth=3)
     assert (code_of(answer.move), answer.score) != compiled_answer[:2]
 
@@ -191,22 +184,22 @@ def test_bad_arguments_are_refused_with_an_error() -> None:
         compiled.search(game(chess.Board(lone), lone), [0], budget=0.1)
 
 
-@pytest.mark.parametrize("use_compiled", [True, False])
+@pytest.mark.parametrize(("name", "kind"), [("chess", bytearray), ("kono", dict)])
 def test_the_bot_keeps_its_table_for_the_next_turn_of_the_same_game_only(
-    use_compiled: bool,
+    name: str, kind: type
 ) -> None:
-    bot = AlphaBetaBot(max_depth=3, compiled=use_compiled)
-    assert bot.compiled is use_compiled
+    """Chess's compiled search keeps its bytearray, a grid game's Python search its dict."""
+    bot = AlphaBetaBot(max_depth=3)
     tables = bot._tables
-    p = random_game("chess", 5, 10)
+    p = random_game(name, 5, 10)
     seat = min(p.game.to_act(p.state))
     bot.choose(p.game, seat, p.views[seat], p.legal(seat), 5.0, random.Random(0))
     first = tables.latest()
-    assert isinstance(first, bytearray if use_compiled else dict)  # the search's own kind
+    assert isinstance(first, kind)  # the search's own kind
     # what the search learned, kept under this game's view history
     assert first if isinstance(first, dict) else bytes(first).strip(b"\0")
     # another game (another room) starts from an empty table and keeps its own
-    q = random_game("chess", 6, 10)
+    q = random_game(name, 6, 10)
     other = min(q.game.to_act(q.state))
     bot.choose(q.game, other, q.views[other], q.legal(other), 5.0, random.Random(0))
     assert len(tables) == 2 and tables.latest() is not first
@@ -221,16 +214,11 @@ def test_the_bot_keeps_its_table_for_the_next_turn_of_the_same_game_only(
     assert len(tables) == 3 and tables.latest() is not first
 
 
-def test_the_bot_searches_in_c_only_with_the_options_c_has() -> None:
-    assert AlphaBetaBot().compiled
-    assert not AlphaBetaBot(safety=True).compiled
-    assert not AlphaBetaBot(pawns=True).compiled
-    assert not AlphaBetaBot(lmp=False).compiled
-    assert not AlphaBetaBot(compiled=False).compiled
+def test_the_bot_plays_chess_in_c() -> None:
     hard = make_bot("chess", "hard")
-    assert isinstance(hard, AlphaBetaBot) and hard.compiled
+    assert isinstance(hard, AlphaBetaBot)
     p = random_game("chess", 9, 30)
     seat = min(p.game.to_act(p.state))
     move = hard.choose(p.game, seat, p.views[seat], p.legal(seat), 0.3, random.Random(0))
     assert move in p.legal(seat)
-    assert hard.last is not None and hard.last.depth >= 4
+    assert hard.last is not None and hard.last.depth >= 4 and hard._fallback is None

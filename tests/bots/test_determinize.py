@@ -15,7 +15,7 @@ def test_chess_rebuilds_the_game_with_its_history() -> None:
         game = p.game
         for seat in (0, 1):
             world = game.determinize(p.views[seat], seat, random.Random(0))
-            assert world.board.move_stack == p.state.board.move_stack
+            assert world.moves == p.state.moves
             assert world.start_fen == p.state.start_fen
             assert game.view(world, seat) == p.views[seat][-1]
             assert game.outcome(world) == game.outcome(p.state)

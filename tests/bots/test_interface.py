@@ -69,3 +69,28 @@ def test_legal_moves_within_budget(game: str, algorithm: str) -> None:
                 gc.unfreeze()
             assert move in legal
             assert spent <= 1.1 * BUDGET, f"{game}/{algorithm}: {spent:.3f}s for {BUDGET}s"
+
+
+def test_a_game_registered_later_gets_its_kinds_bots() -> None:
+    """The bots' tables are read when asked: a game registered after ``server.bots`` was
+    imported gets its kind's algorithms and strengths (rock-paper-scissors: simultaneous)."""
+    from server.engine import REGISTRY
+
+    from ..rps import RockPaperScissors
+
+    class Late(RockPaperScissors):
+        name = "rps_registered_late"
+
+    game = Late()
+    assert game.name not in REGISTRY
+    with pytest.raises(KeyError):
+        strengths(game.name)
+    REGISTRY.add(game)
+    try:
+        assert game.name in ALGORITHMS and game.name in STRENGTHS
+        assert strengths(game.name) == ["random", "easy", "normal", "hard"]
+        assert "smmcts" in algorithms(game.name)
+        assert make_bot(game.name, "hard").think_time == 1.0
+    finally:
+        del REGISTRY.games[game.name]
+    assert game.name not in ALGORITHMS

@@ -1,6 +1,7 @@
-"""The chess king-safety term (``server/bots/chess_eval.py``: ``king_danger``): attack units
-counted square by square from python-chess's attackers, the same for both colours, and only
-with the ``safety`` option."""
+"""The chess king-safety term of the Python reference search (``tests/bots/chess_reference.py``:
+``king_danger``, an option the served bot no longer has, kept with the reference that
+docs/BOTS.md's ladder measured it on): attack units counted square by square from
+python-chess's attackers, the same for both colours, and only with the ``safety`` option."""
 
 from __future__ import annotations
 
@@ -8,15 +9,10 @@ import random
 
 import chess
 
-from server.bots import make_bot
-from server.bots.alphabeta import AlphaBetaBot
-from server.bots.chess_eval import (
-    FULL_PHASE,
-    king_danger,
-    king_safety,
-    material_pst,
-)
-from server.bots.chess_position import ChessPosition
+from server.bots.chess_eval import material_pst
+from server.bots.pesto import FULL_PHASE
+
+from .chess_reference import ChessPosition, king_danger, king_safety
 
 UNITS = {chess.KNIGHT: 2, chess.BISHOP: 2, chess.ROOK: 3, chess.QUEEN: 5}
 
@@ -82,6 +78,3 @@ def test_only_the_safety_option_adds_the_term() -> None:
     safe = ChessPosition(board.copy(), safety=True).evaluate()
     _, phase = material_pst(board)
     assert safe - plain == king_safety(board, phase) < 0
-    bot = make_bot("chess", "alphabeta", safety=1)
-    assert isinstance(bot, AlphaBetaBot) and bot.safety
-    assert not AlphaBetaBot().safety

@@ -84,7 +84,7 @@ def test_san_input() -> None:
 
 def test_illegal_move_raises_and_changes_nothing() -> None:
     state = play(new(), "e4")
-    fen, stack = state.board.fen(), list(state.board.move_stack)
+    fen, stack = state.board.fen(), state.moves
     with pytest.raises(IllegalMove):
         GAME.play(state, {1: chess.Move.from_uci("e7e4")}, random.Random(0))
     with pytest.raises(IllegalMove):  # not White's turn
@@ -96,7 +96,7 @@ def test_illegal_move_raises_and_changes_nothing() -> None:
             random.Random(0),
         )
     assert state.board.fen() == fen
-    assert state.board.move_stack == stack
+    assert state.moves == stack
     assert GAME.ply(state) == 1
 
 
@@ -172,7 +172,7 @@ def test_encode_decode_round_trip() -> None:
         assert json.loads(json.dumps(data)) == data
         again = GAME.decode_state(data)
         assert again.board.fen() == state.board.fen()
-        assert again.board.move_stack == state.board.move_stack
+        assert again.moves == state.moves and not again.board.move_stack
         assert GAME.view(again, 0) == GAME.view(state, 0)
 
 
@@ -185,15 +185,13 @@ def test_pgn_export_parses_back() -> None:
             "room": "r1",
             "options": {"fen": fen} if fen else {},
             "players": ["ann", None],
-            "moves": [
-                {"moves": {str(i % 2): m.uci()}} for i, m in enumerate(state.board.move_stack)
-            ],
+            "moves": [{"moves": {str(i % 2): m.uci()}} for i, m in enumerate(state.moves)],
             "outcome": outcome.to_json() if outcome else None,
         }
         pgn = GAME.export(record)["pgn"]
         game = chess.pgn.read_game(io.StringIO(pgn))
         assert game is not None and not game.errors
-        assert list(game.mainline_moves()) == state.board.move_stack
+        assert tuple(game.mainline_moves()) == state.moves
         assert game.end().board().fen() == state.board.fen()
         assert game.headers["White"] == "ann" and game.headers["Black"] == "?"
         assert game.headers["Result"] == ("0-1" if outcome else "*")
@@ -218,3 +216,42 @@ def test_fast_fen_matches_python_chess_on_random_games() -> None:
                 assert fen(board) == board.fen()
                 checked += 1
     assert checked > 1000
+
+
+def test_the_history_is_the_state_s_and_the_board_a_plain_python_chess_board() -> None:
+    """The state's board is built through python-chess's public API and carries no history
+    (an empty, consistent stack); the moves from the start are the state's. Replayed by
+    python-chess from the start FEN they give the same position — en passant square,
+    castling rights, clocks — and the same draws by repetition, in random games from the
+    standard start and from Kiwipete (castling both ways, en passant)."""
+    for seed in range(30):
+        rng = random.Random(seed)
+        state = new(KIWIPETE if seed % 2 else None)
+        reference = chess.Board(state.start_fen)
+        for _ in range(rng.randrange(20, 140)):
+            if GAME.outcome(state) is not None:
+                break
+            move = rng.choice(GAME.legal_moves(state, min(GAME.to_act(state))))
+            state = GAME.play(state, {min(GAME.to_act(state)): move}, random.Random(0))
+            reference.push(move)
+            board = state.board
+            assert type(board) is chess.Board and board.move_stack == []
+            assert state.moves == tuple(reference.move_stack)
+            assert board.fen(en_passant="fen") == reference.fen(en_passant="fen")
+            assert board.castling_rights == reference.clean_castling_rights()
+            assert board.has_legal_en_passant() == reference.has_legal_en_passant()
+            repeated = reference.is_repetition(3)
+            outcome = GAME.outcome(state)
+            assert (outcome is not None and outcome.reason == "repetition") == (
+                repeated
+                and not reference.is_checkmate()
+                and not reference.is_stalemate()
+                and not reference.is_insufficient_material()
+                and reference.halfmove_clock < 150
+            ), reference.fen()
+        # the board is a usable python-chess board: a copy pushes and pops
+        copy = state.board.copy()
+        for move in list(copy.legal_moves)[:3]:
+            copy.push(move)
+            copy.pop()
+        assert copy.fen() == state.board.fen()

@@ -213,12 +213,6 @@ class YoninShogi(TurnGame[YoninState, YoninMove]):
             value += VALUES["+" + kind] - VALUES[kind]
         return value
 
-
-def _board_json(cells: tuple[str, ...]) -> Json:
-    """The occupied squares, each with its piece: ``{"e1": "SK"}`` (``"2+R" -> "N+R"``: the
-    owner's letter, S W N E, and the kind)."""
-    return {square_name(sq): SEAT_LETTERS[int(c[0])] + c[1:] for sq, c in enumerate(cells) if c}
-
     # -- exports -------------------------------------------------------------------------
 
     def export(self, record: Mapping[str, Any]) -> dict[str, str]:
@@ -226,6 +220,12 @@ def _board_json(cells: tuple[str, ...]) -> Json:
         start = self.new(record["options"], 4, random.Random(0))
         moves = [YoninMove.from_text(m) for t in record["moves"] for m in t["moves"].values()]
         return {"shogi": " ".join(written_moves(start, moves))}
+
+
+def _board_json(cells: tuple[str, ...]) -> Json:
+    """The occupied squares, each with its piece: ``{"e1": "SK"}`` (``"2+R" -> "N+R"``: the
+    owner's letter, S W N E, and the kind)."""
+    return {square_name(sq): SEAT_LETTERS[int(c[0])] + c[1:] for sq, c in enumerate(cells) if c}
 
 
 def _board_of(data: Mapping[str, str]) -> tuple[str, ...]:

@@ -31,8 +31,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from server.net.app import Config, KibitzServer
-from server.net.connection import Limits
-from server.net.tournament_service import tournaments_of
+from server.net.services.tournaments.service import tournaments_of
+from server.net.transport.connection import Limits
 from server.sdk import KibitzClient
 from server.store.tournaments import TournamentStore
 from server.tools.bench_common import _start_redis, pct, stop_all

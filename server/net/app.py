@@ -27,23 +27,23 @@ from ..engine import REGISTRY, EngineError, Registry
 from ..rooms.errors import RoomError
 from ..store import EmbeddedRedis, Store, StoreError
 from ..store.cluster import ClusterStore
-from .accounts import MAX_BODY
-from .admission import Admission
-from .archiving import Archiver, start_archiving
 from .botapi.routes import BotApi
-from .bots import BotRunner
-from .cluster import Cluster
-from .codec import MSGPACK, codec_for
-from .connection import Client, Limits
-from .engines import Engines
-from .errors import ProtocolError, error_message
-from .http import HttpRoutes
-from .http11 import HttpServer
-from .hub import Hub
-from .messages import server_handlers
-from .seeks import start_seeks
-from .tournament_service import start_tournaments
-from .websocket import WebSocket, WsOptions
+from .node.cluster import Cluster
+from .node.hub import Hub
+from .protocol.messages import server_handlers
+from .routes import HttpRoutes
+from .services.accounts import MAX_BODY
+from .services.archive.archiving import Archiver, start_archiving
+from .services.matchmaking.seeks import start_seeks
+from .services.seats.bots import BotRunner
+from .services.seats.engines import Engines
+from .services.tournaments.service import start_tournaments
+from .transport.admission import Admission
+from .transport.codec import MSGPACK, codec_for
+from .transport.connection import Client, Limits
+from .transport.errors import ProtocolError, error_message
+from .transport.http11 import HttpServer
+from .transport.websocket import WebSocket, WsOptions
 
 log = logging.getLogger("kibitz")
 
@@ -86,7 +86,8 @@ class Config:
     limits: Limits = field(default_factory=Limits)
     #: bot worker processes (0: no bots offered)
     bot_workers: int = 2
-    #: UCI engines offered as seats (``--engine``; server/bots/uci.py, server/net/engines.py)
+    #: UCI engines offered as seats (``--engine``; server/bots/uci.py,
+    #: server/net/services/seats/engines.py)
     engines: Sequence[EngineSpec] = ()
     #: this node's name among the nodes sharing one Redis (default: host name and port)
     node_id: str | None = None
@@ -225,7 +226,7 @@ class KibitzServer:
             botapi=self.botapi,
         )
         # one port: HTTP/1.1 (h11) for the routes, /ws upgraded to a WebSocket (websockets'
-        # Sans-I/O protocol), both on our own asyncio protocol (server/net/http11.py)
+        # Sans-I/O protocol), both on our own asyncio protocol (server/net/transport/http11.py)
         ws = WsOptions(
             subprotocols=[Subprotocol(MSGPACK)],
             select_subprotocol=_select_subprotocol,
@@ -316,7 +317,7 @@ class KibitzServer:
 
     async def handle(self, ws: WebSocket) -> None:
         """One connection: read and answer its frames (replies and room changes are written
-        straight to its transport — see :class:`~server.net.connection.Client`)."""
+        straight to its transport — see :class:`~server.net.transport.connection.Client`)."""
         assert self.hub is not None
         client = Client(ws, codec_for(ws.subprotocol), self.config.limits)
         address = client.address

@@ -14,8 +14,8 @@ import pytest
 from server.engine import REGISTRY, Registry
 from server.engine import grid as grid_contract
 from server.net.app import KibitzServer
-from server.net.connection import Limits
-from server.net.seeks import start_seeks
+from server.net.services.matchmaking.seeks import start_seeks
+from server.net.transport.connection import Limits
 from server.sdk import KibitzClient
 
 from ..conftest import serving

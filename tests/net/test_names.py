@@ -1,6 +1,6 @@
 """Names, over real sockets: every door that takes a name, room id or token matches the whole
 string (``"Ada\\n"`` is not ``Ada``), and a guest may not wear an account's name; seats and
-chat say which kind a name is (server/net/names.py)."""
+chat say which kind a name is (server/net/services/names.py)."""
 
 from __future__ import annotations
 
@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from server.net import accounts
-from server.net.accounts import accounts_of
 from server.net.app import KibitzServer
-from server.net.errors import ProtocolError
-from server.net.handlers import _room
-from server.net.hub import ROOM_ID
+from server.net.node.hub import ROOM_ID
+from server.net.protocol.handlers import _room
+from server.net.services import accounts
+from server.net.services.accounts import accounts_of
+from server.net.transport.errors import ProtocolError
 from server.sdk import KibitzClient, KibitzError
 
 from .test_accounts import api, register_and_login

@@ -22,9 +22,9 @@ import pytest
 
 from server.engine import Registry
 from server.net.app import Config, KibitzServer
-from server.net.connection import Limits
-from server.net.pools import parse_pool, pool_name
-from server.net.seeks import start_seeks
+from server.net.services.matchmaking.pools import parse_pool, pool_name
+from server.net.services.matchmaking.seeks import start_seeks
+from server.net.transport.connection import Limits
 from server.sdk import KibitzClient, KibitzError
 from server.store import accounts
 

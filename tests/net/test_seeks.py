@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from server.engine import Registry
-from server.net import seeks as seeks_module
 from server.net.app import Config, KibitzServer
-from server.net.seeks import start_seeks
+from server.net.services.matchmaking import seeks as seeks_module
+from server.net.services.matchmaking.seeks import start_seeks
 from server.sdk import KibitzClient, KibitzError
 from server.store.accounts import Stale
 

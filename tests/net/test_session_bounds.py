@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from server.net import handlers
 from server.net.app import KibitzServer
+from server.net.protocol import handlers
 from server.sdk import KibitzClient
 
 from .test_protocol import play, seated_pair

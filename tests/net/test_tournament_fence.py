@@ -9,9 +9,9 @@ import random
 import pytest
 
 from server.engine import Registry
-from server.net.errors import ProtocolError
-from server.net.tournament_service import tournaments_of
-from server.net.tournaments import Directed, Director
+from server.net.services.tournaments.director import Directed, Director
+from server.net.services.tournaments.service import tournaments_of
+from server.net.transport.errors import ProtocolError
 from server.tournaments import Tournament
 
 from .tournament_helpers import log_of, nodes, pairings, two_joined

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from server.engine import Registry
-from server.net.tournament_service import tournaments_of
+from server.net.services.tournaments.service import tournaments_of
 
 from .tournament_helpers import nodes, two_joined
 

@@ -8,8 +8,9 @@ import asyncio
 import pytest
 
 from server.engine import Registry
-from server.net import tournament_ops, tournament_service
-from server.net.tournament_service import tournaments_of
+from server.net.services.tournaments import ops as tournament_ops
+from server.net.services.tournaments import service as tournament_service
+from server.net.services.tournaments.service import tournaments_of
 from server.sdk import KibitzClient, KibitzError
 from server.store import tournaments as tstore
 

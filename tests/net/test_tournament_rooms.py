@@ -12,10 +12,10 @@ import time
 import pytest
 
 from server.engine import Registry
-from server.net import tournaments as director_module
-from server.net.errors import ProtocolError
-from server.net.tournament_rooms import seat_token, start_game
-from server.net.tournament_service import tournaments_of
+from server.net.services.tournaments import director as director_module
+from server.net.services.tournaments.rooms import seat_token, start_game
+from server.net.services.tournaments.service import tournaments_of
+from server.net.transport.errors import ProtocolError
 from server.sdk import KibitzClient
 from server.tournaments import Spec, Tournament
 

@@ -17,9 +17,9 @@ import pytest
 from playwright.async_api import Browser, Page, expect
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-from server.net import tournament_rooms
 from server.net.app import KibitzServer
-from server.net.tournament_service import tournaments_of
+from server.net.services.tournaments import rooms as tournament_rooms
+from server.net.services.tournaments.service import tournaments_of
 from server.tournaments import arena as arena_rules
 
 from .tabs import Tab

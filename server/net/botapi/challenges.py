@@ -34,10 +34,10 @@ from ...rooms.ratings import Glicko, category
 from ...rooms.room import Room
 from ...store import api_tokens
 from ...store.api_tokens import ApiStore
-from ..accounts import Accounts
-from ..cluster import next_message
-from ..hub import Hub
-from ..seeks import Seeks
+from ..node.cluster import next_message
+from ..node.hub import Hub
+from ..services.accounts import Accounts
+from ..services.matchmaking.seeks import Seeks
 from . import bot_seats
 from .tokens import Caller
 from .variants import Terms, challenge_terms, variant_json, whole

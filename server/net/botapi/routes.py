@@ -36,16 +36,16 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from ...store.api_tokens import ApiStore
-from ..accounts import accounts_of
-from ..admission import Admission, Refused, Work, unlimited
-from ..codec import Codec
-from ..connection import Limits, TokenBucket
-from ..errors import ProtocolError
-from ..handlers import Handlers
-from ..http_types import Request, Response
-from ..hub import Hub
-from ..seeks import start_seeks
-from ..social import CHAT_RATE, CHAT_WINDOW, chat, readable_chat
+from ..node.hub import Hub
+from ..protocol.handlers import Handlers
+from ..protocol.social import CHAT_RATE, CHAT_WINDOW, chat, readable_chat
+from ..services.accounts import accounts_of
+from ..services.matchmaking.seeks import start_seeks
+from ..transport.admission import Admission, Refused, Work, unlimited
+from ..transport.codec import Codec
+from ..transport.connection import Limits, TokenBucket
+from ..transport.errors import ProtocolError
+from ..transport.http_types import Request, Response
 from . import bot_seats
 from .challenges import Challenges, flag
 from .export import Export
@@ -211,7 +211,7 @@ class BotApi:
     def admitted(self, request: Request, caller: Caller, *, bot: bool = False) -> Work:
         """New work from the caller's account and address (``bot``: a game with a bot), to
         create inside the returned context: 429 past the limits shared with the WebSocket
-        door (:class:`~server.net.admission.Admission`), with nothing counted."""
+        door (:class:`~server.net.transport.admission.Admission`), with nothing counted."""
         if self.admission is None:
             return unlimited()
         try:

@@ -38,7 +38,25 @@ ALLOWED = {
     # tournaments: pure like the rooms (decide/fold, no I/O); they use the games' registry
     # and the rooms' values (ratings); the net drives them
     "tournaments": {"tournaments", "engine", "rooms"},
+    # the net's parts (docs/ARCHITECTURE.md, "The net"), each importing only those below it;
+    # the modules at the top of net/ (app.py: the one composition root) may import any
+    "net.transport": {"net.transport", "engine", "rooms", "store"},
+    "net.node": {"net.node", "net.transport", "engine", "rooms", "store"},
+    "net.services": {
+        *("net.services", "net.node", "net.transport"),
+        *("engine", "rooms", "bots", "tournaments", "store", "archive"),
+    },
+    "net.protocol": {
+        *("net.protocol", "net.services", "net.node", "net.transport"),
+        *("engine", "rooms", "bots", "tournaments", "store"),
+    },
+    "net.botapi": {
+        *("net.botapi", "net.protocol", "net.services", "net.node", "net.transport"),
+        *("engine", "rooms", "bots", "store"),
+    },
 }
+#: the modules (and packages) ``server/net/`` may hold at its top level
+NET_TOP_LEVEL_MAX = 12
 
 
 def module_name(path: Path) -> str:
@@ -113,15 +131,25 @@ def cycles(edges: Mapping[str, Iterable[str]]) -> set[tuple[str, ...]]:
     return found
 
 
+def layer_of(mod: str) -> str:
+    """A module's layer: ``server.rooms.room`` is in ``rooms``; within the net, its part
+    (``server.net.node.hub``: ``net.node``; ``server.net.app``: ``net.app``)."""
+    parts = mod.split(".")
+    if len(parts) < 2:
+        return ""
+    if parts[1] == "net" and len(parts) >= 3:
+        return f"net.{parts[2]}"
+    return parts[1]
+
+
 def layer_violations(edges: Mapping[str, Iterable[str]]) -> list[str]:
     bad = []
     for mod, deps in edges.items():
-        layer = mod.split(".")[1] if mod.count(".") >= 1 else ""
-        allowed = ALLOWED.get(layer)
+        allowed = ALLOWED.get(layer_of(mod))
         if allowed is None:
-            continue  # net, tools, cli: may import any layer
+            continue  # net's top (app.py), tools, cli: may import any layer
         for dep in deps:
-            if dep.split(".")[1] not in allowed:
+            if layer_of(dep) not in allowed:
                 bad.append(f"{mod} -> {dep}")
     return bad
 

@@ -35,7 +35,7 @@ MAX_LEFT = 65_536
 class Audience:
     """This node's connections, and who of them listens to which room as whom."""
 
-    def __init__(self, metrics: Metrics) -> None:
+    def __init__(self, metrics: Metrics, *, alone: Callable[[], bool] = lambda: True) -> None:
         self.metrics = metrics
         self.clients: set[Client] = set()
         #: room -> recipient -> the connections hearing the room as that recipient
@@ -46,9 +46,9 @@ class Audience:
         self.n_left = 0
         self.told: set[tuple[str, int]] = set()  # of those, the ones the others were told of
         self.claim_after = CLAIM_AFTER
-        #: whether this node sees every connection (set by the app: no other node running);
-        #: presence is counted per node, so in a cluster nobody is reported gone
-        self.alone: Callable[[], bool] = lambda: True
+        #: whether this node sees every connection (no other node running); presence is
+        #: counted per node, so in a cluster nobody is reported gone
+        self.alone = alone
         self.now: Callable[[], float] = time.monotonic
 
     def listen(self, room_id: str, client: Client, recipient: Recipient) -> None:

@@ -27,13 +27,17 @@ import contextlib
 import itertools
 import logging
 import time
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from ...store import Store
 from ...store.log import pack, unpack
 from ..transport.errors import ProtocolError
-from .hub import COMMANDS, Hub, Outs
+from .audience import Audience, Outs
+from .clocks import Clocks
+from .hosting import COMMANDS, Hosting
 from .leases import LeaseKeeper
+from .lobby import Lobby
 
 log = logging.getLogger("kibitz.cluster")
 
@@ -50,12 +54,37 @@ async def next_message(pubsub: Any, what: str) -> Any:
 
 
 class Cluster:
-    def __init__(self, hub: Hub, store: Store, *, rpc_timeout: float | None = None) -> None:
-        self.hub = hub
+    """A node's link to the others, a part of its hub: handed the hub's parts it serves
+    (the rooms hosted here, the lobby, this node's listeners, the clocks) and the hub's
+    ``serve`` (an operation forwarded here), ``adopt`` (rooms nobody hosts) and ``spawn``."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        node: str,
+        lease_ms: int,
+        hosting: Hosting,
+        lobby: Lobby,
+        audience: Audience,
+        clocks: Clocks,
+        serve: Callable[[str, str, dict[str, Any]], Awaitable[Any]],
+        adopt: Callable[..., Awaitable[int]],
+        spawn: Callable[[Coroutine[Any, Any, Any], str], None],
+        rpc_timeout: float | None = None,
+    ) -> None:
         self.store = store
-        self.node = hub.node
+        self.node = node
+        self.lease_ms = lease_ms
+        self.hosting = hosting
+        self.lobby = lobby
+        self.audience = audience
+        self.clocks = clocks
+        self.serve = serve
+        self.adopt = adopt
+        self.spawn = spawn
         #: longer than a lease: a host that answers no more within it has lost its rooms
-        self.rpc_timeout = hub.lease_ms / 1000 + 1.0 if rpc_timeout is None else rpc_timeout
+        self.rpc_timeout = lease_ms / 1000 + 1.0 if rpc_timeout is None else rpc_timeout
         self.prefix = self.node.encode() + b"\x00"
         self.pending: dict[str, asyncio.Future[Any]] = {}
         self.ids = itertools.count(1)
@@ -70,8 +99,6 @@ class Cluster:
     async def start(self) -> None:
         self.pubsub = self.store.pubsub()
         await self.pubsub.subscribe(self.out_channel, self.my_channel)
-        self.hub.publish = self.publish_outs
-        self.hub.remote = self.call
         self.tasks = [asyncio.get_running_loop().create_task(self._reader(), name="cluster reader")]
         await self._count_peers()
         # tell running nodes at once that renderings must now reach one more node
@@ -81,11 +108,11 @@ class Cluster:
                 self.store.url,
                 lambda room_id: self.store.rk("lease", room_id),
                 self.node,
-                self.hub.lease_ms,
+                self.lease_ms,
                 asyncio.get_running_loop(),
-                self.hub.hosting.lease_ids,
-                self.hub.hosting.lease_held,
-                self.hub.hosting.lease_lost,
+                self.hosting.lease_ids,
+                self.hosting.lease_held,
+                self.hosting.lease_lost,
                 cluster=self.store.cluster,
             )
             self.keeper.start()
@@ -182,9 +209,7 @@ class Cluster:
     async def _serve(self, request: dict[str, Any]) -> None:
         reply: dict[str, Any] = {"k": "rep", "rid": request["rid"]}
         try:
-            reply["ok"] = await self.hub.serve_remote(
-                request["room"], request["op"], request["args"]
-            )
+            reply["ok"] = await self.serve(request["room"], request["op"], request["args"])
         except Exception as exc:
             code = getattr(exc, "code", None)
             if not isinstance(code, str):
@@ -209,11 +234,11 @@ class Cluster:
                 if body.get("k") == "hi":  # a node started: publish to it from now on
                     self.peers = max(self.peers, 1)
                     continue
-                self.hub.audience.fan_out(body["room"], [(r, d, f) for r, d, f in body["outs"]])
+                self.audience.fan_out(body["room"], [(r, d, f) for r, d, f in body["outs"]])
                 continue
             body = unpack(data[data.index(b"\x00") + 1 :])
             if body.get("k") == "req":
-                self.hub.spawn(self._serve(body), f"serve {body.get('op')}")
+                self.spawn(self._serve(body), f"serve {body.get('op')}")
             elif body.get("k") == "rep":
                 fut = self.pending.get(body["rid"])
                 if fut is not None and not fut.done():
@@ -222,8 +247,8 @@ class Cluster:
     # -- leases -----------------------------------------------------------------------------------
 
     async def _renew_from_loop(self) -> None:
-        ttl = self.hub.lease_ms
-        hosting = self.hub.hosting
+        ttl = self.lease_ms
+        hosting = self.hosting
         while True:
             await asyncio.sleep(ttl / 3000)
             started = time.monotonic()
@@ -246,7 +271,7 @@ class Cluster:
         came to (``Lobby.waiting_ttl``) and end the games everybody left
         (``Lobby.idle_game_ttl``)."""
         beats = 0
-        lobby = self.hub.lobby
+        lobby = self.lobby
         while True:
             await asyncio.sleep(period)
             beats += 1
@@ -259,14 +284,14 @@ class Cluster:
                 if beats % 30 == 0:
                     await lobby.expire_waiting(lobby.waiting_ttl)
                     idle = await lobby.idle_games(lobby.idle_game_ttl)
-                    await self.hub.clocks.end_idle(idle, lobby.idle_game_ttl)
+                    await self.clocks.end_idle(idle, lobby.idle_game_ttl)
             except Exception as exc:
                 log.warning("lobby upkeep failed: %s", exc)
 
     async def _sweeps(self) -> None:
         """Every lease period: count the other nodes, adopt rooms whose host is gone."""
         while True:
-            await asyncio.sleep(self.hub.lease_ms / 1000)
+            await asyncio.sleep(self.lease_ms / 1000)
             try:
                 await self._count_peers()
                 await self.sweep()
@@ -275,4 +300,4 @@ class Cluster:
 
     async def sweep(self) -> int:
         """Take over live rooms whose host is gone (no lease). Returns how many."""
-        return await self.hub.adopt(include_own=False)
+        return await self.adopt(include_own=False)

@@ -30,6 +30,26 @@ from ..transport.metrics import Metrics
 log = logging.getLogger("kibitz.hub")
 
 
+#: a room's commands: decided, appended, applied and fanned out on its host
+COMMANDS = {
+    "take_seat",
+    "add_bot",
+    "leave_seat",
+    "move",
+    "resign",
+    "request_undo",
+    "answer_undo",
+    "offer_draw",
+    "answer_draw",
+    "abort",
+    "claim_victory",
+    "offer_rematch",
+    "decline_rematch",
+    "record_ratings",  # the rating service's, never a client's
+}
+READS = {"resync", "info", "record", "history", "check_token"}
+
+
 @dataclass(eq=False)
 class Hosted:
     """A room this node hosts, with the lock that serialises its commands."""
@@ -215,3 +235,30 @@ class Hosting:
         except (StoreError, RedisError, OSError):
             return False
         return holder is not None and holder != self.node
+
+
+def read_hosted(hosted: Hosted, op: str, args: dict[str, Any]) -> Any:
+    """A read-only operation on a room (:data:`READS`), hosted here or replayed from the
+    archive."""
+    room = hosted.room
+    if op == "resync":
+        return room.resync(args.get("recipient"), args.get("since"))
+    if op == "info":
+        return {
+            "room": room.id,
+            "game": room.game.name,
+            "options": room.options,
+            "status": room.status,
+            "version": room.version,
+            "created_at": room.created_at,
+            "spectator_delay": room.policy.spectator_delay,
+            "seats": [s.public() for s in room.seats],
+        }
+    if op == "record":
+        return room.record(seated=bool(args.get("seated")))
+    if op == "history":
+        return room.history(args.get("recipient"))
+    if op == "check_token":
+        room.check_token(args["seat"], args["token"])
+        return True
+    raise ProtocolError("bad_request", f"no room read {op!r}")

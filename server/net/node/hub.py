@@ -41,11 +41,13 @@ from redis.exceptions import RedisError
 from ...engine import REGISTRY, Registry
 from ...rooms.room import Event, Room
 from ...store import Fenced, NotHost, Store, StoreError, Unknown, Unreplicated
+from ..transport.admission import Admission
 from ..transport.errors import ProtocolError
 from ..transport.metrics import Metrics
 from .audience import Audience, Outs
 from .clocks import Clocks
-from .hosting import Hosted, Hosting
+from .cluster import Cluster
+from .hosting import COMMANDS, Hosted, Hosting, read_hosted
 from .lobby import Lobby
 from .sessions import Sessions
 
@@ -54,25 +56,11 @@ log = logging.getLogger("kibitz.hub")
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # fullmatch only ($ lets "id\n" by)
 
 Decide = Callable[[Room], list[Event]]
-Remote = Callable[[str, str, str, dict[str, Any]], Coroutine[Any, Any, Any]]
-
-COMMANDS = {
-    "take_seat",
-    "add_bot",
-    "leave_seat",
-    "move",
-    "resign",
-    "request_undo",
-    "answer_undo",
-    "offer_draw",
-    "answer_draw",
-    "abort",
-    "claim_victory",
-    "offer_rematch",
-    "decline_rematch",
-    "record_ratings",  # the rating service's, never a client's
-}
-READS = {"resync", "info", "record", "history", "check_token"}
+#: a read of a finished game that left Redis (the archive's: ``ArchivedReads.read``)
+ArchivedRead = Callable[[str, str, dict[str, Any]], Awaitable[Any]]
+#: a rematch's accounts and ratings per seat of the old room (its pairing, carried over:
+#: ``server.net.services.matchmaking.rating.rematch_accounts``)
+RematchAccounts = Callable[[Room, str], Awaitable[dict[int, Any]]]
 
 
 class Hub:
@@ -92,6 +80,9 @@ class Hub:
         session_ttl: int = 7 * 24 * 3600,
         make_secret: Callable[[int], str] = secrets.token_urlsafe,
         metrics: Metrics | None = None,
+        admission: Admission | None = None,
+        archived: ArchivedRead | None = None,
+        rematch_accounts: RematchAccounts | None = None,
     ) -> None:
         self.store = store
         self.registry = registry
@@ -102,7 +93,8 @@ class Hub:
         #: compare two runs byte for byte pass a deterministic one
         self.make_secret = make_secret
         self.metrics = metrics or Metrics()
-        self.audience = Audience(self.metrics)
+        #: presence is counted per node: nobody is reported gone while another node runs
+        self.audience = Audience(self.metrics, alone=lambda: self.cluster.peers == 0)
         #: the hosted rooms' timers (flag falls) and the end of idle games
         self.clocks = Clocks(self.run, self.spawn, clock, lambda room_id: self.rooms.get(room_id))
         #: this node's connections, and who of them listens to which room (``audience``'s)
@@ -127,21 +119,27 @@ class Hub:
         self.on_over = self.lobby.on_over
         #: called (synchronously) after every change of a hosted room: bots
         self.on_change: list[Callable[[Hosted], None]] = []
-        #: set by the seek service: a rematch's accounts and ratings per seat of the old room
-        #: (its pairing, carried over:
-        #: ``server.net.services.matchmaking.rating.Rater.rematch_accounts``)
-        self.rematch_accounts: Callable[[Room, str], Awaitable[dict[int, Any]]] | None = None
-        #: set by the cluster: publish a hosted room's renderings to the other nodes
-        self.publish: Callable[[str, Outs], Awaitable[None]] | None = None
-        #: set by the archive: a read of a finished game that left Redis (``archiving.py``)
-        self.archived: Callable[[str, str, dict[str, Any]], Awaitable[Any]] | None = None
-        #: set by the cluster: run an operation on another node
-        self.remote: Callable[[str, str, str, dict[str, Any]], Coroutine[Any, Any, Any]] | None = (
-            None
+        #: a rematch's accounts and ratings (None: a rematch keeps the seats' own accounts)
+        self.rematch_accounts = rematch_accounts
+        #: reads of finished games that left Redis (None: no archive)
+        self.archived = archived
+        #: the other nodes: renderings published to them, operations run on a room's host
+        #: (started by the server: :meth:`Cluster.start`)
+        self.cluster = Cluster(
+            store,
+            node=node,
+            lease_ms=lease_ms,
+            hosting=self.hosting,
+            lobby=self.lobby,
+            audience=self.audience,
+            clocks=self.clocks,
+            serve=self.serve_remote,
+            adopt=self.adopt,
+            spawn=self.spawn,
         )
         self.tasks: set[asyncio.Task[Any]] = set()
-        #: admission control (set by the server): overload state, per-address counts
-        self.admission: Any = None
+        #: admission control: overload state (None: nothing shed)
+        self.admission = admission
         #: appends are refused this long (s) before a room's lease could run out
         self.lease_margin = lease_ms / 10000
         self.closed = False
@@ -308,12 +306,10 @@ class Hub:
             if hosted is not None:
                 if op in COMMANDS:
                     return await self.local_command(hosted, op, args)
-                return self.local_read(hosted, op, args)
-            if self.remote is None:
-                raise ProtocolError("unavailable", f"room {room_id} is hosted by node {holder}")
+                return read_hosted(hosted, op, args)
             assert holder is not None
             try:
-                return await self.remote(holder, room_id, op, args)
+                return await self.cluster.call(holder, room_id, op, args)
             except ProtocolError as exc:
                 if exc.code != "moved":  # the host changed under us: look it up again
                     raise
@@ -349,30 +345,6 @@ class Hub:
             "events": [{"kind": e.kind, "seat": e.data.get("seat")} for e in events],
         }
 
-    def local_read(self, hosted: Hosted, op: str, args: dict[str, Any]) -> Any:
-        room = hosted.room
-        if op == "resync":
-            return room.resync(args.get("recipient"), args.get("since"))
-        if op == "info":
-            return {
-                "room": room.id,
-                "game": room.game.name,
-                "options": room.options,
-                "status": room.status,
-                "version": room.version,
-                "created_at": room.created_at,
-                "spectator_delay": room.policy.spectator_delay,
-                "seats": [s.public() for s in room.seats],
-            }
-        if op == "record":
-            return room.record(seated=bool(args.get("seated")))
-        if op == "history":
-            return room.history(args.get("recipient"))
-        if op == "check_token":
-            room.check_token(args["seat"], args["token"])
-            return True
-        raise ProtocolError("bad_request", f"no room read {op!r}")
-
     async def serve_remote(self, room_id: str, op: str, args: dict[str, Any]) -> Any:
         """An operation another node forwarded to us as the host."""
         hosted = self.rooms.get(room_id)
@@ -380,7 +352,7 @@ class Hub:
             raise ProtocolError("moved", f"node {self.node} does not host room {room_id}")
         if op in COMMANDS:
             return await self.local_command(hosted, op, args)
-        return self.local_read(hosted, op, args)
+        return read_hosted(hosted, op, args)
 
     async def run(self, hosted: Hosted, decide: Decide) -> list[Event]:
         """Decide, persist, apply and fan out one command on ``hosted`` (serialised)."""
@@ -420,9 +392,7 @@ class Hub:
                 raise ProtocolError("unavailable", "the game store is unavailable") from None
             self.metrics.redis_rtt.observe(time.perf_counter() - t0)
             outs = room.apply_all(events, records)
-            self.audience.fan_out(room.id, outs)
-            if self.publish is not None:
-                await self.publish(room.id, outs)
+            await self.broadcast(room.id, outs)
             for event in events:
                 if event.kind == "move":
                     self.metrics.moves.inc()
@@ -442,6 +412,11 @@ class Hub:
                     "replica copies it",
                 )
             return events
+
+    async def broadcast(self, room_id: str, outs: Outs) -> None:
+        """Send a room's renderings to its listeners here and on the other nodes."""
+        self.audience.fan_out(room_id, outs)
+        await self.cluster.publish_outs(room_id, outs)
 
     async def _make_rematch(self, hosted: Hosted) -> None:
         """Every person asked for a rematch: a new room with the same game, options and

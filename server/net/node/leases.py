@@ -27,7 +27,7 @@ import redis
 import redis.cluster
 
 from ...store.cluster import by_slot
-from ...store.log import _RENEW
+from ...store.scripts import RENEW
 
 log = logging.getLogger("kibitz.leases")
 
@@ -86,7 +86,7 @@ class LeaseKeeper:
         period = self.ttl_ms / 3000
         kind: Any = redis.cluster.RedisCluster if self.cluster else redis.Redis
         self._client = kind.from_url(self.url, socket_timeout=period, socket_connect_timeout=period)
-        script = self._client.register_script(_RENEW)
+        script = self._client.register_script(RENEW)
         try:
             while not self._stop.is_set():
                 started = time.monotonic()

@@ -13,19 +13,22 @@ from __future__ import annotations
 
 import base64
 import hashlib
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from ...bots import ladder, strengths
 from ...rooms.errors import Forbidden, NotSeated
 from ...rooms.room import clamp_since
 from ..node.hub import ROOM_ID, Hub
-from ..services.accounts import accounts_of, authenticate
+from ..services.accounts import Accounts, authenticate
+from ..services.matchmaking.seeks import Seeks
 from ..services.names import guest_name
 from ..services.seats.engines import Engines
+from ..services.tournaments.service import Tournaments
 from ..transport.admission import Admission, Refused, Work, unlimited
 from ..transport.connection import Client, TokenBucket
 from ..transport.errors import ProtocolError
+from .seating import Seating
 
 #: ``history`` requests a connection may make: a second on average, five at once
 HISTORY_RATE, HISTORY_BURST = 1.0, 5
@@ -34,16 +37,11 @@ HISTORY_RATE, HISTORY_BURST = 1.0, 5
 PROTOCOL_VERSION = 2
 #: every protocol this server speaks (1: every change is a full ``update``)
 PROTOCOLS = (1, 2)
-#: rooms whose seats one session keeps (the oldest forgotten first): bounds a session in Redis
-MAX_ROOMS_HELD = 100
-
 #: one message type's handler: (the node's handlers, the connection, the message) -> reply
 Handler = Callable[["Handlers", Client, dict[str, Any]], Awaitable[dict[str, Any]]]
-#: awaited with (handlers, client, room, status) when a client joins or resyncs a room
-JoinHook = Callable[["Handlers", Client, str, str], Awaitable[None]]
 
 
-def _opt_int(msg: dict[str, Any], key: str) -> int | None:
+def opt_int(msg: dict[str, Any], key: str) -> int | None:
     value = msg.get(key)
     if value is None:
         return None
@@ -52,7 +50,7 @@ def _opt_int(msg: dict[str, Any], key: str) -> int | None:
     return value
 
 
-def _room(msg: dict[str, Any]) -> str:
+def room_arg(msg: dict[str, Any]) -> str:
     room_id = msg.get("room")
     if not isinstance(room_id, str) or not ROOM_ID.fullmatch(room_id):
         raise ProtocolError("no_such_room", f"there is no room {room_id!r}")
@@ -98,11 +96,18 @@ def cid_arg(client: Client, msg: dict[str, Any]) -> dict[str, str]:
     return {} if cid is None else {"cid": cid}
 
 
+def _served(service: Any, what: str) -> Any:
+    if service is None:
+        raise ProtocolError("unavailable", f"{what} are not served here")
+    return service
+
+
 class Handlers:
     """The protocol's requests, bound to one hub: ``table`` maps each message type to its
-    handler (the server's is :data:`server.net.protocol.messages.MESSAGES`); ``on_join`` is awaited
-    when a client joins or resyncs a room (the server's:
-    :data:`~server.net.protocol.messages.ON_JOIN`).
+    handler (the server's is :data:`server.net.protocol.messages.MESSAGES`); ``seating``
+    seats connections and sends a joining one its state and what its ``on_join`` hooks send
+    (the server's: :data:`~server.net.protocol.messages.ON_JOIN`). The handlers call the
+    node's services they are given (None: not served here).
     """
 
     def __init__(
@@ -110,14 +115,21 @@ class Handlers:
         hub: Hub,
         table: Mapping[str, Handler],
         *,
-        on_join: Sequence[JoinHook] = (),
+        seating: Seating | None = None,
+        accounts: Accounts | None = None,
+        seeks: Seeks | None = None,
+        tournaments: Tournaments | None = None,
+        engines: Engines | None = None,
         server_name: str = "kibitz",
         bots: bool = True,
         admission: Admission | None = None,
     ) -> None:
         self.hub = hub
         self.table = table
-        self.on_join = tuple(on_join)
+        self.seating = seating if seating is not None else Seating(hub)
+        self._accounts = accounts
+        self._seeks = seeks
+        self._tournaments = tournaments
         self.server_name = server_name
         self.bots = bots
         #: the node's admission of new work (rooms, tournaments, games with a bot): the
@@ -125,8 +137,29 @@ class Handlers:
         self.admission = admission
         #: the ladder as ``kibitz ladder`` measured it (read once, at start)
         self.ladder = ladder.load() if bots else {}
-        #: UCI engines offered as seats (``kibitz serve --engine``), set by the server
-        self.engines: Engines | None = None
+        #: UCI engines offered as seats (``kibitz serve --engine``)
+        self.engines = engines
+
+    @property
+    def accounts(self) -> Accounts:
+        return _served(self._accounts, "accounts")
+
+    @property
+    def seeks(self) -> Seeks:
+        return _served(self._seeks, "seeks")
+
+    @property
+    def tournaments(self) -> Tournaments:
+        return _served(self._tournaments, "tournaments")
+
+    def attach_seat(self, client: Client, room_id: str, seat: int, token: str) -> Awaitable[None]:
+        return self.seating.attach_seat(client, room_id, seat, token)
+
+    def push_state(self, client: Client, room_id: str, since: int | None) -> Awaitable[int]:
+        return self.seating.push_state(client, room_id, since)
+
+    def push_chat(self, client: Client, room_id: str, status: str) -> Awaitable[None]:
+        return self.seating.push_chat(client, room_id, status)
 
     def bot_strengths(self, game: str) -> list[str]:
         if not self.bots:
@@ -153,7 +186,7 @@ class Handlers:
     def seat_of(self, client: Client, room_id: str, msg: dict[str, Any]) -> tuple[int, str]:
         """The seat this client acts for in the room (``seat`` may be left out if it holds one)."""
         held = client.seats.get(room_id, {})
-        seat = _opt_int(msg, "seat")
+        seat = opt_int(msg, "seat")
         if seat is None:
             if len(held) == 1:
                 seat = next(iter(held))
@@ -164,39 +197,6 @@ class Handlers:
         if seat not in held:
             raise NotSeated(f"you do not hold seat {seat} in room {room_id}")
         return seat, held[seat]
-
-    async def attach_seat(self, client: Client, room_id: str, seat: int, token: str) -> None:
-        """The client holds ``seat`` now: it hears that seat (not the spectators' view). A
-        session holds the seats of :data:`MAX_ROOMS_HELD` rooms at most: the oldest is
-        forgotten first (a session that plays for months does not grow without end)."""
-        if room_id not in client.seats:
-            while len(client.seats) >= MAX_ROOMS_HELD:
-                oldest = next(iter(client.seats))
-                client.seats.pop(oldest)
-                self.hub.audience.forget(oldest, client)
-        client.seats.setdefault(room_id, {})[seat] = token
-        client.watching.discard(room_id)
-        self.hub.audience.forget(room_id, client)
-        for held in client.seats[room_id]:
-            self.hub.audience.listen(room_id, client, held)
-        await self.hub.sessions.save(client)
-
-    async def push_state(self, client: Client, room_id: str, since: int | None) -> int:
-        """Send ``client`` what it missed (or the whole state) for each of its recipients,
-        then the room's chat it may read. Returns the newest version sent (0: none)."""
-        status, version = "waiting", 0
-        for r in self.hub.audience.recipients_of(room_id, client):
-            update = await self.hub.read(room_id, "resync", {"recipient": r, "since": since})
-            client.send(update)
-            status, version = update["status"], max(version, int(update["version"]))
-        await self.push_chat(client, room_id, status)
-        return version
-
-    async def push_chat(self, client: Client, room_id: str, status: str) -> None:
-        """What a listener is sent on joining a room besides its state (``on_join``: the
-        server's sends the chat, ``server/net/protocol/social.py``)."""
-        for hook in self.on_join:
-            await hook(self, client, room_id, status)
 
     def command(self, room_id: str, op: str, **args: Any) -> Awaitable[dict[str, Any]]:
         return self.hub.command(room_id, op, args)
@@ -230,7 +230,7 @@ async def hello(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, A
         # nothing, so no client can grow it by saying hello
         client.session = h.hub.make_secret(24)
     # -- accounts (issue 13): "auth" token or the login cookie; a bad one: a guest + notice --
-    authenticated = await authenticate(h.hub, client, msg.get("auth"))
+    authenticated = await authenticate(h.accounts, client, msg.get("auth"))
     # -- end accounts
     client.greeted = True
     rooms: list[dict[str, Any]] = []
@@ -283,7 +283,7 @@ async def sitter(h: Handlers, client: Client, name: Any) -> dict[str, str]:
     name no account has)."""
     if client.user:
         return {"name": client.user, "user": client.user}
-    return {"name": await guest_name(accounts_of(h.hub).store, name)}
+    return {"name": await guest_name(h.accounts.store, name)}
 
 
 async def seated(h: Handlers, client: Client, room_id: str, seat: int, token: str) -> None:
@@ -295,14 +295,14 @@ async def seated(h: Handlers, client: Client, room_id: str, seat: int, token: st
 
 
 async def take_seat(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
-    room_id = _room(msg)
+    room_id = room_arg(msg)
     cid = command_id(client, msg)
     token = h.hub.make_secret(24) if cid is None else seat_token(client, room_id, cid)
     who = await sitter(h, client, msg.get("name"))
     result = await h.command(
         room_id,
         "take_seat",
-        seat=_opt_int(msg, "seat"),
+        seat=opt_int(msg, "seat"),
         token=token,
         **who,
         **({"cid": cid} if cid else {}),
@@ -343,10 +343,10 @@ def bot_seat(h: Handlers, game: str, strength: Any) -> dict[str, str]:
 
 async def add_bot(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     """Put a bot of a named strength in an empty seat (anyone may, before or during play)."""
-    room_id = _room(msg)
+    room_id = room_arg(msg)
     info = await h.hub.read(room_id, "info", {})
     bot = bot_seat(h, info["game"], msg.get("strength", "normal"))
-    seat = _opt_int(msg, "seat")
+    seat = opt_int(msg, "seat")
     if seat is None:
         free = [i for i, s in enumerate(info["seats"]) if s["kind"] == "empty"]
         seat = free[0] if free else 0
@@ -359,8 +359,8 @@ async def add_bot(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str,
 
 async def join(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     """Reclaim a seat with its token (another device, a lost session)."""
-    room_id = _room(msg)
-    seat = _opt_int(msg, "seat")
+    room_id = room_arg(msg)
+    seat = opt_int(msg, "seat")
     if seat is None:
         raise ProtocolError("bad_request", "'seat' is required")
     token = _str(msg, "token")
@@ -374,7 +374,7 @@ async def join(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, An
 
 
 async def watch(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
-    room_id = _room(msg)
+    room_id = room_arg(msg)
     info = await h.hub.read(room_id, "info", {})
     if info["spectator_delay"] and room_id in client.seats:
         raise Forbidden(
@@ -394,7 +394,7 @@ async def watch(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, A
 
 
 async def resync(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
-    room_id = _room(msg)
+    room_id = room_arg(msg)
     if not h.hub.audience.recipients_of(room_id, client):
         raise ProtocolError("bad_request", "neither seated nor watching here: take_seat or watch")
     # the version of the update just sent, not the room's by now: a move between the two
@@ -406,7 +406,7 @@ async def resync(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, 
 async def leave(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     """Stop listening to a room; a seat is given back before the game starts, and forgotten
     once it is over (a finished game's seat is not kept in the session for ever)."""
-    room_id = _room(msg)
+    room_id = room_arg(msg)
     info = await h.hub.read(room_id, "info", {})
     held = client.seats.get(room_id, {})
     if info["status"] == "waiting":
@@ -425,7 +425,7 @@ async def leave(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, A
 
 
 async def move(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
-    room_id = _room(msg)
+    room_id = room_arg(msg)
     seat, token = h.seat_of(client, room_id, msg)
     result = await h.command(
         room_id,
@@ -433,7 +433,7 @@ async def move(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, An
         seat=seat,
         actor=token,
         text=msg.get("move"),
-        expect_version=_opt_int(msg, "version"),
+        expect_version=opt_int(msg, "version"),
         **cid_arg(client, msg),
     )
     reply = {"type": "moved", "room": room_id, "version": result["version"]}
@@ -446,7 +446,7 @@ async def seat_command(
     h: Handlers, client: Client, msg: dict[str, Any], op: str, **args: Any
 ) -> dict[str, Any]:
     """A room command a seat gives (``op``), answered with ``ok`` and the new version."""
-    room_id = _room(msg)
+    room_id = room_arg(msg)
     seat, token = h.seat_of(client, room_id, msg)
     result = await h.command(room_id, op, seat=seat, actor=token, **args, **cid_arg(client, msg))
     return repeated({"type": "ok", "room": room_id, "version": result["version"]}, result)
@@ -466,7 +466,7 @@ async def undo_answer(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[
 
 async def history(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
     """Every view this connection's seat (or, watching, the spectator) was shown so far."""
-    room_id = _room(msg)
+    room_id = room_arg(msg)
     recipients = h.hub.audience.recipients_of(room_id, client)
     if not recipients:
         raise ProtocolError("bad_request", "neither seated nor watching here: take_seat or watch")
@@ -479,7 +479,7 @@ async def history(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str,
 
 
 async def record(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
-    room_id = _room(msg)
+    room_id = room_arg(msg)
     seated = bool(client.seats.get(room_id))  # spectators see the record as late as the game
     record = await h.hub.read(room_id, "record", {"seated": seated})
     return {"type": "record", "room": room_id, "record": record}

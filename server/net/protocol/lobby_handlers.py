@@ -9,7 +9,7 @@ from typing import Any
 from ...bots import ladder
 from ..transport.connection import Client
 from ..transport.errors import ProtocolError
-from .handlers import Handlers, _opt_int, admitted, bot_seat, seated, sitter
+from .handlers import Handlers, admitted, bot_seat, opt_int, seated, sitter
 
 #: the most rooms one ``list_rooms`` answer holds
 LOBBY_PAGE_MAX = 200
@@ -52,9 +52,9 @@ async def list_rooms(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[s
     attended = msg.get("attended", False)
     if not isinstance(attended, bool):
         raise ProtocolError("bad_request", "'attended' must be true or false")
-    limit = _opt_int(msg, "limit")
+    limit = opt_int(msg, "limit")
     limit = 50 if limit is None else limit
-    offset = _opt_int(msg, "offset") or 0
+    offset = opt_int(msg, "offset") or 0
     if not 1 <= limit <= LOBBY_PAGE_MAX or offset < 0:
         raise ProtocolError(
             "bad_request", f"'limit' is 1 to {LOBBY_PAGE_MAX}, 'offset' not negative"
@@ -104,7 +104,7 @@ async def create_room(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[
     shows it with those seats open (docs/PROTOCOL.md, Lobby)."""
     game = msg.get("game")
     sit: list[tuple[str, dict[str, Any]]] = []
-    creator = _opt_int(msg, "sit")
+    creator = opt_int(msg, "sit")
     token = ""
     if creator is not None:
         token = h.hub.make_secret(24)
@@ -116,7 +116,7 @@ async def create_room(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[
     for bot in bots:
         if not isinstance(bot, dict) or set(bot) - {"seat", "strength"}:
             raise ProtocolError("bad_request", 'each of \'bots\' is {"seat", "strength"}')
-        seat = _opt_int(bot, "seat")
+        seat = opt_int(bot, "seat")
         if seat is None or not isinstance(game, str):
             raise ProtocolError("bad_request", "each of 'bots' names its seat")
         sit.append(("add_bot", {"seat": seat, **bot_seat(h, game, bot.get("strength"))}))

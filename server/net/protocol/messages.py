@@ -7,11 +7,14 @@ import: what the server answers is what this table lists.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..node.hub import Hub
-from ..transport.admission import Admission
+from ..services.archive.archived import ArchivedReads
 from . import handlers, lobby_handlers, seek_handlers, social
 from . import tournament_handlers as tournaments
-from .handlers import Handler, Handlers, JoinHook
+from .handlers import Handler, Handlers
+from .seating import JoinHook, Seating
 
 MESSAGES: dict[str, Handler] = {
     # -- session (docs/PROTOCOL.md, Session)
@@ -70,6 +73,12 @@ MESSAGES: dict[str, Handler] = {
 ON_JOIN: tuple[JoinHook, ...] = (social.chat_history, social.presence)
 
 
-def server_handlers(hub: Hub, *, bots: bool = True, admission: Admission | None = None) -> Handlers:
-    """The server's handlers on ``hub``: every message type of :data:`MESSAGES`."""
-    return Handlers(hub, MESSAGES, on_join=ON_JOIN, bots=bots, admission=admission)
+def server_seating(hub: Hub, archived: ArchivedReads | None = None) -> Seating:
+    """The server's seating on ``hub``: a joining connection is sent :data:`ON_JOIN`'s."""
+    return Seating(hub, archived=archived, on_join=ON_JOIN)
+
+
+def server_handlers(hub: Hub, seating: Seating, **services: Any) -> Handlers:
+    """The server's handlers on ``hub``: every message type of :data:`MESSAGES`, calling
+    the node's ``services`` (see :class:`Handlers`)."""
+    return Handlers(hub, MESSAGES, seating=seating, **services)

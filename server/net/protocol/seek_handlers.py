@@ -6,24 +6,23 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from ..services.matchmaking.seeks import seeks_of
 from ..transport.connection import Client
 from ..transport.errors import ProtocolError
 from .handlers import Handlers
 
 
 async def seek(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
-    seek_id = await (await seeks_of(h)).post(client, msg)
+    seek_id = await h.seeks.post(client, msg)
     return {"type": "seek_posted", "seek": seek_id}
 
 
 async def cancel_seek(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
-    await (await seeks_of(h)).cancel(client, msg.get("seek"))
+    await h.seeks.cancel(client, msg.get("seek"))
     return {"type": "seek_cancelled", "seek": msg.get("seek")}
 
 
 async def accept_seek(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
-    service = await seeks_of(h)
+    service = h.seeks
     paired = await service.accept(client, msg.get("seek"))
     if paired is None:
         return {"type": "seek_joined", "seek": msg.get("seek")}
@@ -35,18 +34,18 @@ async def accept_seek(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[
 
 
 async def list_seeks(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
-    service = await seeks_of(h)
+    service = h.seeks
     service.listeners.add(client)
     return {"type": "seeks", "seeks": service.seeks_for(client, await service.seek_list())}
 
 
 async def pool_join(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
-    pool = await (await seeks_of(h)).pool_join(client, msg)
+    pool = await h.seeks.pool_join(client, msg)
     return {"type": "pool_joined", "pool": pool}
 
 
 async def pool_leave(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
-    left = await (await seeks_of(h)).pool_leave(client, msg.get("pool"))
+    left = await h.seeks.pool_leave(client, msg.get("pool"))
     return {"type": "pool_left", "pool": msg.get("pool"), "was_waiting": left}
 
 
@@ -54,5 +53,5 @@ async def pairing(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str,
     room_id = msg.get("room")
     if not isinstance(room_id, str) or len(room_id) > 64:
         raise ProtocolError("no_such_room", f"there is no room {room_id!r}")
-    found = await (await seeks_of(h)).store.pairing(room_id)
+    found = await h.seeks.store.pairing(room_id)
     return {"type": "pairing", "room": room_id, "pairing": found}

@@ -22,10 +22,11 @@ from typing import Any
 
 from ...store.log import pack, unpack
 from ..node.hub import Hub, Outs
-from ..services.archive.archived import archived_chat
+from ..services.archive.archived import ArchivedReads
 from ..transport.connection import Client, TokenBucket
 from ..transport.errors import ProtocolError
-from .handlers import Handlers, _room, seat_command
+from .handlers import Handlers, room_arg, seat_command
+from .seating import Seating
 
 CHAT_MAX = 500
 CHAT_KEEP = 50
@@ -56,11 +57,11 @@ async def claim_victory(h: Handlers, client: Client, msg: dict[str, Any]) -> dic
     draw = msg.get("draw", False)
     if not isinstance(draw, bool):
         raise ProtocolError("bad_request", "'draw' must be true or false")
-    absent = h.hub.audience.absent(_room(msg))
+    absent = h.hub.audience.absent(room_arg(msg))
     return await seat_command(h, client, msg, "claim_victory", absent=absent, draw=draw)
 
 
-async def presence(h: Handlers, client: Client, room_id: str, status: str) -> None:
+async def presence(h: Seating, client: Client, room_id: str, status: str) -> None:
     """On joining a running game as a seat: ``opponent_gone`` for each other seat gone now."""
     mine = client.seats.get(room_id)
     if status != "playing" or not mine:
@@ -76,7 +77,7 @@ async def rematch(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str,
     with an engine in it needs a place in the engine's pool again (the finished game gave
     its place back): refused with ``busy``, the offer not made, when every place is taken."""
     if h.engines is not None:
-        info = await h.hub.read(_room(msg), "info", {})
+        info = await h.hub.read(room_arg(msg), "info", {})
         for seat in info["seats"]:
             if seat["kind"] == "bot" and h.engines.find(seat["bot"]) is not None:
                 h.engines.check_room(seat["bot"], h.hub.rooms)
@@ -130,7 +131,7 @@ def may_read(entry: dict[str, Any], seated: bool, status: str) -> bool:
 
 
 async def chat(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
-    room_id = _room(msg)
+    room_id = room_arg(msg)
     text = clean_text(msg.get("text"))
     listening = h.hub.audience.recipients_of(room_id, client)
     if not listening:
@@ -161,36 +162,36 @@ async def chat(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, An
     pipe.expire(key, 30 * 24 * 3600)
     await pipe.execute()
     outs: Outs = [(r, None, entry) for r in audience(channel, info["status"], len(info["seats"]))]
-    h.hub.audience.fan_out(room_id, outs)
-    if h.hub.publish is not None:
-        await h.hub.publish(room_id, outs)
+    await h.hub.broadcast(room_id, outs)
     return {"type": "chat_sent", "room": room_id, "channel": channel}
 
 
-async def readable_chat(hub: Hub, room_id: str) -> list[dict[str, Any]]:
+async def readable_chat(
+    hub: Hub, archived: ArchivedReads | None, room_id: str
+) -> list[dict[str, Any]]:
     """The room's last :data:`CHAT_KEEP` messages, oldest first, both channels (from Redis,
     or from the archive once the finished game has left it): the caller shows each reader
     what it may read (:func:`may_read`)."""
     store = hub.store
     raw = await store.redis.lrange(store.rk("chat", room_id), 0, CHAT_KEEP - 1)
     entries = [unpack(b) for b in reversed(raw)]
-    if not entries and not await store.exists(room_id):
-        entries = await archived_chat(hub, room_id)
+    if not entries and archived is not None and not await store.exists(room_id):
+        entries = await archived.chat(room_id)
     return entries
 
 
-async def chat_history(h: Handlers, client: Client, room_id: str, status: str) -> None:
+async def chat_history(h: Seating, client: Client, room_id: str, status: str) -> None:
     """Send ``client`` the messages it may read of the room's last :data:`CHAT_KEEP`."""
     seated = bool(client.seats.get(room_id))
-    entries = await readable_chat(h.hub, room_id)
+    entries = await readable_chat(h.hub, h.archived, room_id)
     shown = [e for e in entries if may_read(e, seated, status)]
     client.send({"type": "chat_history", "room": room_id, "messages": shown})
 
 
 async def chat_history_request(h: Handlers, client: Client, msg: dict[str, Any]) -> dict[str, Any]:
-    room_id = _room(msg)
+    room_id = room_arg(msg)
     if not h.hub.audience.recipients_of(room_id, client):
         raise ProtocolError("bad_request", "watch the room or take a seat to read its chat")
     info = await h.hub.read(room_id, "info", {})
-    await chat_history(h, client, room_id, info["status"])
+    await chat_history(h.seating, client, room_id, info["status"])
     return {"type": "ok", "room": room_id}

@@ -12,16 +12,15 @@ import hashlib
 from typing import Any
 
 from ...tournaments.spec import ID
-from ..services.accounts import accounts_of
 from ..services.names import guest_name
-from ..services.tournaments.service import Tournaments, entrant_key, tournaments_of
+from ..services.tournaments.service import Tournaments, entrant_key
 from ..transport.connection import Client
 from ..transport.errors import ProtocolError
 from .handlers import Handlers, admitted, repeated
 
 
 def _service(h: Handlers) -> Tournaments:
-    return tournaments_of(h.hub)
+    return h.tournaments
 
 
 def _tid(msg: dict[str, Any]) -> str:
@@ -49,7 +48,7 @@ async def tournament_join(h: Handlers, client: Client, msg: dict[str, Any]) -> d
     elif msg.get("name") is None:
         name = f"Guest {hashlib.sha256(b'name' + key.encode()).hexdigest()[:4]}"  # not the key
     else:  # a guest's own name: printable, and no account's
-        name = await guest_name(accounts_of(h.hub).store, msg.get("name"))
+        name = await guest_name(h.accounts.store, msg.get("name"))
     args = {"key": key, "name": name, "user": client.user}
     await _service(h).call(tid, "join", args)
     return {"type": "tournament_joined", "tournament": tid}

@@ -29,15 +29,14 @@ import json
 import re
 import secrets
 import time
-import weakref
 from http.cookies import CookieError, SimpleCookie
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from ...archive import Archive
 from ...store.accounts import AccountStore
-from ..node.hub import Hub
 from ..transport.http_types import Headers, Request, Response, json_answer
-from .archive.archived import archive_of, games_query, player_games, rating_history
+from .archive.archived import games_query, player_games, rating_history
 
 #: user names: 2-20 of these, beginning with a letter or digit; unique case-insensitively
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{1,19}")
@@ -92,11 +91,12 @@ class ApiError(Exception):
 
 
 class Accounts:
-    """The account service of one hub."""
+    """The account service of one node: its accounts in ``store``, the games that left
+    Redis in ``archive`` (None: no archive)."""
 
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
-        self.store = AccountStore(hub.store.redis, hub.store.accounts_prefix)
+    def __init__(self, store: AccountStore, archive: Archive | None = None) -> None:
+        self.store = store
+        self.archive = archive
         #: a stand-in hash compared when the name is unknown (same work, same answer)
         self._dummy_salt = secrets.token_bytes(16)
 
@@ -176,8 +176,7 @@ class Accounts:
             q = games_query(profile["name"], filters or {})
         except ValueError as exc:
             raise ApiError(400, "bad_request", str(exc)) from None
-        archive = archive_of(self.hub)
-        total, games = await player_games(self.store, archive, q, (page - 1) * per, per)
+        total, games = await player_games(self.store, self.archive, q, (page - 1) * per, per)
         return {"name": profile["name"], "page": page, "per": per, "total": total, "games": games}
 
     # -- HTTP -----------------------------------------------------------------------------
@@ -231,7 +230,7 @@ class Accounts:
             return 200, await self.games(parts[2], page, per, query), None
         if len(parts) == 4 and parts[3] == "ratings":  # every change, for the chart
             name = (await self.profile(parts[2]))["name"]
-            history = await rating_history(self.store, archive_of(self.hub), name)
+            history = await rating_history(self.store, self.archive, name)
             return 200, {"name": name, "history": history}, None
         raise ApiError(404, "not_found", "no such resource")
 
@@ -240,17 +239,6 @@ def is_account_path(path: str) -> bool:
     return path in ("/api/register", "/api/login", "/api/logout", "/api/me") or (
         path.startswith("/api/users/")
     )
-
-
-_SERVICES: weakref.WeakKeyDictionary[Hub, Accounts] = weakref.WeakKeyDictionary()
-
-
-def accounts_of(hub: Hub) -> Accounts:
-    """The hub's account service (made on first use)."""
-    service = _SERVICES.get(hub)
-    if service is None:
-        service = _SERVICES[hub] = Accounts(hub)
-    return service
 
 
 def _int_arg(query: dict[str, list[str]], key: str, default: int, low: int, high: int) -> int:
@@ -303,7 +291,7 @@ def respond(status: int, data: Any, cookie: str | None = None) -> Response:
     return response
 
 
-async def authenticate(hub: Hub, client: Any, auth: Any) -> bool:
+async def authenticate(accounts: Accounts, client: Any, auth: Any) -> bool:
     """Log ``client`` in from ``hello``'s ``auth`` token, else its handshake cookie.
 
     False when a token was offered and is not valid (the client stays a guest)."""
@@ -311,5 +299,5 @@ async def authenticate(hub: Hub, client: Any, auth: Any) -> bool:
     if token is None:
         client.user = None
         return True
-    client.user = await accounts_of(hub).user_of(token)
+    client.user = await accounts.user_of(token)
     return client.user is not None

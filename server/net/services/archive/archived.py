@@ -2,7 +2,7 @@
 
 A room that is not in Redis is looked up in the archive (``Hub.read`` falls back to
 :meth:`ArchivedReads.read`): its log is replayed into a room, and the read runs on it
-through the same :meth:`~server.net.node.hub.Hub.local_read` as a hosted room's (``record``,
+through the same :func:`~server.net.node.hosting.read_hosted` as a hosted room's (``record``,
 ``resync``, ``history``, ``info``): one view function for every door, so a record of an
 archived hidden-information game is what the public record of the finished game shows.
 
@@ -13,15 +13,15 @@ the export (``/api/users/{name}/export``) streams them all.
 
 from __future__ import annotations
 
-import weakref
 from collections import OrderedDict
 from collections.abc import AsyncGenerator, Mapping
 from typing import Any
 
 from ....archive import RESULTS, Archive, Query
+from ....engine import Registry
 from ....rooms.room import Event, Room
 from ....store.accounts import AccountStore
-from ...node.hosting import Hosted
+from ...node.hosting import Hosted, read_hosted
 from ...node.hub import ROOM_ID, Hub
 from ...transport.errors import ProtocolError
 
@@ -35,38 +35,30 @@ KEEP_RATINGS = 500
 #: games of an export read per round (each is replayed for its record)
 EXPORT_PAGE = 50
 
-_ARCHIVES: weakref.WeakKeyDictionary[Hub, Archive] = weakref.WeakKeyDictionary()
-
-
-def archive_of(hub: Hub) -> Archive | None:
-    """The archive the hub's finished games go to (None: they stay in Redis)."""
-    return _ARCHIVES.get(hub)
-
-
-async def archived_chat(hub: Hub, room_id: str) -> list[dict[str, Any]]:
-    """The chat archived with a game that left Redis, oldest first (empty: none, or no
-    archive)."""
-    archive = archive_of(hub)
-    return [] if archive is None else await archive.chat(room_id)
-
 
 class ArchivedReads:
-    """Room reads on archived games (the hub's ``archived`` fallback)."""
+    """Room reads on archived games (the hub's ``archived`` fallback), and their chat;
+    ``archive`` None: the node has no archive (finished games stay in Redis)."""
 
-    def __init__(self, hub: Hub, archive: Archive) -> None:
-        self.hub = hub
+    def __init__(self, archive: Archive | None, registry: Registry) -> None:
         self.archive = archive
+        self.registry = registry
         self._rooms: OrderedDict[str, Room] = OrderedDict()
-        _ARCHIVES[hub] = archive
-        hub.archived = self.read
+
+    async def chat(self, room_id: str) -> list[dict[str, Any]]:
+        """The chat archived with a game that left Redis, oldest first (empty: none, or no
+        archive)."""
+        return [] if self.archive is None else await self.archive.chat(room_id)
 
     async def room(self, room_id: str) -> Room | None:
         room = self._rooms.get(room_id)
         if room is None:
+            if self.archive is None:
+                return None
             records = await self.archive.events(room_id)
             if records is None:
                 return None
-            room = Room.replay((Event.from_record(r) for r in records), self.hub.registry)
+            room = Room.replay((Event.from_record(r) for r in records), self.registry)
             self._rooms[room_id] = room
             while len(self._rooms) > CACHED:
                 self._rooms.popitem(last=False)
@@ -79,7 +71,7 @@ class ArchivedReads:
         room = await self.room(room_id)
         if room is None:
             raise ProtocolError("no_such_room", f"there is no room {room_id!r}")
-        return self.hub.local_read(Hosted(room), op, args)
+        return read_hosted(Hosted(room), op, args)
 
 
 def games_query(account: str, args: Mapping[str, list[str]]) -> Query:
@@ -180,11 +172,10 @@ async def rating_history(
     return {cat: entries[-keep:] for cat, entries in out.items()}
 
 
-def export_source(hub: Hub, accounts: AccountStore, q: Query) -> Any:
+def export_source(hub: Hub, accounts: AccountStore, archive: Archive | None, q: Query) -> Any:
     """The export's ndjson lines: per game, newest first, ``{"room", "game", "pgn"}`` for
     a game with a PGN (chess) else ``{"room", "game", "record"}`` — the public record, from
     wherever the game is."""
-    archive = archive_of(hub)
 
     async def source() -> AsyncGenerator[dict[str, Any] | None]:
         start = 0
@@ -211,8 +202,6 @@ def export_source(hub: Hub, accounts: AccountStore, q: Query) -> Any:
 
 __all__ = [
     "ArchivedReads",
-    "archive_of",
-    "archived_chat",
     "export_source",
     "games_query",
     "player_games",

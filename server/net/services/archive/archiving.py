@@ -41,7 +41,6 @@ from ....store import Store, StoreError
 from ....store.accounts import AccountStore
 from ....store.log import unpack
 from ...node.hub import Hub
-from .archived import ArchivedReads
 from .backfill import backfill_cluster
 
 log = logging.getLogger("kibitz.archive")
@@ -143,6 +142,7 @@ class Archiver:
         grace: float = 3600.0,
         interval: float = 10.0,
         clock: Callable[[], float] = time.time,
+        on_dropped: Callable[[str], object] = lambda _room: None,
     ) -> None:
         self.store = store
         self.archive = archive
@@ -159,7 +159,7 @@ class Archiver:
         self.fault: Callable[[str], None] = lambda _step: None
         #: a room whose keys left Redis: this node hosts it no more (another host learns it
         #: from its lease, which is gone)
-        self.on_dropped: Callable[[str], object] = lambda _room: None
+        self.on_dropped = on_dropped
 
     async def mark(self, room: Room) -> None:
         """The game-end hook: the game is pending (idempotent: the first time stays)."""
@@ -290,16 +290,25 @@ class Archiver:
         await self.store.redis.zrem(self.pending_key, room_id)
 
 
-async def start_archiving(hub: Hub, where: str, *, grace: float) -> Archiver:
-    """Open and migrate the archive ``where`` names (``--archive``), read archived games
-    through it, mark every game that ends and sweep in the background (the hub's task)."""
+async def opened(where: str) -> Archive:
+    """The archive ``where`` names (``--archive``), opened and migrated."""
     archive = open_archive(where)
     await archive.start()
-    ArchivedReads(hub, archive)
+    return archive
+
+
+def start_archiving(hub: Hub, archive: Archive, *, grace: float) -> Archiver:
+    """Mark every game of ``hub`` that ends and sweep them into ``archive`` in the
+    background (the hub's task); a game whose keys left Redis is hosted here no more."""
     archiver = Archiver(
-        hub.store, archive, hub.registry, node=hub.node, grace=grace, clock=hub.clock
+        hub.store,
+        archive,
+        hub.registry,
+        node=hub.node,
+        grace=grace,
+        clock=hub.clock,
+        on_dropped=hub.hosting.drop,
     )
-    archiver.on_dropped = hub.hosting.drop
     hub.on_over.append(archiver.mark)
     hub.spawn(archiver.run(), "archiver")
     return archiver

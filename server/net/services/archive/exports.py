@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from urllib.parse import parse_qs
 
+from ....archive import Archive
 from ....store.accounts import AccountStore
 from ...node.hub import ROOM_ID, Hub
 from ...transport.http_types import Request, Response, Stream, json_answer
 from .archived import export_source, games_query
 
 
-async def export(hub: Hub, request: Request) -> Response | Stream:
+async def export(hub: Hub, archive: Archive | None, request: Request) -> Response | Stream:
     """``GET /api/users/{name}/export[?game=&result=&rated=&opponent=]``: every game of the
     player, streamed as ndjson (:func:`export_source`)."""
     parts = request.path.strip("/").split("/")  # api, users, name, export
@@ -26,7 +27,7 @@ async def export(hub: Hub, request: Request) -> Response | Stream:
         q = games_query(user["name"], parse_qs(request.query, keep_blank_values=True))
     except ValueError as exc:
         return json_answer(400, {"code": "bad_request", "message": str(exc)})
-    return Stream(export_source(hub, accounts, q))
+    return Stream(export_source(hub, accounts, archive, q))
 
 
 def is_export_path(path: str) -> bool:

@@ -28,6 +28,31 @@ log = logging.getLogger("kibitz.seeks")
 PAIRING_TTL = 90 * 24 * 3600
 
 
+async def rematch_accounts(
+    store: AccountStore, old: Room, new_room: str
+) -> dict[int, dict[str, Any]]:
+    """A rematch of a paired game keeps its accounts, category and ratedness: save the
+    new room's pairing (seats rotated as the room rotates them, each account's rating as
+    it is now) and return, per seat of ``old``, the ``user`` and ``rating`` to seat it
+    with (the hub's ``rematch_accounts``, given by the server)."""
+    pairing = await store.pairing(old.id)
+    if pairing is None:
+        return {}
+    players = sorted(pairing["players"], key=lambda p: int(p["seat"]))
+    raw = await store.rating_raw([p["user"] or "" for p in players], pairing["category"])
+    out: dict[int, dict[str, Any]] = {}
+    moved = []
+    for p, stored in zip(players, raw, strict=True):
+        now = json.loads(stored) if stored and p["user"] else Glicko().to_json()
+        rating = {"rating": now["rating"], "provisional": now["provisional"]}
+        moved.append({**p, **rating, "seat": old.rematch_seat(int(p["seat"]))})
+        if p["user"]:
+            out[int(p["seat"])] = {"user": p["user"], "rating": rating}
+    moved.sort(key=lambda p: p["seat"])
+    await store.save_pairing(new_room, {**pairing, "room": new_room, "players": moved}, PAIRING_TTL)
+    return out
+
+
 class Rater:
     """Rates a finished paired game exactly once."""
 
@@ -67,30 +92,6 @@ class Rater:
             await self.hub.command(room_id, "record_ratings", {"players": players})
         except ProtocolError as exc:  # the next host shows them (on_over runs again)
             log.warning("room %s: rating changes not shown: %s", room_id, exc.message)
-
-    async def rematch_accounts(self, old: Room, new_room: str) -> dict[int, dict[str, Any]]:
-        """A rematch of a paired game keeps its accounts, category and ratedness: save the
-        new room's pairing (seats rotated as the room rotates them, each account's rating as
-        it is now) and return, per seat of ``old``, the ``user`` and ``rating`` to seat it
-        with (``hub.rematch_accounts``)."""
-        pairing = await self.store.pairing(old.id)
-        if pairing is None:
-            return {}
-        players = sorted(pairing["players"], key=lambda p: int(p["seat"]))
-        raw = await self.store.rating_raw([p["user"] or "" for p in players], pairing["category"])
-        out: dict[int, dict[str, Any]] = {}
-        moved = []
-        for p, stored in zip(players, raw, strict=True):
-            now = json.loads(stored) if stored and p["user"] else Glicko().to_json()
-            rating = {"rating": now["rating"], "provisional": now["provisional"]}
-            moved.append({**p, **rating, "seat": old.rematch_seat(int(p["seat"]))})
-            if p["user"]:
-                out[int(p["seat"])] = {"user": p["user"], "rating": rating}
-        moved.sort(key=lambda p: p["seat"])
-        await self.store.save_pairing(
-            new_room, {**pairing, "room": new_room, "players": moved}, PAIRING_TTL
-        )
-        return out
 
     async def _apply(self, room: Room, pairing: dict[str, Any]) -> None:
         assert room.outcome is not None

@@ -26,7 +26,7 @@ import json
 import logging
 import random
 import time
-import weakref
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from redis.exceptions import RedisError
@@ -37,10 +37,8 @@ from ....rooms.room import Room
 from ....store.accounts import AccountStore
 from ...node.cluster import next_message
 from ...node.hub import Hub
-from ...protocol.handlers import Handlers
 from ...transport.connection import Client
 from ...transport.errors import ProtocolError
-from ..accounts import accounts_of
 from ..names import guest_name, player_key
 from .pools import Pools
 from .rating import PAIRING_TTL, Rater
@@ -68,10 +66,19 @@ def clock_label(clock: Any) -> str:
 class Seeks:
     """The seek and pairing service of one hub."""
 
-    def __init__(self, hub: Hub, handlers: Handlers) -> None:
+    def __init__(
+        self,
+        hub: Hub,
+        store: AccountStore,
+        deliver: Callable[[Client, dict[str, Any]], Awaitable[None]],
+        *,
+        seeks_per_ip: int = MAX_SEEKS_PER_IP,
+    ) -> None:
         self.hub = hub
-        self.handlers = handlers
-        self.store: AccountStore = accounts_of(hub).store
+        #: seats a connection of this node in the room it was paired into and tells it
+        #: ``paired`` (the protocol's: :meth:`~server.net.protocol.seating.Seating.paired`)
+        self.deliver_to = deliver
+        self.store = store
         self.rater = Rater(self.store, hub)
         #: clients that asked for the seek list (pushed ``seeks`` on every change)
         self.listeners: set[Client] = set()
@@ -79,7 +86,7 @@ class Seeks:
         self.gone_since: dict[str, float] = {}
         self.pubsub: Any = None
         self.started = False
-        self.seeks_per_ip = MAX_SEEKS_PER_IP
+        self.seeks_per_ip = seeks_per_ip
         self.pools = Pools(self)
 
     async def start(self) -> None:
@@ -87,7 +94,6 @@ class Seeks:
             return
         self.started = True
         self.hub.on_over.append(self.rate)
-        self.hub.rematch_accounts = self.rater.rematch_accounts
         await self.beat()  # alive before the first client can post
         self.pubsub = self.hub.store.pubsub()
         await self.pubsub.subscribe(self.channel("paired"), self.channel("seeks"))
@@ -303,13 +309,10 @@ class Seeks:
     async def deliver(self, key: str, message: dict[str, Any]) -> None:
         """Seat every connection of ``key`` on this node and tell it ``paired``."""
         for client in self.local_clients(key):
-            room_id, seat, token = message["room"], message["seat"], message["token"]
+            room_id, token = message["room"], message["token"]
             if token in client.seats.get(room_id, {}).values():
                 continue  # delivered already (the accepter's reply)
-            await self.handlers.attach_seat(client, room_id, seat, token)
-            client.send(message)
-            with contextlib.suppress(ProtocolError):
-                await self.handlers.push_state(client, room_id, None)
+            await self.deliver_to(client, message)
 
     async def seek_list(self) -> list[tuple[str, dict[str, Any]]]:
         """(poster's key, the public entry) of every open seek, oldest first."""
@@ -446,19 +449,3 @@ class Seeks:
     async def rate(self, room: Room) -> None:
         """The ``on_over`` hook: :meth:`server.net.services.matchmaking.rating.Rater.rate`."""
         await self.rater.rate(room)
-
-
-_SERVICES: weakref.WeakKeyDictionary[Hub, Seeks] = weakref.WeakKeyDictionary()
-
-
-async def start_seeks(hub: Hub, handlers: Handlers) -> Seeks:
-    """Start the hub's seek service (the server calls this once at start-up)."""
-    service = _SERVICES.get(hub)
-    if service is None:
-        service = _SERVICES[hub] = Seeks(hub, handlers)
-    await service.start()
-    return service
-
-
-async def seeks_of(h: Handlers) -> Seeks:
-    return await start_seeks(h.hub, h)

@@ -34,6 +34,7 @@ from redis.exceptions import RedisError
 
 from ....rooms.room import Room
 from ....store import Fenced, NotHost, StoreError
+from ....store.accounts import AccountStore
 from ....store.tournaments import TournamentStore
 from ....tournaments import Spec, Tournament, TournamentError, TournamentEvent
 from ...node.hub import Hub
@@ -99,8 +100,15 @@ class Directed:
 class Director:
     """Directs the tournaments whose lease this node holds."""
 
-    def __init__(self, hub: Hub, publish: Callable[[str, str], Any] | None = None) -> None:
+    def __init__(
+        self,
+        hub: Hub,
+        accounts: AccountStore,
+        publish: Callable[[str, str], Any] | None = None,
+    ) -> None:
         self.hub = hub
+        #: the players' accounts: ratings, and a rated game's pairing
+        self.accounts = accounts
         self.node = hub.node
         self.store = TournamentStore(hub.store)
         self.directed: dict[str, Directed] = {}
@@ -302,7 +310,9 @@ class Director:
         the log, and :meth:`catch_up` tries again)."""
         players = d.seats(keys)
         try:
-            await start_game(self.hub, self.store, tid, d.secret, d.t.spec, room, players)
+            await start_game(
+                self.hub, self.store, self.accounts, tid, d.secret, d.t.spec, room, players
+            )
         except (ProtocolError, StoreError, RedisError, OSError) as exc:
             log.info("tournament %s: room %s not ready yet: %s", tid, room, exc)
             return False

@@ -4,10 +4,9 @@ view): the same list and the same :meth:`Tournament.view` the WebSocket sends.""
 from __future__ import annotations
 
 from ....tournaments.spec import ID
-from ...node.hub import Hub
 from ...transport.errors import ProtocolError
-from ...transport.http_types import Response, json_answer
-from .service import tournaments_of
+from ...transport.http_types import Request, Response, json_answer
+from .service import Tournaments
 
 PREFIX = "/api/tournaments"
 
@@ -16,10 +15,9 @@ def is_tournament_path(path: str) -> bool:
     return path == PREFIX or path.startswith(PREFIX + "/")
 
 
-async def tournament_api(hub: Hub, path: str) -> Response:
-    rest = path[len(PREFIX) :].strip("/")
+async def tournament_api(service: Tournaments, request: Request) -> Response:
+    rest = request.path[len(PREFIX) :].strip("/")
     try:
-        service = tournaments_of(hub)
         if not rest:
             listing = await service.listing()
             return json_answer(200, {k: v for k, v in listing.items() if k != "type"})

@@ -18,7 +18,6 @@ from ....rooms.errors import RoomError
 from ....rooms.ratings import category
 from ....tournaments import Entrant, TournamentError
 from ...transport.errors import ProtocolError
-from ..accounts import accounts_of
 from .director import MAX_ACTS, Directed, Director
 
 Op = Callable[[Director, str, Directed, dict[str, Any]], Awaitable[Any]]
@@ -40,7 +39,7 @@ async def join(director: Director, tid: str, d: Directed, args: dict[str, Any]) 
     if user:
         spec = d.t.spec
         cat = category(spec.game, spec.clock)
-        (raw,) = await accounts_of(director.hub).store.rating_raw([str(user)], cat)
+        (raw,) = await director.accounts.rating_raw([str(user)], cat)
         if raw:
             rating = float(json.loads(raw)["rating"])
     try:

@@ -30,10 +30,10 @@ from ....rooms.offers import ABORTED
 from ....rooms.ratings import category
 from ....rooms.room import Room
 from ....store import Fenced, StoreError, Unreplicated
+from ....store.accounts import AccountStore
 from ....store.tournaments import TournamentStore
 from ...node.hub import Hub
 from ...transport.errors import ProtocolError
-from ..accounts import accounts_of
 from ..matchmaking.rating import PAIRING_TTL
 
 log = logging.getLogger("kibitz.tournaments")
@@ -93,6 +93,7 @@ async def ensure_room(
 async def start_game(
     hub: Hub,
     tstore: TournamentStore,
+    accounts: AccountStore,
     tid: str,
     secret: str,
     spec: Any,
@@ -123,7 +124,7 @@ async def start_game(
                 for s, p in enumerate(players)
             ],
         }
-        await accounts_of(hub).store.save_pairing(room_id, pairing, PAIRING_TTL)
+        await accounts.save_pairing(room_id, pairing, PAIRING_TTL)
     info = await hub.read(room_id, "info", {})
     messages: dict[str, dict[str, Any]] = {}
     for seat, p in enumerate(players):

@@ -19,10 +19,10 @@ import contextlib
 import itertools
 import json
 import logging
-import weakref
 from typing import Any
 
 from ....store import tournaments as tstore
+from ....store.accounts import AccountStore
 from ....store.tournaments import Full
 from ...node.cluster import next_message
 from ...node.hub import Hub
@@ -44,9 +44,9 @@ LIST_FINISHED = 20
 class Tournaments:
     """The node's tournaments: its director, request routing, the list and watchers."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: Hub, accounts: AccountStore) -> None:
         self.hub = hub
-        self.director = Director(hub, publish=self.announce)
+        self.director = Director(hub, accounts, publish=self.announce)
         self.store = self.director.store
         self.watchers: dict[str, set[Client]] = {}
         self.list_watchers: set[Client] = set()
@@ -273,23 +273,4 @@ def entrant_key(client: Client) -> str:
     return f"u:{client.user}" if client.user else player_key(client)
 
 
-_SERVICES: weakref.WeakKeyDictionary[Hub, Tournaments] = weakref.WeakKeyDictionary()
-
-
-async def start_tournaments(hub: Hub) -> Tournaments:
-    """Start the hub's tournament service (the server calls this once at start-up)."""
-    service = _SERVICES.get(hub)
-    if service is None:
-        service = _SERVICES[hub] = Tournaments(hub)
-        await service.start()
-    return service
-
-
-def tournaments_of(hub: Hub) -> Tournaments:
-    service = _SERVICES.get(hub)
-    if service is None:
-        raise ProtocolError("unavailable", "tournaments are not served here")
-    return service
-
-
-__all__ = ["Tournaments", "entrant_key", "start_tournaments", "tournaments_of"]
+__all__ = ["Tournaments", "entrant_key"]

@@ -184,6 +184,62 @@ def test_the_top_level_holds_only_entry_points_and_packages() -> None:
     assert files == {"__init__.py", "__main__.py", "cli.py"}
 
 
+def net_top_level(net: Path = SERVER / "net") -> set[str]:
+    """The modules at the top of ``server/net/`` (its packages are its parts)."""
+    return {p.name for p in net.glob("*.py") if p.name != "__init__.py"}
+
+
+def test_the_net_shows_its_parts() -> None:
+    """``server/net/`` is its parts (packages, each in :data:`ALLOWED`) and a few modules
+    at the top, the composition root among them."""
+    top = net_top_level()
+    assert "app.py" in top and len(top) <= NET_TOP_LEVEL_MAX, sorted(top)
+    parts = {p.name for p in (SERVER / "net").iterdir() if (p / "__init__.py").is_file()}
+    assert {f"net.{part}" for part in parts} <= set(ALLOWED), parts
+
+
+def test_the_net_checks_can_fail(tmp_path: Path) -> None:
+    """A transport module importing the node or a service, a node module importing a
+    service or the protocol, a service importing the protocol or the Bot API, and any part
+    importing the composition root are upward imports; the reverse are not."""
+    upward = {
+        "server.net.transport.http11": {"server.net.node.hub", "server.net.transport.site"},
+        "server.net.transport.site": {"server.net.services.accounts"},
+        "server.net.node.hub": {"server.net.services.archive.archived"},
+        "server.net.services.matchmaking.seeks": {"server.net.protocol.handlers"},
+        "server.net.services.archive.exports": {"server.net.botapi.wire"},
+        "server.net.protocol.social": {"server.net.botapi.routes", "server.net.app"},
+        "server.net.botapi.routes": {"server.net.app"},
+    }
+    assert sorted(layer_violations(upward)) == [
+        "server.net.botapi.routes -> server.net.app",
+        "server.net.node.hub -> server.net.services.archive.archived",
+        "server.net.protocol.social -> server.net.app",
+        "server.net.protocol.social -> server.net.botapi.routes",
+        "server.net.services.archive.exports -> server.net.botapi.wire",
+        "server.net.services.matchmaking.seeks -> server.net.protocol.handlers",
+        "server.net.transport.http11 -> server.net.node.hub",
+        "server.net.transport.site -> server.net.services.accounts",
+    ]
+    downward = {
+        "server.net.app": {"server.net.botapi.routes", "server.net.transport.site"},
+        "server.net.botapi.routes": {"server.net.protocol.social", "server.net.node.hub"},
+        "server.net.protocol.handlers": {"server.net.services.accounts", "server.rooms.room"},
+        "server.net.services.accounts": {"server.net.node.hub", "server.archive"},
+        "server.net.node.hub": {"server.net.transport.metrics", "server.store"},
+    }
+    assert layer_violations(downward) == []
+    assert layer_violations({"server.net.transport.codec": {"server.archive"}}) == [
+        "server.net.transport.codec -> server.archive"
+    ]
+    net = tmp_path / "net"
+    (net / "node").mkdir(parents=True)
+    for name in ("__init__", *(f"m{i}" for i in range(NET_TOP_LEVEL_MAX + 1))):
+        (net / f"{name}.py").write_text("")
+    (net / "node" / "hub.py").write_text("")
+    assert len(net_top_level(net)) == NET_TOP_LEVEL_MAX + 1
+
+
 def test_the_checks_can_fail(tmp_path: Path) -> None:
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == {("a", "b", "c")}
     assert layer_violations({"server.engine.x": {"server.net.node.hub"}}) == [

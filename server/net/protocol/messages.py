@@ -7,10 +7,13 @@ import: what the server answers is what this table lists.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..node.hub import Hub
+from ..services.accounts import Accounts
 from ..services.archive.archived import ArchivedReads
+from ..services.matchmaking.seeks import Seeks
+from ..services.seats.engines import Engines
+from ..services.tournaments.service import Tournaments
+from ..transport.admission import Admission
 from . import handlers, lobby_handlers, seek_handlers, social
 from . import tournament_handlers as tournaments
 from .handlers import Handler, Handlers
@@ -78,7 +81,27 @@ def server_seating(hub: Hub, archived: ArchivedReads | None = None) -> Seating:
     return Seating(hub, archived=archived, on_join=ON_JOIN)
 
 
-def server_handlers(hub: Hub, seating: Seating, **services: Any) -> Handlers:
+def server_handlers(
+    hub: Hub,
+    seating: Seating,
+    *,
+    accounts: Accounts,
+    seeks: Seeks,
+    tournaments: Tournaments,
+    engines: Engines | None = None,
+    bots: bool = True,
+    admission: Admission | None = None,
+) -> Handlers:
     """The server's handlers on ``hub``: every message type of :data:`MESSAGES`, calling
-    the node's ``services`` (see :class:`Handlers`)."""
-    return Handlers(hub, MESSAGES, seating=seating, **services)
+    the node's services they are given."""
+    return Handlers(
+        hub,
+        MESSAGES,
+        seating=seating,
+        accounts=accounts,
+        seeks=seeks,
+        tournaments=tournaments,
+        engines=engines,
+        bots=bots,
+        admission=admission,
+    )

@@ -55,7 +55,7 @@ ALLOWED = {
         *("engine", "rooms", "bots", "store"),
     },
 }
-#: the modules (and packages) ``server/net/`` may hold at its top level
+#: the most modules ``server/net/`` may hold at its top level (besides its parts, packages)
 NET_TOP_LEVEL_MAX = 12
 
 

@@ -31,8 +31,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from server.net.app import Config, KibitzServer
-from server.net.connection import Limits
-from server.net.tournament_service import tournaments_of
+from server.net.transport.connection import Limits
 from server.sdk import KibitzClient
 from server.store.tournaments import TournamentStore
 from server.tools.bench_common import _start_redis, pct, stop_all
@@ -89,7 +88,7 @@ async def run(players: int, seconds: float, workers: int, url: str) -> dict[str,
         for _ in range(200):
             rtts.append(await server.store.ping())
         log = await TournamentStore(server.store).load(tid)
-        director = list(tournaments_of(server.hub).director.latencies)
+        director = list(server.tournaments.director.latencies)
         await c.close()
     repair = repair_times(log)
     rtt = pct(rtts, 0.5)

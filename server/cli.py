@@ -336,12 +336,12 @@ def _engine_arg(text: str) -> Any:
 
 def _serve(args: argparse.Namespace) -> int:
     from .net.app import Config, KibitzServer
-    from .net.connection import Limits
-    from .net.gcpolicy import GcPolicy
+    from .net.transport.connection import Limits
+    from .net.transport.gcpolicy import GcPolicy
     from .tools.bench_common import raise_nofile
 
     raise_nofile()  # every connection is a file: allow as many as the system lets us
-    from .net.workers import serve_workers, worker_count
+    from .net.transport.workers import serve_workers, worker_count
 
     if args.redis and args.redis_cluster:
         print("kibitz: give --redis or --redis-cluster, not both", file=sys.stderr)
@@ -412,7 +412,7 @@ def _serve(args: argparse.Namespace) -> int:
             await server.start()
             started = True
             # a server keeps many long-lived objects: keep them out of the collector's
-            # sight as they appear (server/net/gcpolicy.py), and collect the young
+            # sight as they appear (server/net/transport/gcpolicy.py), and collect the young
             # generation less often, so that no collection stalls every game
             policy = GcPolicy()
             policy.start()
@@ -430,7 +430,7 @@ def _serve(args: argparse.Namespace) -> int:
     from redis.exceptions import RedisError
 
     from .archive import ArchiveError
-    from .net.engines import EngineConfigError
+    from .net.services.seats.engines import EngineConfigError
 
     try:
         asyncio.run(run())

@@ -143,7 +143,7 @@ def test_median_run_is_the_middle_pair() -> None:
 
 
 def test_gc_pauses_are_read_from_the_metrics_and_taken_over_the_window() -> None:
-    from server.net.metrics import Metrics
+    from server.net.transport.metrics import Metrics
     from server.tools.bench_gc import gc_pauses, gc_window
 
     m = Metrics()

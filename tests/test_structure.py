@@ -46,7 +46,25 @@ ALLOWED = {
     # analysis of finished games: pure like the bots (moves in, values out), on the games'
     # rules, the bots' searches and outside engines; it runs in worker processes
     "analysis": {"analysis", "engine", "bots"},
+    # the net's parts (docs/ARCHITECTURE.md, "The net"), each importing only those below it;
+    # the modules at the top of net/ (app.py: the one composition root) may import any
+    "net.transport": {"net.transport", "engine", "rooms", "store"},
+    "net.node": {"net.node", "net.transport", "engine", "rooms", "store"},
+    "net.services": {
+        *("net.services", "net.node", "net.transport"),
+        *("engine", "rooms", "bots", "tournaments", "store", "archive"),
+    },
+    "net.protocol": {
+        *("net.protocol", "net.services", "net.node", "net.transport"),
+        *("engine", "rooms", "bots", "tournaments", "store"),
+    },
+    "net.botapi": {
+        *("net.botapi", "net.protocol", "net.services", "net.node", "net.transport"),
+        *("engine", "rooms", "bots", "store"),
+    },
 }
+#: the most modules ``server/net/`` may hold at its top level (besides its parts, packages)
+NET_TOP_LEVEL_MAX = 12
 
 
 def module_name(path: Path) -> str:
@@ -121,15 +139,25 @@ def cycles(edges: Mapping[str, Iterable[str]]) -> set[tuple[str, ...]]:
     return found
 
 
+def layer_of(mod: str) -> str:
+    """A module's layer: ``server.rooms.room`` is in ``rooms``; within the net, its part
+    (``server.net.node.hub``: ``net.node``; ``server.net.app``: ``net.app``)."""
+    parts = mod.split(".")
+    if len(parts) < 2:
+        return ""
+    if parts[1] == "net" and len(parts) >= 3:
+        return f"net.{parts[2]}"
+    return parts[1]
+
+
 def layer_violations(edges: Mapping[str, Iterable[str]]) -> list[str]:
     bad = []
     for mod, deps in edges.items():
-        layer = mod.split(".")[1] if mod.count(".") >= 1 else ""
-        allowed = ALLOWED.get(layer)
+        allowed = ALLOWED.get(layer_of(mod))
         if allowed is None:
-            continue  # net, tools, cli: may import any layer
+            continue  # net's top (app.py), tools, cli: may import any layer
         for dep in deps:
-            if dep.split(".")[1] not in allowed:
+            if layer_of(dep) not in allowed:
                 bad.append(f"{mod} -> {dep}")
     return bad
 
@@ -164,10 +192,66 @@ def test_the_top_level_holds_only_entry_points_and_packages() -> None:
     assert files == {"__init__.py", "__main__.py", "cli.py"}
 
 
+def net_top_level(net: Path = SERVER / "net") -> set[str]:
+    """The modules at the top of ``server/net/`` (its packages are its parts)."""
+    return {p.name for p in net.glob("*.py") if p.name != "__init__.py"}
+
+
+def test_the_net_shows_its_parts() -> None:
+    """``server/net/`` is its parts (packages, each in :data:`ALLOWED`) and a few modules
+    at the top, the composition root among them."""
+    top = net_top_level()
+    assert "app.py" in top and len(top) <= NET_TOP_LEVEL_MAX, sorted(top)
+    parts = {p.name for p in (SERVER / "net").iterdir() if (p / "__init__.py").is_file()}
+    assert {f"net.{part}" for part in parts} <= set(ALLOWED), parts
+
+
+def test_the_net_checks_can_fail(tmp_path: Path) -> None:
+    """A transport module importing the node or a service, a node module importing a
+    service or the protocol, a service importing the protocol or the Bot API, and any part
+    importing the composition root are upward imports; the reverse are not."""
+    upward = {
+        "server.net.transport.http11": {"server.net.node.hub", "server.net.transport.site"},
+        "server.net.transport.site": {"server.net.services.accounts"},
+        "server.net.node.hub": {"server.net.services.archive.archived"},
+        "server.net.services.matchmaking.seeks": {"server.net.protocol.handlers"},
+        "server.net.services.archive.exports": {"server.net.botapi.wire"},
+        "server.net.protocol.social": {"server.net.botapi.routes", "server.net.app"},
+        "server.net.botapi.routes": {"server.net.app"},
+    }
+    assert sorted(layer_violations(upward)) == [
+        "server.net.botapi.routes -> server.net.app",
+        "server.net.node.hub -> server.net.services.archive.archived",
+        "server.net.protocol.social -> server.net.app",
+        "server.net.protocol.social -> server.net.botapi.routes",
+        "server.net.services.archive.exports -> server.net.botapi.wire",
+        "server.net.services.matchmaking.seeks -> server.net.protocol.handlers",
+        "server.net.transport.http11 -> server.net.node.hub",
+        "server.net.transport.site -> server.net.services.accounts",
+    ]
+    downward = {
+        "server.net.app": {"server.net.botapi.routes", "server.net.transport.site"},
+        "server.net.botapi.routes": {"server.net.protocol.social", "server.net.node.hub"},
+        "server.net.protocol.handlers": {"server.net.services.accounts", "server.rooms.room"},
+        "server.net.services.accounts": {"server.net.node.hub", "server.archive"},
+        "server.net.node.hub": {"server.net.transport.metrics", "server.store"},
+    }
+    assert layer_violations(downward) == []
+    assert layer_violations({"server.net.transport.codec": {"server.archive"}}) == [
+        "server.net.transport.codec -> server.archive"
+    ]
+    net = tmp_path / "net"
+    (net / "node").mkdir(parents=True)
+    for name in ("__init__", *(f"m{i}" for i in range(NET_TOP_LEVEL_MAX + 1))):
+        (net / f"{name}.py").write_text("")
+    (net / "node" / "hub.py").write_text("")
+    assert len(net_top_level(net)) == NET_TOP_LEVEL_MAX + 1
+
+
 def test_the_checks_can_fail(tmp_path: Path) -> None:
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == {("a", "b", "c")}
-    assert layer_violations({"server.engine.x": {"server.net.hub"}}) == [
-        "server.engine.x -> server.net.hub"
+    assert layer_violations({"server.engine.x": {"server.net.node.hub"}}) == [
+        "server.engine.x -> server.net.node.hub"
     ]
     tournament = {"server.tournaments.x": {"server.rooms.ratings", "server.store.log"}}
     assert layer_violations(tournament) == ["server.tournaments.x -> server.store.log"]

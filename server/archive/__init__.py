@@ -2,7 +2,8 @@
 (:class:`Archive`), on PostgreSQL (:class:`PostgresArchive`) or embedded SQLite
 (:class:`SqliteArchive`), its schema kept as numbered migrations beside it
 (``migrations/NNNN_name.sql``). This layer imports nothing of ours: it stores
-:class:`Game` values; turning rooms into them and back is ``server/net/archiving.py``'s."""
+:class:`Game` values; turning rooms into them and back is
+``server/net/services/archive/archiving.py``'s."""
 
 from __future__ import annotations
 

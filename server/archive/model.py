@@ -3,8 +3,8 @@ its :class:`Seat` s and every event of its log), a query of a player's games
 (:class:`Query`), and the migrations kept beside this file.
 
 The archive knows games as these values only; building one from a room (and a room from
-one) is the shell's business (``server/net/archiving.py``), so this layer imports nothing
-of ours.
+one) is the shell's business (``server/net/services/archive/archiving.py``), so this layer imports
+nothing of ours.
 """
 
 from __future__ import annotations

@@ -5,8 +5,8 @@ An operator names engines when the server starts (``kibitz serve --engine NAME=P
 plays from its seat's views like every bot: :func:`position` turns a view history into the
 UCI ``position`` line, and :func:`read_move` turns the engine's ``bestmove`` into one of the
 seat's legal move texts (or refuses it). Nothing here starts a process: the processes and
-their pool are the shell's (:mod:`server.net.engines`), and ``kibitz arena`` drives the same
-pieces in-process (:mod:`server.tools.arena`). What the shell reads from a process goes
+their pool are the shell's (:mod:`server.net.services.seats.engines`), and ``kibitz arena`` drives
+the same pieces in-process (:mod:`server.tools.arena`). What the shell reads from a process goes
 through a :class:`LineReader` first: bytes in, whole lines out, and no line longer than
 :data:`LINE_LIMIT` is ever held (an engine printing without newlines once grew a server by
 540 MB a minute).

@@ -1,123 +1,63 @@
 """The Kibitz server: one port for the WebSocket protocol (``/ws``) and plain HTTP.
 
-:class:`KibitzServer` ties the parts together: the store (an external Redis, or the
-embedded private one), the hub that hosts rooms, the HTTP routes, and one reader loop per
-connection (what a connection is sent is written straight to its transport).
+:class:`KibitzServer` is the one composition root of ``server/net/``: it builds every part
+in the order they need each other and hands each what it needs (docs/ARCHITECTURE.md, "The
+net"): the store (an external Redis, or the embedded private one), the archive, the hub that
+hosts rooms (with its cluster), the services (accounts, seeks, tournaments, the archiver,
+the bots), the protocol's handlers, the Bot API, the HTTP routing table made of the routes
+each part offers, and one reader loop per connection (what a connection is sent is written
+straight to its transport).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
-import secrets
 import socket
-import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
 from redis.exceptions import RedisError
 from websockets.typing import Subprotocol
 
-from ..bots.uci import EngineSpec
-from ..engine import REGISTRY, EngineError, Registry
+from ..archive import Archive
+from ..engine import EngineError
 from ..rooms.errors import RoomError
 from ..store import EmbeddedRedis, Store, StoreError
+from ..store.accounts import AccountStore
 from ..store.cluster import ClusterStore
-from .accounts import MAX_BODY
-from .admission import Admission
-from .archiving import Archiver, start_archiving
-from .botapi.routes import BotApi
-from .bots import BotRunner
-from .cluster import Cluster
-from .codec import MSGPACK, codec_for
-from .connection import Client, Limits
-from .engines import Engines
-from .errors import ProtocolError, error_message
-from .http import HttpRoutes
-from .http11 import HttpServer
-from .hub import Hub
-from .messages import server_handlers
-from .seeks import start_seeks
-from .tournament_service import start_tournaments
-from .websocket import WebSocket, WsOptions
+from .botapi.routes import BotApi, is_api_path
+from .config import KEEPALIVE, Config
+from .node.http import NodeRoutes
+from .node.hub import Hub
+from .protocol.messages import server_handlers, server_seating
+from .services.accounts import MAX_BODY, Accounts, is_account_path
+from .services.archive.archived import ArchivedReads
+from .services.archive.archiving import Archiver, opened, start_archiving
+from .services.archive.exports import export, is_export_path
+from .services.matchmaking.rating import rematch_accounts
+from .services.matchmaking.seeks import Seeks
+from .services.seats.bots import BotRunner
+from .services.seats.engines import Engines
+from .services.tournaments.http import is_tournament_path, tournament_api
+from .services.tournaments.service import Tournaments
+from .transport.admission import Admission
+from .transport.codec import MSGPACK, codec_for
+from .transport.connection import Client
+from .transport.errors import ProtocolError, error_message
+from .transport.http11 import HttpServer
+from .transport.metrics import Metrics
+from .transport.site import Route, Site
+from .transport.websocket import WebSocket, WsOptions
+
+__all__ = ["Config", "KibitzServer", "allowed_hosts"]
 
 log = logging.getLogger("kibitz")
 
 RATE_LIMITED = ProtocolError("rate_limited", "too many messages: slow down")
-
-#: seconds between keepalive pings; a connection silent to one ping for this long is dropped
-KEEPALIVE = 20.0
-
-DEFAULT_WEB = Path(__file__).resolve().parent.parent.parent / "web"
-
-
-@dataclass
-class Config:
-    """Everything ``kibitz serve`` can set.
-
-    Attributes:
-        host, port: where to listen (port 0: any free port; see ``KibitzServer.port``).
-        data_dir: the embedded Redis's directory (used when ``redis_url`` is None).
-        redis_url: an external Redis (``redis://host:port/db`` or ``unix:///path``).
-        fsync: ``appendfsync`` of the embedded Redis (``everysec`` or ``always``).
-        prefix: key prefix in Redis (several deployments or test runs may share one).
-        allowed_origins: browser origins allowed besides the server's own (``*``: any).
-        web_dir: static files served at ``/``.
-    """
-
-    host: str = "127.0.0.1"
-    port: int = 8765
-    data_dir: Path = Path("kibitz-data")
-    redis_url: str | None = None
-    #: a Redis Cluster (any node's URL) instead of one Redis (``redis_url``)
-    redis_cluster: str | None = None
-    #: ``local``: a move is acknowledged once in the primary (its AOF); ``replica``: once
-    #: at least one replica has it too (``WAIT 1 wait_ms`` after the append)
-    durability: str = "local"
-    wait_ms: int = 1000
-    fsync: str = "everysec"
-    prefix: str = "kibitz:"
-    allowed_origins: Sequence[str] = ()
-    web_dir: Path | None = DEFAULT_WEB
-    limits: Limits = field(default_factory=Limits)
-    #: bot worker processes (0: no bots offered)
-    bot_workers: int = 2
-    #: UCI engines offered as seats (``--engine``; server/bots/uci.py, server/net/engines.py)
-    engines: Sequence[EngineSpec] = ()
-    #: this node's name among the nodes sharing one Redis (default: host name and port)
-    node_id: str | None = None
-    #: how long a room's lease lasts without renewal: a dead node's rooms move after this
-    lease_ms: int = 5000
-    #: test seams: wall clock and secret maker of the hub (see Hub)
-    clock: Callable[[], float] = time.time
-    make_secret: Callable[[int], str] = secrets.token_urlsafe
-    registry: Registry = field(default_factory=lambda: REGISTRY)
-    #: seconds between keepalive pings; a connection that leaves one unanswered is dropped
-    keepalive: float = KEEPALIVE
-    #: host names the server answers to (the Host header), besides localhost, the listening
-    #: address and the hosts of ``allowed_origins`` ('*': any) — a DNS-rebinding guard
-    allowed_hosts: Sequence[str] = ()
-    #: event-loop lag (s) over which the node sheds new connections and new rooms
-    lag_limit: float = 0.5
-    #: open connections per client address
-    max_per_ip: int = 256
-    #: new rooms, challenges and tournaments a minute from one client address, and as many
-    #: from one account (both doors counted together)
-    rooms_per_minute: int = 30
-    #: games with a bot one player (account, else address) may have in progress at once
-    bot_games: int = 10
-    #: open seeks from one client address (besides 5 per player)
-    seeks_per_ip: int = 20
-    #: share the port with other worker processes (``kibitz serve --workers``)
-    reuse_port: bool = False
-    #: where finished games go (``--archive``: ``postgresql://...`` or ``sqlite:PATH``;
-    #: None: they stay in Redis) and how long (s) they stay in Redis first
-    archive: str | None = None
-    archive_grace: float = 3600.0
 
 
 class KibitzServer:
@@ -166,6 +106,23 @@ class KibitzServer:
             )
         await self.store.ping()
         node = cfg.node_id or f"{socket.gethostname()}:{cfg.port}"
+        # every part is built here, given what it needs, in the order they need each other
+        self.archive: Archive | None = None
+        if cfg.archive is not None:  # finished games leave Redis for the archive
+            self.archive = await opened(cfg.archive)
+        archived = ArchivedReads(self.archive, cfg.registry)
+        account_store = AccountStore(self.store.redis, self.store.accounts_prefix)
+        metrics = Metrics()
+        # who gets in, and how much new work each address and account may start: one
+        # count for both doors (the WebSocket's handlers and the Bot API) and the bots
+        self.admission = Admission(
+            metrics,
+            lag_limit=cfg.lag_limit,
+            per_ip=cfg.max_per_ip,
+            rooms_per_minute=cfg.rooms_per_minute,
+            bot_games=cfg.bot_games,
+            alive=self._alive,
+        )
         self.hub = Hub(
             self.store,
             cfg.registry,
@@ -173,35 +130,39 @@ class KibitzServer:
             lease_ms=cfg.lease_ms,
             clock=cfg.clock,
             make_secret=cfg.make_secret,
+            metrics=metrics,
+            admission=self.admission,
+            archived=archived.read if self.archive is not None else None,
+            rematch_accounts=functools.partial(rematch_accounts, account_store),
         )
-        self.cluster = Cluster(self.hub, self.store)
+        self.cluster = self.hub.cluster
         await self.cluster.start()
-        self.hub.audience.alone = lambda: self.cluster.peers == 0  # presence is per node
-        # who gets in, and how much new work each address and account may start: one
-        # count for both doors (the WebSocket's handlers and the Bot API) and the bots
-        hosted = self.hub.rooms
-        self.admission = Admission(
-            self.hub.metrics,
-            lag_limit=cfg.lag_limit,
-            per_ip=cfg.max_per_ip,
-            rooms_per_minute=cfg.rooms_per_minute,
-            bot_games=cfg.bot_games,
-            alive=lambda room: room in hosted and hosted[room].room.status != "over",
-        )
-        self.hub.admission = self.admission
         self.hub.on_over.append(self.admission.game_over)
+        self.accounts = Accounts(account_store, self.archive)
+        seating = server_seating(self.hub, archived)
+        # seeks, pools, ratings (an on_over hook); a pairing reaches a connection here
+        # through the seating
+        self.seeks = Seeks(self.hub, account_store, seating.paired, seeks_per_ip=cfg.seeks_per_ip)
+        await self.seeks.start()
+        self.tournaments = Tournaments(self.hub, account_store)  # directs, routes requests
+        await self.tournaments.start()
         self.handlers = server_handlers(
-            self.hub, bots=cfg.bot_workers > 0, admission=self.admission
+            self.hub,
+            seating,
+            accounts=self.accounts,
+            seeks=self.seeks,
+            tournaments=self.tournaments,
+            engines=self.engines,
+            bots=cfg.bot_workers > 0,
+            admission=self.admission,
         )
-        seeks = await start_seeks(self.hub, self.handlers)  # seeks, pools, ratings on_over
-        seeks.seeks_per_ip = cfg.seeks_per_ip
-        await start_tournaments(self.hub)  # directs tournaments, routes their requests
-        self.handlers.engines = self.engines
-        self.botapi = BotApi(self.hub, self.handlers, self.admission)  # lichess's Bot API
+        self.botapi = BotApi(  # lichess's Bot API
+            self.hub, self.handlers, self.accounts, self.seeks, self.admission
+        )
         await self.botapi.start()
         self.archiver: Archiver | None = None
-        if cfg.archive is not None:  # finished games leave Redis for the archive
-            self.archiver = await start_archiving(self.hub, cfg.archive, grace=cfg.archive_grace)
+        if self.archive is not None:
+            self.archiver = start_archiving(self.hub, self.archive, grace=cfg.archive_grace)
         self.bots: BotRunner | None = None
         if cfg.bot_workers > 0:
             self.bots = BotRunner(
@@ -216,28 +177,46 @@ class KibitzServer:
         self.hub.metrics.gc_pauses.install()
         if self.embedded is not None:
             self.hub.spawn(self._supervise_redis(self.embedded), "redis supervisor")
-        routes = HttpRoutes(
-            self.hub,
+        site = Site(
+            self.routes(),
             cfg.web_dir,
             cfg.allowed_origins,
             allowed_hosts=allowed_hosts(cfg),
             admission=self.admission,
-            botapi=self.botapi,
         )
         # one port: HTTP/1.1 (h11) for the routes, /ws upgraded to a WebSocket (websockets'
-        # Sans-I/O protocol), both on our own asyncio protocol (server/net/http11.py)
+        # Sans-I/O protocol), both on our own asyncio protocol (server/net/transport/http11.py)
         ws = WsOptions(
             subprotocols=[Subprotocol(MSGPACK)],
             select_subprotocol=_select_subprotocol,
             max_size=cfg.limits.max_frame,
             max_queue=16,
         )
-        self.server = HttpServer(routes, self.handle, ws, max_body=MAX_BODY)
+        self.server = HttpServer(site, self.handle, ws, max_body=MAX_BODY)
         await self.server.start(cfg.host, cfg.port, reuse_port=cfg.reuse_port)
         self.hub.spawn(self._keepalive(cfg.keepalive), "keepalive")
         sock = next(iter(self.server.sockets))
         self.port = sock.getsockname()[1]
         log.info("Kibitz is up: open %s  (WebSocket %s)", self.url, self.ws_url)
+
+    def routes(self) -> list[Route]:
+        """The HTTP routing table, in order, from the routes each part offers (the first
+        that takes a request's path answers it; then the web client's files)."""
+        assert self.hub is not None
+        node, room_records = NodeRoutes(self.hub).routes()
+        return [
+            node,  # /healthz, /metrics, /api/games
+            (is_export_path, functools.partial(export, self.hub, self.archive)),
+            (is_api_path, self.botapi.route),  # before accounts': /api/users/status
+            (is_account_path, self.accounts.route),
+            room_records,  # /api/rooms/{id}/record|pgn
+            (is_tournament_path, functools.partial(tournament_api, self.tournaments)),
+        ]
+
+    def _alive(self, room: str) -> bool:
+        """Whether a game (with a bot) is hosted here and not over (admission's count)."""
+        hosted = self.hub.rooms if self.hub is not None else {}
+        return room in hosted and hosted[room].room.status != "over"
 
     async def stop(self) -> None:
         """Close every connection (1001), the store, and the embedded Redis. Idempotent."""
@@ -253,10 +232,11 @@ class KibitzServer:
         if self.hub is not None:
             self.hub.metrics.gc_pauses.remove()
             await self.hub.close()
-        if getattr(self, "archiver", None) is not None:
-            assert self.archiver is not None
-            await self.archiver.archive.close()
-            self.archiver = None
+        self.archiver = None
+        if getattr(self, "archive", None) is not None:
+            assert self.archive is not None
+            await self.archive.close()
+            self.archive = None
         if getattr(self, "bots", None) is not None:
             assert self.bots is not None
             await self.bots.close()
@@ -316,7 +296,7 @@ class KibitzServer:
 
     async def handle(self, ws: WebSocket) -> None:
         """One connection: read and answer its frames (replies and room changes are written
-        straight to its transport — see :class:`~server.net.connection.Client`)."""
+        straight to its transport — see :class:`~server.net.transport.connection.Client`)."""
         assert self.hub is not None
         client = Client(ws, codec_for(ws.subprotocol), self.config.limits)
         address = client.address

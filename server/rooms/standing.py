@@ -6,7 +6,8 @@ the room is created — a seek's pairing or its rematch) and, once the game is o
 seat's rating before and after (the ``ratings`` event, appended by the shell's rating service
 after it stored the result: log-first like any event, so a resync, a replay and a restart all
 show the same numbers). The ratings themselves are computed outside the room
-(:mod:`server.rooms.ratings`, :mod:`server.net.rating`); the room only records them.
+(:mod:`server.rooms.ratings`, :mod:`server.net.services.matchmaking.rating`); the room only records
+them.
 """
 
 from __future__ import annotations

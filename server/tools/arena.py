@@ -85,7 +85,7 @@ class EngineBot:
         import chess.engine
 
         from server.bots.uci import DEFAULT_LEVELS, go_command
-        from server.net.engines import EngineSettings
+        from server.net.services.seats.engines import EngineSettings
 
         self.name = f"uci:{path}"
         self.label = path.rsplit("/", 1)[-1] + (
@@ -125,7 +125,7 @@ class EngineBot:
         """The legal move the engine picks in ``position`` (a :class:`server.bots.uci.Position`;
         ``go``: another search limit than the bot's own). ``kibitz bot`` calls it too."""
         from server.bots import uci
-        from server.net.engines import BestMoveCommand
+        from server.net.services.seats.engines import BestMoveCommand
 
         if position.variant != (self.variant or "chess"):
             raise ValueError(f"{self.name} plays {self.variant or 'chess'}, not {game}")

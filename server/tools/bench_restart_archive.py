@@ -4,8 +4,8 @@ The archive (``--archive``; by default an SQLite file in the run's scratch folde
 with N finished chess games through its own API (:meth:`~server.archive.Archive.put_many`,
 a thousand games a transaction): a few dozen games are played to their end through the
 rooms API (random moves, then a resignation) and turned into archived games by the
-archiver's own :func:`~server.net.archiving.game_of`; each of the N is one of them under
-its own id, its own players' accounts (one of 2,000) and its own end time. Then
+archiver's own :func:`~server.net.services.archive.archiving.game_of`; each of the N is one of them
+under its own id, its own players' accounts (one of 2,000) and its own end time. Then
 ``--rooms`` live rooms of ``--moves`` moves are written to Redis, leased to a node that was
 killed, as ``--restart`` does, and the node starts again under its id with the archive:
 seconds to an open port and until every live room has played a first move, then reads of
@@ -28,7 +28,7 @@ from typing import Any
 
 from ..archive import Game, open_archive
 from ..engine import REGISTRY
-from ..net.archiving import game_of
+from ..net.services.archive.archiving import game_of
 from ..rooms.room import Room
 from .bench_common import HOST, _start_redis, raise_nofile, rss_mb, stop_all
 from .bench_modes import NOW, _write_rooms, connect_admitted, restart_and_play

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..net.app import Config, KibitzServer
-from ..net.connection import Limits
+from ..net.transport.connection import Limits
 from ..sdk import KibitzClient, KibitzError
 from ..store.cluster import ClusterStore
 from .redis_cluster import LocalCluster

@@ -12,7 +12,7 @@ from typing import Any
 from server.archive import Archive, open_archive
 from server.engine import Registry
 from server.net.app import Config, KibitzServer
-from server.net.connection import Limits
+from server.net.transport.connection import Limits
 from server.sdk import KibitzClient, KibitzError
 from server.store import Store
 

@@ -1,7 +1,7 @@
 """A node for the kill -9 tests: ``python -m tests.archive.node REDIS PREFIX ARCHIVE STEP``
 serves with the archive, a grace period of 2 s and a sweep every 0.2 s, and SIGKILLs itself
-right after archiving step STEP (``server/net/archiving.py``: read, written, checked,
-dropped, forgotten) — a node killed there, by the kernel, mid-way."""
+right after archiving step STEP (``server/net/services/archive/archiving.py``: read, written,
+checked, dropped, forgotten) — a node killed there, by the kernel, mid-way."""
 
 from __future__ import annotations
 

@@ -14,8 +14,8 @@ import pytest
 
 from server.engine import Registry
 from server.net.app import KibitzServer
-from server.net.archiving import Archiver, Crash
-from server.net.audience import Audience
+from server.net.node.audience import Audience
+from server.net.services.archive.archiving import Archiver, Crash
 from server.sdk import KibitzClient
 
 from .helpers import archived_server, assert_somewhere, finished_game, other_archive, where
@@ -310,7 +310,7 @@ async def test_an_event_that_lands_during_archiving_is_archived_too(
 
 def _game_again(events: list[dict[str, Any]], room: str, registry: Registry) -> Any:
     """The archived game as a node would write it again (from the same log)."""
-    from server.net.archiving import game_of
+    from server.net.services.archive.archiving import game_of
 
     game = game_of(room, events, registry, None)
     assert game is not None

@@ -13,7 +13,7 @@ import pytest
 
 from server.engine import Registry
 from server.net.app import KibitzServer
-from server.net.archiving import Archiver
+from server.net.services.archive.archiving import Archiver
 from server.sdk import KibitzClient
 
 from ..net.test_seeks import FOOLS_MATE, next_of, play

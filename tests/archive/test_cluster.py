@@ -14,7 +14,7 @@ import pytest
 
 from server.engine import Registry
 from server.net.app import Config, KibitzServer
-from server.net.connection import Limits
+from server.net.transport.connection import Limits
 from server.sdk import KibitzClient
 from server.tools.redis_cluster import LocalCluster
 

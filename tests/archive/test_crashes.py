@@ -16,7 +16,7 @@ from redis.exceptions import RedisError
 
 from server.archive import ArchiveError
 from server.engine import Registry
-from server.net.archiving import Archiver
+from server.net.services.archive.archiving import Archiver
 from server.store.redis_process import redis_binary
 
 from ..conftest import free_port

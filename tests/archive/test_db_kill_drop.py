@@ -8,7 +8,7 @@ from __future__ import annotations
 import subprocess
 
 from server.engine import Registry
-from server.net.archiving import Crash
+from server.net.services.archive.archiving import Crash
 
 from .conftest import PrivatePostgres, pg_bin
 from .helpers import archived_server, finished_game, other_archive, where

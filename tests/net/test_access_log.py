@@ -1,4 +1,4 @@
-"""The access log (``kibitz serve --access-log``; server/net/http11.py): one line per
+"""The access log (``kibitz serve --access-log``; server/net/transport/http11.py): one line per
 request once answered — a plain answer, a POST, an ndjson stream once it ends, a WebSocket
 upgrade — with method, path, status, bytes sent and milliseconds, and never a query string.
 tests/test_cli.py runs it through ``kibitz serve``."""
@@ -13,7 +13,7 @@ import time
 import pytest
 
 from server.net.app import KibitzServer
-from server.net.http_types import access_line
+from server.net.transport.http_types import access_line
 from server.sdk import KibitzClient
 
 from .botapi_helpers import bot_account, get

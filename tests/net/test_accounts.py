@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from server.net import accounts
 from server.net.app import KibitzServer
+from server.net.services import accounts
 from server.sdk import KibitzClient
 
 

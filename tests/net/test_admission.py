@@ -1,4 +1,4 @@
-"""New work is admitted in one place for both doors (server/net/admission.py): a flood of
+"""New work is admitted in one place for both doors (server/net/transport/admission.py): a flood of
 games with a bot from one account is refused past its bounds while another player's bot
 game keeps moving, and one count of new work per address and per account is shared by the
 WebSocket and the Bot API. Each guard beside its broken twin (the limit patched off: the
@@ -17,7 +17,7 @@ import requests
 from server.bots import STRENGTHS
 from server.engine import Registry
 from server.net.app import KibitzServer
-from server.net.bots import FairShare
+from server.net.services.seats.bots import FairShare
 from server.sdk import KibitzClient, KibitzError
 
 from ..conftest import serving

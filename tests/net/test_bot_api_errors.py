@@ -9,9 +9,9 @@ import asyncio
 import berserk
 import pytest
 
-from server.net import http11
 from server.net.app import KibitzServer
 from server.net.botapi import routes
+from server.net.transport import http11
 from server.store import api_tokens
 
 from .botapi_helpers import (

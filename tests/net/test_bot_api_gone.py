@@ -19,10 +19,10 @@ import berserk
 import pytest
 
 from server.engine import Registry
-from server.net import audience
 from server.net.app import Config, KibitzServer
-from server.net.audience import Audience
-from server.net.metrics import Metrics
+from server.net.node import audience
+from server.net.node.audience import Audience
+from server.net.transport.metrics import Metrics
 from server.sdk import KibitzClient
 from server.sdk.client import KibitzError
 

@@ -13,11 +13,11 @@ import pytest
 import redis.asyncio as aioredis
 
 from server.engine import Registry
-from server.net import http11
 from server.net.botapi import games
 from server.net.botapi.games import SeatListener
-from server.net.codec import Codec
-from server.net.connection import Limits, wire
+from server.net.transport import http11
+from server.net.transport.codec import Codec
+from server.net.transport.connection import Limits, wire
 from server.store import api_tokens
 from server.store.api_tokens import ApiStore
 
@@ -106,7 +106,7 @@ async def test_a_silent_client_is_cut_at_the_handshake_timeout(
     server: Any, monkeypatch: pytest.MonkeyPatch, limit: float
 ) -> None:
     """A request's head (and body) must come within ``OPEN_TIMEOUT`` seconds
-    (server/net/http11.py); without it a client that never finishes its request would hold
+    (server/net/transport/http11.py); without it a client that never finishes its request would hold
     a connection for ever."""
     monkeypatch.setattr(http11, "OPEN_TIMEOUT", limit)
     for head in (b"", b"GET /api/stream/event HTTP/1.1\r\nHost: x\r\n"):

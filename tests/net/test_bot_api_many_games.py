@@ -17,7 +17,7 @@ from typing import Any
 import berserk
 
 from server.net.app import KibitzServer
-from server.net.hub import ROOM_ID
+from server.net.node.hub import ROOM_ID
 
 from .botapi_helpers import Reader, bot_account
 

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from server.net.app import KibitzServer
-from server.net.errors import ProtocolError
-from server.net.hub import Hosted
+from server.net.node.hub import Hosted
+from server.net.transport.errors import ProtocolError
 from server.sdk import KibitzClient
 
 FISCHER = {"clock": {"type": "fischer", "base": 60, "increment": 0}}

@@ -144,7 +144,7 @@ async def test_a_worker_is_handed_the_seats_views_and_nothing_else(server: Kibit
     """What crosses into a bot worker, for a BanQi bot: the game, the strength, the seat, that
     seat's views (each equal to what the seat was shown), its legal moves, a budget and a
     seed that is a one-way digest (the room's seed would tell the face-down pieces)."""
-    from server.net.bots import think
+    from server.net.services.seats.bots import think
 
     assert server.bots is not None and server.hub is not None
     recording = Recording(server.bots.pool)

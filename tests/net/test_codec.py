@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.net.codec import Codec
+from server.net.transport.codec import Codec
 
 
 def reference(msg: object) -> str:

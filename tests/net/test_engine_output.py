@@ -1,6 +1,7 @@
-"""What an engine seat's process prints is read in bounded lines (server/net/engines.py's
-``EngineProtocol``): an engine that prints without newlines, or prints without end, is
-killed at once and loses its game as a crashed one does, and the server does not grow.
+"""What an engine seat's process prints is read in bounded lines
+(server/net/services/seats/engines.py's ``EngineProtocol``): an engine that prints without newlines,
+or prints without end, is killed at once and loses its game as a crashed one does, and the server
+does not grow.
 
 The engines are real processes (a small UCI script each); the server's memory is its peak
 resident size (``VmHWM``, reset through ``/proc/self/clear_refs`` before the move), since
@@ -24,7 +25,7 @@ import pytest
 
 from server.bots.uci import parse_engine
 from server.engine import Registry
-from server.net import engines
+from server.net.services.seats import engines
 from server.sdk import KibitzClient
 
 from ..conftest import serving

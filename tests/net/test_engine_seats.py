@@ -22,7 +22,7 @@ from server.bots import ladder
 from server.bots.uci import EngineSpecError, parse_engine
 from server.engine import Registry, get_game, turn_rng
 from server.net.app import KibitzServer
-from server.net.engines import EngineConfigError, EnginePool, Engines
+from server.net.services.seats.engines import EngineConfigError, EnginePool, Engines
 from server.sdk import KibitzClient, KibitzError
 
 from ..conftest import env_with_path, kibitz_cmd, serving

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from server.net.app import Config, KibitzServer
-from server.net.connection import Limits
+from server.net.transport.connection import Limits
 from server.sdk import KibitzClient
 
 from .test_restart import ServerProcess, running

@@ -1,5 +1,5 @@
-"""The node's garbage-collector schedule (server/net/gcpolicy.py): what lives is frozen, and
-frozen cyclic garbage is found by the full collection the policy runs once memory has grown
+"""The node's garbage-collector schedule (server/net/transport/gcpolicy.py): what lives is frozen,
+and frozen cyclic garbage is found by the full collection the policy runs once memory has grown
 (what bounds a node's memory)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from server.net.gcpolicy import GcPolicy
+from server.net.transport.gcpolicy import GcPolicy
 
 
 class Node:
@@ -100,7 +100,7 @@ def test_no_full_collection_without_growth() -> None:
 
 
 def test_resident_memory_is_read() -> None:
-    from server.net.gcpolicy import resident_bytes
+    from server.net.transport.gcpolicy import resident_bytes
 
     assert resident_bytes() > 1 << 20
 

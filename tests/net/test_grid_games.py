@@ -14,8 +14,7 @@ import pytest
 from server.engine import REGISTRY, Registry
 from server.engine import grid as grid_contract
 from server.net.app import KibitzServer
-from server.net.connection import Limits
-from server.net.seeks import start_seeks
+from server.net.transport.connection import Limits
 from server.sdk import KibitzClient
 
 from ..conftest import serving
@@ -39,7 +38,7 @@ async def server(redis_url: str, prefix: str, registry: Registry) -> AsyncIterat
 @pytest.mark.parametrize("game", GRID_GAMES)
 async def test_a_rated_seek_played_to_the_end(server: KibitzServer, game: str) -> None:
     assert server.hub is not None
-    await start_seeks(server.hub, server.handlers)
+    assert server.seeks.started
     ada, bob = await user(server, f"Ada{game[:4]}"), await user(server, f"Bob{game[:4]}")
     posted = await ada.request("seek", game=game, settings=BLITZ, rated=True)
     paired_b = await bob.request("accept_seek", seek=posted["seek"])
@@ -69,7 +68,7 @@ async def test_a_rated_seek_played_to_the_end(server: KibitzServer, game: str) -
 @pytest.mark.parametrize("game", GRID_GAMES)
 async def test_quick_pairing_seats_two(server: KibitzServer, game: str) -> None:
     assert server.hub is not None
-    await start_seeks(server.hub, server.handlers)
+    assert server.seeks.started
     a = await KibitzClient.connect(server.ws_url)
     b = await KibitzClient.connect(server.ws_url)
     clock = {"base": 300, "increment": 3}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from server.engine import Registry
 from server.net.app import KibitzServer
-from server.net.hosting import Hosting
+from server.net.node.hosting import Hosting
 from server.sdk import KibitzClient
 
 from ..conftest import serving

@@ -13,7 +13,7 @@ import redis
 
 from server.engine import Registry
 from server.net.app import Config, KibitzServer
-from server.net.errors import ProtocolError
+from server.net.transport.errors import ProtocolError
 from server.sdk import KibitzClient
 from server.store import Unknown
 

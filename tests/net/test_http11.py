@@ -1,6 +1,6 @@
-"""The server's HTTP/1.1 layer (server/net/http11.py) on real sockets, with a router of its
-own (no hub): bodies, keep-alive, its bounds (each with a broken twin it catches), bad HTTP,
-ndjson streams, and WebSocket upgrades on the same port (server/net/websocket.py)."""
+"""The server's HTTP/1.1 layer (server/net/transport/http11.py) on real sockets, with a router of
+its own (no hub): bodies, keep-alive, its bounds (each with a broken twin it catches), bad HTTP,
+ndjson streams, and WebSocket upgrades on the same port (server/net/transport/websocket.py)."""
 
 from __future__ import annotations
 
@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 from websockets.asyncio.client import connect
 
-from server.net import http11
-from server.net.http11 import HttpServer
-from server.net.http_types import Request, Response, Stream, json_answer
-from server.net.websocket import WebSocket, WsOptions
+from server.net.transport import http11
+from server.net.transport.http11 import HttpServer
+from server.net.transport.http_types import Request, Response, Stream, json_answer
+from server.net.transport.websocket import WebSocket, WsOptions
 
 Reader = asyncio.StreamReader
 
@@ -59,7 +59,7 @@ class Echo:
 
 
 def _frame(message: str | bytes) -> bytes:
-    from server.net.connection import wire
+    from server.net.transport.connection import wire
 
     return wire(message)
 

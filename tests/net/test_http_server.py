@@ -10,8 +10,8 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from server.engine import Registry
-from server.net.accounts import MAX_BODY
 from server.net.app import KibitzServer
+from server.net.services.accounts import MAX_BODY
 
 from ..conftest import serving
 from .botapi_helpers import bot_account

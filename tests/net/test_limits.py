@@ -17,7 +17,7 @@ from websockets.exceptions import InvalidStatus
 
 from server.engine import Registry
 from server.net.app import Config, KibitzServer
-from server.net.connection import Limits
+from server.net.transport.connection import Limits
 from server.sdk import KibitzClient, KibitzError
 
 

@@ -1,4 +1,4 @@
-"""The one table of message types (``server/net/messages.py``): every handler written is in
+"""The one table of message types (``server/net/protocol/messages.py``): every handler written is in
 it, every type in it is documented, and a type not in it is refused."""
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from server.net import handlers, lobby_handlers, seek_handlers, social
-from server.net.errors import ProtocolError
-from server.net.handlers import Handler, Handlers
-from server.net.messages import MESSAGES
+from server.net.protocol import handlers, lobby_handlers, seek_handlers, social
+from server.net.protocol.handlers import Handler, Handlers
+from server.net.protocol.messages import MESSAGES
+from server.net.transport.errors import ProtocolError
 
 PROTOCOL = (Path(__file__).resolve().parents[2] / "docs" / "PROTOCOL.md").read_text()
 MODULES = (handlers, lobby_handlers, seek_handlers, social)
@@ -44,7 +44,7 @@ def test_every_handler_is_in_the_table() -> None:
 
 def test_a_handler_left_out_of_the_table_is_found() -> None:
     broken = {k: v for k, v in MESSAGES.items() if k != "chat"}
-    assert unlisted(MODULES, broken) == ["server.net.social.chat"]
+    assert unlisted(MODULES, broken) == ["server.net.protocol.social.chat"]
 
 
 def test_every_message_type_is_documented() -> None:

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.metrics_core import Metric
 
-from server.net.metrics import LATENCY_BUCKETS, Metrics, Tally, Timings
+from server.net.transport.metrics import LATENCY_BUCKETS, Metrics, Tally, Timings
 
 
 def _samples(text: bytes, name: str) -> list[str]:

@@ -1,6 +1,6 @@
 """Names, over real sockets: every door that takes a name, room id or token matches the whole
 string (``"Ada\\n"`` is not ``Ada``), and a guest may not wear an account's name; seats and
-chat say which kind a name is (server/net/names.py)."""
+chat say which kind a name is (server/net/services/names.py)."""
 
 from __future__ import annotations
 
@@ -11,12 +11,11 @@ from typing import Any
 
 import pytest
 
-from server.net import accounts
-from server.net.accounts import accounts_of
 from server.net.app import KibitzServer
-from server.net.errors import ProtocolError
-from server.net.handlers import _room
-from server.net.hub import ROOM_ID
+from server.net.node.hub import ROOM_ID
+from server.net.protocol.handlers import room_arg
+from server.net.services import accounts
+from server.net.transport.errors import ProtocolError
 from server.sdk import KibitzClient, KibitzError
 
 from .test_accounts import api, register_and_login
@@ -56,7 +55,7 @@ def test_the_validators_take_whole_strings(tail: str) -> None:
     assert accounts.check_name("Bo80011" + tail) is not None
     assert ROOM_ID.fullmatch("e83KZCGS") and not ROOM_ID.fullmatch("e83KZCGS" + tail)
     with pytest.raises(ProtocolError) as err:
-        _room({"room": "e83KZCGS" + tail})
+        room_arg({"room": "e83KZCGS" + tail})
     assert err.value.code == "no_such_room"
 
 
@@ -76,7 +75,7 @@ async def test_register_refuses_a_name_with_a_trailing_newline(server: KibitzSer
 async def test_login_refuses_a_name_with_a_trailing_newline(server: KibitzServer) -> None:
     """Even an account stored under such a name (made before the fix) cannot log in."""
     assert server.hub is not None
-    store = accounts_of(server.hub).store
+    store = server.accounts.store
     salt = secrets.token_bytes(16)
     digest = accounts.hash_password("pa55-w0rd!", salt)
     await store.create_user(

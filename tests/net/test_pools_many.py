@@ -22,9 +22,8 @@ import pytest
 
 from server.engine import Registry
 from server.net.app import Config, KibitzServer
-from server.net.connection import Limits
-from server.net.pools import parse_pool, pool_name
-from server.net.seeks import start_seeks
+from server.net.services.matchmaking.pools import parse_pool, pool_name
+from server.net.transport.connection import Limits
 from server.sdk import KibitzClient, KibitzError
 from server.store import accounts
 
@@ -117,7 +116,7 @@ async def gather_paired(clients: dict[str, KibitzClient], want: int) -> dict[str
 async def scenario(n1: KibitzServer, n2: KibitzServer, *, rated: bool = True) -> Seen:
     """Accounts when ``rated``, else guests (no accounts to make: faster)."""
     assert n2.hub is not None
-    store = (await start_seeks(n2.hub, n2.handlers)).store
+    store = n2.seeks.store
     names = [*SEATED[:2], LEAVER, *SEATED[2:], FIFTH]  # every other one on each node
     seen = Seen({}, rated=rated)
     for i, name in enumerate(names):
@@ -244,7 +243,7 @@ async def test_the_table_script_takes_everyone_or_nobody(
 ) -> None:
     async with two_nodes(redis_url, prefix, registry) as (n1, _):
         assert n1.hub is not None
-        await take_checks((await start_seeks(n1.hub, n1.handlers)).store)
+        await take_checks(n1.seeks.store)
         broken = accounts.AccountStore(n1.hub.store.redis, prefix + "broken:")
         broken._table = broken.redis.register_script(NO_GUARD)
         with pytest.raises(AssertionError):
@@ -256,7 +255,7 @@ async def test_pool_join_takes_the_games_table_sizes(
 ) -> None:
     async with two_nodes(redis_url, prefix, registry) as (n1, _):
         assert n1.hub is not None
-        store = (await start_seeks(n1.hub, n1.handlers)).store
+        store = n1.seeks.store
         guests = [await KibitzClient.connect(n1.ws_url) for _ in range(3)]
         g = guests[0]
         for bad, code in [

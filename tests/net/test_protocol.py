@@ -441,7 +441,7 @@ async def test_resync_answers_the_version_it_sent_even_when_a_move_lands_meanwhi
         if armed.pop() if armed else False:
             await play(b, room, "e7e5")
 
-    handlers.on_join = (*handlers.on_join, move_meanwhile)
+    handlers.seating.on_join = (*handlers.seating.on_join, move_meanwhile)
     a.drain()
     ok = await a.request("resync", room=room)
     pushed = await a.next_update(room)

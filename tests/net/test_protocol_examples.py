@@ -23,8 +23,8 @@ from websockets.asyncio.client import connect
 
 from server.engine import Registry
 from server.net.app import Config, KibitzServer
-from server.net.connection import Limits
-from server.net.messages import MESSAGES
+from server.net.protocol.messages import MESSAGES
+from server.net.transport.connection import Limits
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "PROTOCOL.md"
 Message = dict[str, Any]

@@ -17,7 +17,7 @@ from redis.crc import key_slot
 
 from server.engine import Registry
 from server.net.app import Config, KibitzServer
-from server.net.connection import Limits
+from server.net.transport.connection import Limits
 from server.sdk import KibitzClient, KibitzError
 from server.store import Unknown
 from server.store.cluster import ClusterStore, TornDownSafeCluster

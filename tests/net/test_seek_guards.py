@@ -81,10 +81,10 @@ async def test_seeks_are_capped_per_address(
 
 async def test_the_default_caps(server: KibitzServer) -> None:
     """5 open seeks per player; 20 per address by default."""
-    from server.net.seeks import MAX_SEEKS_PER_IP, start_seeks
+    from server.net.services.matchmaking.seeks import MAX_SEEKS_PER_IP
 
     assert server.hub is not None
-    assert (await start_seeks(server.hub, server.handlers)).seeks_per_ip == MAX_SEEKS_PER_IP
+    assert server.seeks.seeks_per_ip == MAX_SEEKS_PER_IP
     assert MAX_SEEKS_PER_IP == 20
     guest = await KibitzClient.connect(server.ws_url)
     for _ in range(5):

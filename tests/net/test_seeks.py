@@ -10,9 +10,8 @@ from typing import Any
 import pytest
 
 from server.engine import Registry
-from server.net import seeks as seeks_module
 from server.net.app import Config, KibitzServer
-from server.net.seeks import start_seeks
+from server.net.services.matchmaking import seeks as seeks_module
 from server.sdk import KibitzClient, KibitzError
 from server.store.accounts import Stale
 
@@ -95,7 +94,7 @@ async def test_rated_seek_fools_mate_rates_both(server: KibitzServer) -> None:
     assert mine["change"] == pytest.approx(162.31, abs=0.02) and mine["score"] == 1.0
     # running the game-end hook again (a node taking the room over) changes nothing
     assert server.hub is not None
-    service = await start_seeks(server.hub, server.handlers)
+    service = server.seeks
     hosted = server.hub.rooms.get(room)
     if hosted is not None:
         await service.rate(hosted.room)
@@ -237,7 +236,7 @@ async def test_a_host_dying_at_the_end_still_rates_once(
     assert n1.hub is not None and n2.hub is not None
     a = await user(n1, "Ada")
     b = await user(n1, "Bob")
-    service = await start_seeks(n1.hub, n1.handlers)
+    service = n1.seeks
 
     async def dies(room: Any) -> None:  # the host dies after the last move, before rating
         raise RuntimeError("killed")
@@ -258,7 +257,7 @@ async def test_a_host_dying_at_the_end_still_rates_once(
     for name in ("Ada", "Bob"):
         rating = await wait_rated(n2, name, "chess:blitz")
         assert rating["games"] == 1
-    other = await start_seeks(n2.hub, n2.handlers)
+    other = n2.seeks
     hosted = n2.hub.rooms[room]
     await asyncio.gather(*(other.rate(hosted.room) for _ in range(3)))
     status, history, _ = await api(n2, "GET", "/api/users/Ada/games")
@@ -271,7 +270,7 @@ async def test_store_scripts_refuse_twice(server: KibitzServer) -> None:
     """The Lua guards themselves: a room's result once; a stale rating refused; a pool entry
     paired once; a seek taken once."""
     assert server.hub is not None
-    store = (await start_seeks(server.hub, server.handlers)).store
+    store = server.seeks.store
     old = ""
     new = '{"rating": 1662.31, "rd": 290.32, "volatility": 0.06, "games": 1, "provisional": true}'
     players = [("Ada", old, new)]
@@ -301,7 +300,7 @@ async def test_store_scripts_refuse_twice(server: KibitzServer) -> None:
 
 async def test_a_rated_many_player_game_uses_openskill(server: KibitzServer) -> None:
     assert server.hub is not None
-    service = await start_seeks(server.hub, server.handlers)
+    service = server.seeks
     names = ["Ann", "Ben", "Cid"]
     for n in names:
         await register_and_login(server, n)
@@ -350,7 +349,7 @@ async def test_a_dead_nodes_seeks_and_pool_entries_are_dropped(
             task.cancel()  # n1 dies: it sweeps (and beats) no more, its clients stay "up"
     await asyncio.sleep(0.1)
     assert (await next_of(watcher, "seeks", timeout=10))["seeks"] == []
-    service = await start_seeks(n2.hub, n2.handlers)
+    service = n2.seeks
     assert await service.store.pool("chess:600+0") == {}
     for c in (poster, waiting, watcher):
         await c.close()

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from server.net import handlers
 from server.net.app import KibitzServer
+from server.net.protocol import seating
 from server.sdk import KibitzClient
 
 from .test_protocol import play, seated_pair
@@ -43,7 +43,7 @@ async def test_a_session_keeps_the_seats_of_its_latest_rooms_only(
 ) -> None:
     """Four rooms taken one after another: with a bound of three the first is forgotten
     (the broken twin, no bound to speak of, keeps all four)."""
-    monkeypatch.setattr(handlers, "MAX_ROOMS_HELD", bound)
+    monkeypatch.setattr(seating, "MAX_ROOMS_HELD", bound)
     c = await KibitzClient.connect(server.ws_url)
     rooms = []
     for _ in range(4):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from server.engine import Registry
-from server.net.names import player_key
+from server.net.services.names import player_key
 from server.sdk import KibitzClient
 
 from .test_protocol_examples import register

@@ -9,9 +9,8 @@ import random
 import pytest
 
 from server.engine import Registry
-from server.net.errors import ProtocolError
-from server.net.tournament_service import tournaments_of
-from server.net.tournaments import Directed, Director
+from server.net.services.tournaments.director import Directed, Director
+from server.net.transport.errors import ProtocolError
 from server.tournaments import Tournament
 
 from .tournament_helpers import log_of, nodes, pairings, two_joined
@@ -42,8 +41,8 @@ async def test_a_node_without_the_lease_pairs_nobody(
         players, tid, starts = await two_joined(n1, SPEC)
         log = await log_of(n1, tid)
         assert n1.hub is not None and n2.hub is not None
-        other = tournaments_of(n2.hub).director
-        assert tid not in other.directed and tid in tournaments_of(n1.hub).director.directed
+        other = n2.tournaments.director
+        assert tid not in other.directed and tid in n1.tournaments.director.directed
         d = await stale_copy(other, tid, log)
         if not fenced:
             other.node = ""  # the broken twin: its appends do not name the node

@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 
 from server.engine import Registry
-from server.net.tournament_service import tournaments_of
 
 from .tournament_helpers import nodes, two_joined
 
@@ -29,7 +28,7 @@ async def test_a_view_not_told_is_told_in_the_next_round(
     async with nodes(redis_url, prefix, registry, 1) as (n1,):
         players, tid, _starts = await two_joined(n1, SPEC)
         assert n1.hub is not None
-        director = tournaments_of(n1.hub).director
+        director = n1.tournaments.director
         d = director.directed[tid]
         told: list[tuple[str, str]] = []
         working = director.publish

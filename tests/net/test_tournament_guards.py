@@ -8,8 +8,8 @@ import asyncio
 import pytest
 
 from server.engine import Registry
-from server.net import tournament_ops, tournament_service
-from server.net.tournament_service import tournaments_of
+from server.net.services.tournaments import ops as tournament_ops
+from server.net.services.tournaments import service as tournament_service
 from server.sdk import KibitzClient, KibitzError
 from server.store import tournaments as tstore
 
@@ -99,7 +99,7 @@ async def test_creators_watchers_and_gone_connections_are_bounded(
         await watcher.request("tournament_watch", tournament=tids[0])  # again: the same one
         await refused(watcher, "too_many", "tournament_watch", tournament=tids[2])
         assert n1.hub is not None
-        service = tournaments_of(n1.hub)
+        service = n1.tournaments
         assert sum(len(w) for w in service.watchers.values()) == 2
         await watcher.close()
         for _ in range(40):  # a quiet second later nobody keeps the closed connection

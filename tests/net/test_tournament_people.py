@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from server.engine import Registry
-from server.net import tournament_rooms
+from server.net.services.tournaments import rooms as tournament_rooms
 from server.rooms.room import Room
 from server.sdk import KibitzClient, KibitzError
 

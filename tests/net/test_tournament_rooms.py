@@ -12,10 +12,9 @@ import time
 import pytest
 
 from server.engine import Registry
-from server.net import tournaments as director_module
-from server.net.errors import ProtocolError
-from server.net.tournament_rooms import seat_token, start_game
-from server.net.tournament_service import tournaments_of
+from server.net.services.tournaments import director as director_module
+from server.net.services.tournaments.rooms import seat_token, start_game
+from server.net.transport.errors import ProtocolError
 from server.sdk import KibitzClient
 from server.tournaments import Spec, Tournament
 
@@ -41,12 +40,16 @@ async def test_a_pairing_seats_its_room_once_with_the_same_tokens(
         assert n1.hub is not None and n2.hub is not None
         raw = {"name": "R", "game": "chess", "system": "arena", "clock": {"base": 60}, "minutes": 5}
         spec = Spec.parse(raw | {"rated": True}, id="T1", creator="u:Ada", now=0.0)
-        store = tournaments_of(n1.hub).store
-        first = await start_game(n1.hub, store, "T1", "s3cret", spec, "tRoom1", PLAYERS)
+        store = n1.tournaments.store
+        first = await start_game(
+            n1.hub, store, n1.accounts.store, "T1", "s3cret", spec, "tRoom1", PLAYERS
+        )
         info = await n1.hub.read("tRoom1", "info", {})
         assert [s["kind"] for s in info["seats"]] == ["person", "bot"]
         # a second director (another node, after a failover) seats the same event again
-        again = await start_game(n2.hub, store, "T1", "s3cret", spec, "tRoom1", PLAYERS)
+        again = await start_game(
+            n2.hub, store, n2.accounts.store, "T1", "s3cret", spec, "tRoom1", PLAYERS
+        )
         assert again == first and first["u:Ada"]["token"] == seat_token("s3cret", "tRoom1", 0)
         assert (await n2.hub.read("tRoom1", "info", {}))["version"] == info["version"]
         assert first["u:Ada"]["rated"] is False  # a bot at the table: not rated
@@ -62,11 +65,13 @@ async def test_a_rated_pairing_of_accounts_is_rated(
         await asyncio.to_thread(register, n1.url, "Bob")
         bob = {"key": "u:Bob", "name": "Bob", "user": "Bob", "rating": 1500.0, "bot": None}
         raw = {"name": "R", "game": "chess", "system": "arena", "clock": {"base": 60}, "minutes": 5}
-        store = tournaments_of(n1.hub).store
+        store = n1.tournaments.store
         for rated in (True, False):
             spec = Spec.parse(raw | {"rated": rated}, id="T2", creator="u:Ada", now=0.0)
             room = f"tRated{rated}"
-            sent = await start_game(n1.hub, store, "T2", "s", spec, room, [PLAYERS[0], bob])
+            sent = await start_game(
+                n1.hub, store, n1.accounts.store, "T2", "s", spec, room, [PLAYERS[0], bob]
+            )
             assert sent["u:Bob"]["rated"] is rated
             info = await n1.hub.read(room, "record", {})
             assert (info["rated"] is not None) is rated
@@ -86,7 +91,7 @@ async def test_a_room_its_dead_host_still_leases_is_seated_once_the_lease_lapses
     async with nodes(redis_url, prefix, registry, 1) as (n1,):
         assert n1.hub is not None
         players, tid, starts = await two_joined(n1, SPEC)
-        director = tournaments_of(n1.hub).director
+        director = n1.tournaments.director
         d = director.directed[tid]
         decide = lambda t: t.tick(starts + 1, set(), random.Random(1))  # noqa: E731
         twin = Tournament.replay(await log_of(n1, tid))

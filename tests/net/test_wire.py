@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from websockets.frames import Frame, Opcode
 
-from server.net.connection import wire
+from server.net.transport.connection import wire
 
 
 @pytest.mark.parametrize("size", [0, 1, 125, 126, 127, 65535, 65536, 70000])

@@ -16,8 +16,7 @@ import pytest
 from server.engine import Registry
 from server.engine import grid as grid_contract
 from server.net.app import KibitzServer
-from server.net.connection import Limits
-from server.net.seeks import start_seeks
+from server.net.transport.connection import Limits
 from server.sdk import KibitzClient
 
 from ..conftest import serving
@@ -39,7 +38,7 @@ async def server(redis_url: str, prefix: str, registry: Registry) -> AsyncIterat
 
 async def test_a_four_seat_rated_seek_played_to_the_end(server: KibitzServer) -> None:
     assert server.hub is not None
-    await start_seeks(server.hub, server.handlers)
+    assert server.seeks.started
     clients = [await user(server, n) for n in NAMES]
     posted = await clients[0].request(
         "seek", game="yonin_shogi", settings=BLITZ, rated=True, seats=4

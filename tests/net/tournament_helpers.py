@@ -13,7 +13,7 @@ from typing import Any
 
 from server.engine import Registry
 from server.net.app import Config, KibitzServer
-from server.net.connection import Limits
+from server.net.transport.connection import Limits
 from server.sdk import KibitzClient
 from server.store.log import unpack
 from server.store.tournaments import TournamentStore

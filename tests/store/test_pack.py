@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from server.net.codec import Codec, MsgpackCodec
+from server.net.transport.codec import Codec, MsgpackCodec
 from server.store.log import pack
 
 

@@ -17,9 +17,8 @@ import pytest
 from playwright.async_api import Browser, Page, expect
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-from server.net import tournament_rooms
 from server.net.app import KibitzServer
-from server.net.tournament_service import tournaments_of
+from server.net.services.tournaments import rooms as tournament_rooms
 from server.tournaments import arena as arena_rules
 
 from .tabs import Tab
@@ -328,7 +327,7 @@ async def test_two_people_and_bots_play_an_arena_and_see_the_standings_change(
     both = asyncio.ensure_future(asyncio.gather(*(e.wait() for e in to_a_bot.values())))
     await asyncio.wait([both, people], return_when=asyncio.FIRST_COMPLETED)
     both.cancel()
-    directed = tournaments_of(server.hub).director.directed.get(tid)
+    directed = server.tournaments.director.directed.get(tid)
     if directed is not None and directed.t.ends_at is not None:
         directed.t.ends_at = min(directed.t.ends_at, server.hub.clock())
     await people

@@ -11,7 +11,7 @@ import random
 from typing import Any, Protocol
 
 from ...rooms.policy import Policy
-from ..hub import Hub
+from ..node.hub import Hub
 from .tokens import Caller
 from .variants import Terms, challenge_terms, variant_json, whole
 from .wire import BotApiError

@@ -25,7 +25,7 @@ import json
 import logging
 import random
 import secrets
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Callable
 from typing import Any
 
 from ...bots import strengths
@@ -34,10 +34,10 @@ from ...rooms.ratings import Glicko, category
 from ...rooms.room import Room
 from ...store import api_tokens
 from ...store.api_tokens import ApiStore
-from ..accounts import Accounts
-from ..cluster import next_message
-from ..hub import Hub
-from ..seeks import Seeks
+from ..node.cluster import next_message
+from ..node.hub import Hub
+from ..services.accounts import Accounts
+from ..services.matchmaking.seeks import Seeks
 from . import bot_seats
 from .tokens import Caller
 from .variants import Terms, challenge_terms, variant_json, whole
@@ -76,11 +76,20 @@ def flag(fields: dict[str, str], key: str) -> bool:
 class Challenges:
     """Challenges, the event streams and API games' seats of one hub."""
 
-    def __init__(self, hub: Hub, accounts: Accounts, seeks: Seeks, store: ApiStore) -> None:
+    def __init__(
+        self,
+        hub: Hub,
+        accounts: Accounts,
+        seeks: Seeks,
+        store: ApiStore,
+        offered: Callable[[str], list[str]],
+    ) -> None:
         self.hub = hub
         self.accounts = accounts
         self.seeks = seeks
         self.store = store
+        #: every bot strength the node offers for a game (its own bots, its engines)
+        self.offered = offered
         #: account id -> the queues of its event streams on this node
         self.streams: dict[str, list[asyncio.Queue[dict[str, Any] | None]]] = {}
         self.pubsub: Any = None
@@ -372,7 +381,7 @@ class Challenges:
             built_in = strengths(game)
         except KeyError:
             return []
-        return [s for s in self.seeks.handlers.bot_strengths(game) if s in built_in]
+        return [s for s in self.offered(game) if s in built_in]
 
     # -- games --------------------------------------------------------------------------------
 

@@ -20,8 +20,8 @@ import chess.pgn
 
 from ...engine.chess_pgn import pgn_game
 from ...rooms.errors import RoomError
-from ..errors import ProtocolError
-from ..hub import Hub
+from ..node.hub import Hub
+from ..transport.errors import ProtocolError
 from .games import GameStreams
 from .wire import BotApiError
 from .words import lichess_speed, status_of

@@ -21,12 +21,12 @@ from typing import Any
 
 from ...engine import EngineError
 from ...rooms.errors import RoomError
-from ..accounts import Accounts
-from ..codec import Codec
-from ..connection import Client, Limits
-from ..errors import ProtocolError
-from ..http11 import Connection
-from ..hub import Hub
+from ..node.hub import Hub
+from ..services.accounts import Accounts
+from ..transport.codec import Codec
+from ..transport.connection import Client, Limits
+from ..transport.errors import ProtocolError
+from ..transport.http11 import Connection
 from .positions import UCI_GAMES, initial_fen, read_move, seat_fields, turn_text
 from .variants import variant_json
 from .wire import BotApiError, Stream, stream, ticks
@@ -38,7 +38,7 @@ _JSON = Codec()
 
 
 def unwire(frame: bytes) -> bytes:
-    """The payload of one unmasked server frame (:func:`server.net.connection.wire`)."""
+    """The payload of one unmasked server frame (:func:`server.net.transport.connection.wire`)."""
     n = frame[1] & 0x7F
     start = 2 if n < 126 else 4 if n == 126 else 10
     return frame[start:]

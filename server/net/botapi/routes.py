@@ -36,16 +36,16 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from ...store.api_tokens import ApiStore
-from ..accounts import accounts_of
-from ..admission import Admission, Refused, Work, unlimited
-from ..codec import Codec
-from ..connection import Limits, TokenBucket
-from ..errors import ProtocolError
-from ..handlers import Handlers
-from ..http_types import Request, Response
-from ..hub import Hub
-from ..seeks import start_seeks
-from ..social import CHAT_RATE, CHAT_WINDOW, chat, readable_chat
+from ..node.hub import Hub
+from ..protocol.handlers import Handlers
+from ..protocol.social import CHAT_RATE, CHAT_WINDOW, chat, readable_chat
+from ..services.accounts import Accounts
+from ..services.matchmaking.seeks import Seeks
+from ..transport.admission import Admission, Refused, Work, unlimited
+from ..transport.codec import Codec
+from ..transport.connection import Limits, TokenBucket
+from ..transport.errors import ProtocolError
+from ..transport.http_types import Request, Response
 from . import bot_seats
 from .challenges import Challenges, flag
 from .export import Export
@@ -95,12 +95,20 @@ def is_api_path(path: str) -> bool:
 class BotApi:
     """The Bot and Board API of one hub (started once with the server)."""
 
-    def __init__(self, hub: Hub, handlers: Handlers, admission: Admission | None = None) -> None:
+    def __init__(
+        self,
+        hub: Hub,
+        handlers: Handlers,
+        accounts: Accounts,
+        seeks: Seeks,
+        admission: Admission | None = None,
+    ) -> None:
         self.hub = hub
         self.handlers = handlers
         #: the node's admission of new work, shared with the WebSocket door (None: none)
         self.admission = admission
-        self.accounts = accounts_of(hub)
+        self.accounts = accounts
+        self.seeks = seeks
         self.store = ApiStore(hub.store.redis, hub.store.accounts_prefix + "botapi:")
         self.tokens = Tokens(self.accounts, self.store)
         self.challenges: Challenges | None = None
@@ -116,8 +124,9 @@ class BotApi:
         self.chat_budgets: dict[tuple[str, str, str], TokenBucket] = {}
 
     async def start(self) -> None:
-        seeks = await start_seeks(self.hub, self.handlers)
-        self.challenges = Challenges(self.hub, self.accounts, seeks, self.store)
+        self.challenges = Challenges(
+            self.hub, self.accounts, self.seeks, self.store, self.handlers.bot_strengths
+        )
         await self.challenges.start()
         self.presence.start()
 
@@ -211,7 +220,7 @@ class BotApi:
     def admitted(self, request: Request, caller: Caller, *, bot: bool = False) -> Work:
         """New work from the caller's account and address (``bot``: a game with a bot), to
         create inside the returned context: 429 past the limits shared with the WebSocket
-        door (:class:`~server.net.admission.Admission`), with nothing counted."""
+        door (:class:`~server.net.transport.admission.Admission`), with nothing counted."""
         if self.admission is None:
             return unlimited()
         try:
@@ -413,7 +422,7 @@ class BotApi:
     async def chat_lines(self, room_id: str) -> list[dict[str, str]]:
         """lichess's game chat: the players' chat so far, oldest first, ``{user, text}``
         (the spectators' room is not the players' chat, on lichess as here)."""
-        entries = await readable_chat(self.hub, room_id)
+        entries = await readable_chat(self.hub, self.handlers.seating.archived, room_id)
         return [
             {"text": e["text"], "user": e["from"]} for e in entries if e["channel"] == "players"
         ]

@@ -17,8 +17,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ...store.api_tokens import TOKEN_PREFIX, ApiStore
-from ..accounts import Accounts, request_token
-from ..http_types import Request, Response
+from ..services.accounts import Accounts, request_token
+from ..transport.http_types import Request, Response
 from .wire import BotApiError, json_response
 
 SCOPES = ("bot:play", "board:play", "challenge:read", "challenge:write")

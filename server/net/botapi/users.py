@@ -28,8 +28,8 @@ import logging
 from typing import Any
 
 from ...store.api_tokens import PRESENCE_TTL, ApiStore
-from ..accounts import Accounts, check_name
-from ..hub import Hub
+from ..node.hub import Hub
+from ..services.accounts import Accounts, check_name
 from .tokens import Caller
 from .wire import BotApiError
 from .words import speed_key

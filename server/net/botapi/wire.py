@@ -1,9 +1,10 @@
 """The Bot API's HTTP plumbing: lichess's error bodies, request bodies, and ndjson streams.
 
-An answer is a :class:`~server.net.http_types.Response`, or a :class:`~server.net.http_types.Stream`
-(one JSON object a line, a bare newline every ``KEEPALIVE`` seconds), which the server's HTTP
-connection serves (``server/net/http11.py``: its bounds, and the access log). A stream's
-source looks every :data:`POLL` seconds whether it should end (:func:`ticks`).
+An answer is a :class:`~server.net.transport.http_types.Response`, or a
+:class:`~server.net.transport.http_types.Stream` (one JSON object a line, a bare newline every
+``KEEPALIVE`` seconds), which the server's HTTP connection serves
+(``server/net/transport/http11.py``: its bounds, and the access log). A stream's source looks every
+:data:`POLL` seconds whether it should end (:func:`ticks`).
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 from urllib.parse import parse_qs
 
-from ..accounts import respond
-from ..http_types import Request, Response, Source, Stream, answer
+from ..services.accounts import respond
+from ..transport.http_types import Request, Response, Source, Stream, answer
 
 #: how often a stream looks whether the server is closing
 POLL = 0.5

@@ -1,0 +1,1 @@
+"""Seeks, quick-pairing pools, and rating finished paired games."""

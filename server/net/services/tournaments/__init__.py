@@ -1,0 +1,1 @@
+"""Tournaments on the cluster: the director, request routing, operations, their rooms, HTTP."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import shutil
@@ -171,11 +172,17 @@ class Chromium:
         return self._browser
 
     async def discard(self) -> None:
-        """Close the browser (it misbehaved): the next test gets a new one."""
+        """Close the browser (it misbehaved): the next test gets a new one. A browser that
+        does not close in time is left to die with the driver (a wedged Chromium once held
+        a worker's last teardown for ten minutes: the session's timeout does not cover it)."""
         browser, self._browser = self._browser, None
         if browser is not None:
             with contextlib.suppress(Exception):
-                await browser.close()
+                await asyncio.wait_for(browser.close(), CLOSE_SECONDS)
+
+
+#: how long closing the browser, then the Playwright driver, may take at the session's end
+CLOSE_SECONDS = 20
 
 
 @pytest_asyncio.fixture(scope="session", loop_scope="session")
@@ -183,12 +190,14 @@ async def chromium() -> AsyncIterator[Chromium]:
     """One Chromium per worker, on the session loop, for every browser test (each test
     opens its own contexts in it, and ``browser`` closes them after)."""
     assert shutil.which(CHROMIUM), f"{CHROMIUM} is missing: bash scripts/test.sh installs it"
-    async with async_playwright() as pw:
-        shared = Chromium(pw)
-        try:
-            yield shared
-        finally:
-            await shared.discard()
+    pw = await async_playwright().start()
+    shared = Chromium(pw)
+    try:
+        yield shared
+    finally:
+        await shared.discard()
+        with contextlib.suppress(Exception):  # the driver exits with the worker anyway
+            await asyncio.wait_for(pw.stop(), CLOSE_SECONDS)
 
 
 def kibitz_cmd(*args: str) -> list[str]:

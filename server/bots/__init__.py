@@ -209,13 +209,14 @@ _STRENGTHS: dict[str, dict[str, tuple[str, float]]] = {
         "normal": ("maxn_sampled", 1.0),
         "hard": ("maxn", 3.0),
     },
-    # max^n, then Best-Reply Search, on the win-first utilities of .yonin_eval (docs/BOTS.md,
-    # Yonin Shogi; docs/results/yonin_shogi_top_vs_greedy.txt, yonin_shogi_brs_vs_3normal.txt)
+    # max^n on the win-first utilities of .yonin_eval (docs/BOTS.md, Yonin Shogi;
+    # docs/results/yonin_shogi_top_vs_greedy.txt); Best-Reply Search ("brs") measured weaker
+    # against "normal" than this (docs/results/yonin_shogi_brs_ladder.txt): not adopted
     "yonin_shogi": {
         "random": ("random", 0.0),
         "easy": ("greedy", 0.1),
         "normal": ("maxn", 0.25),
-        "hard": ("brs", 1.0),
+        "hard": ("maxn", 1.0),
     },
 }
 

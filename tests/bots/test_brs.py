@@ -1,7 +1,7 @@
-"""Best-Reply Search (server/bots/brs.py), Yonin Shogi's ``hard``: the others' strongest
+"""Best-Reply Search (server/bots/brs.py), an algorithm of Yonin Shogi: the others' strongest
 reply comes from whichever seat has it, played out of turn; the search keeps to its budget.
 
-How strong it is, is measured in docs/results/yonin_shogi_brs_vs_3normal.txt, not here.
+How strong it is, is measured in docs/results/yonin_shogi_brs_ladder.txt, not here.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ def choose(layout: str, seat: int = 0, budget: float = 2.0, **options: object) -
     return bot.choose(GAME, seat, [GAME.view(state, seat)], legal, budget, random.Random(0))
 
 
-def test_hard_is_best_reply_search() -> None:
-    assert isinstance(make_bot("yonin_shogi", "hard"), BestReplyBot)
+def test_brs_is_an_algorithm_of_yonin_shogi() -> None:
+    assert isinstance(make_bot("yonin_shogi", "brs"), BestReplyBot)
 
 
 def test_takes_a_king_when_it_can() -> None:

@@ -21,6 +21,7 @@ KEYS = {
     "spectator_delay",
     "spectators_see_all",
     "first_move",
+    "rematch",
 }
 #: seconds to make the first move, by speed, as lichess gives them (lila's
 #: ``Game.timeForFirstMove``, outside tournaments); untimed games never abort
@@ -56,6 +57,8 @@ class Policy:
             from when their first turn began): past it the game is aborted, unrated. No
             clock runs until every seat has moved. Default: lichess's by speed
             (:data:`FIRST_MOVE`: 15 s ultrabullet to 35 s classical); 0: never.
+        rematch: the players may ask for a rematch once the game is over (off in a
+            tournament's games: the tournament pairs the next one).
     """
 
     undo: bool
@@ -65,6 +68,7 @@ class Policy:
     spectator_delay: int = 0
     spectators_see_all: bool = False
     first_move: float = 0
+    rematch: bool = True
 
     @classmethod
     def parse(cls, raw: Mapping[str, Any] | None, game: Game[Any, Any]) -> Policy:
@@ -72,7 +76,7 @@ class Policy:
         unknown = sorted(set(raw) - KEYS)
         if unknown:
             raise InvalidOptions(f"unknown room setting(s): {', '.join(unknown)}")
-        for key in ("undo", "bots_accept_undo", "spectators_see_all"):
+        for key in ("undo", "bots_accept_undo", "spectators_see_all", "rematch"):
             if key in raw and not isinstance(raw[key], bool):
                 raise InvalidOptions(f"room setting {key!r} must be true or false")
         on_timeout = raw.get("on_timeout", "forfeit")
@@ -105,6 +109,7 @@ class Policy:
             clock=clock,
             on_timeout=on_timeout,
             spectator_delay=delay,
+            rematch=raw.get("rematch", True),
         )
 
     def to_json(self) -> Json:
@@ -116,4 +121,5 @@ class Policy:
             "spectator_delay": self.spectator_delay,
             "spectators_see_all": self.spectators_see_all,
             "first_move": self.first_move,
+            "rematch": self.rematch,
         }

@@ -28,7 +28,7 @@ from typing import Any
 from ..engine import REGISTRY, Game, InvalidOptions, Registry
 from ..engine.base import turn_rng
 from . import render
-from .errors import BadRequest, NotFinished
+from .errors import BadRequest, Forbidden, NotFinished
 from .policy import Policy
 from .render import RESYNC_EVENT_LIMIT, Change, Recipient, Renderer
 from .standing import Rated
@@ -182,6 +182,8 @@ class Room(Table):
         self._check_actor(seat, actor)
         if self.outcome is None:
             raise NotFinished("a rematch is offered once the game is over")
+        if not self.policy.rematch:
+            raise Forbidden("this game has no rematch: its tournament pairs the next game")
         return self.offers.offer_rematch(seat, now)
 
     def decline_rematch(self, seat: int, actor: Actor, now: float) -> list[Event]:

@@ -46,6 +46,8 @@ async def test_a_pairing_seats_its_room_once_with_the_same_tokens(
         )
         info = await n1.hub.read("tRoom1", "info", {})
         assert [s["kind"] for s in info["seats"]] == ["person", "bot"]
+        # the tournament pairs the next game: its rooms offer no rematch (rooms' own test)
+        assert (await n1.hub.read("tRoom1", "record", {}))["policy"]["rematch"] is False
         # a second director (another node, after a failover) seats the same event again
         again = await start_game(
             n2.hub, store, n2.accounts.store, "T1", "s3cret", spec, "tRoom1", PLAYERS

@@ -125,8 +125,9 @@ export function offerControls({ request, u, info, moved, followRoom, gone = null
     box.push(h("p", {}, `${playerLabel(info, u, u.draw_offer)} offers a draw.`));
   }
 
-  // a tournament pairs the next game itself: no rematch inside it
-  if (u.status === "over" && !tournament) {
+  // a tournament pairs the next game itself: no rematch inside it (its rooms say so)
+  const noRematch = tournament || (u.settings && u.settings.rematch === false);
+  if (u.status === "over" && !noRematch) {
     const rm = u.rematch || null;
     const asked = rm ? rm.asked : [];
     if (rm && rm.new_room) {

@@ -51,7 +51,10 @@ FIRST_MOVE: float | None = None
 
 
 def clock_settings(base: int, increment: int) -> dict[str, Any]:
-    settings: dict[str, Any] = {"clock": {"type": "fischer", "base": base, "increment": increment}}
+    settings: dict[str, Any] = {
+        "clock": {"type": "fischer", "base": base, "increment": increment},
+        "rematch": False,  # the tournament pairs the next game
+    }
     if FIRST_MOVE is not None:
         settings["first_move"] = FIRST_MOVE
     return settings

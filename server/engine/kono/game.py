@@ -69,8 +69,13 @@ class Kono(TurnGame[KonoState, KonoMove]):
             if ch != EMPTY
         }
         status = grid_views.status(SEAT_NAMES, state.to_move, end(state), _REASONS, loser_has=True)
-        return grid_views.describe_board(
-            SQUARES, grid_views.STONE_SEATS, pieces, move=state.last_move, status=status
+        return grid_views.describe_board(  # played on the points where the lines cross
+            SQUARES,
+            grid_views.STONE_SEATS,
+            pieces,
+            move=state.last_move,
+            status=status,
+            style="points",
         )
 
     # -- bot hooks -----------------------------------------------------------------------

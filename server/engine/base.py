@@ -283,6 +283,11 @@ class Game(Generic[S, M]):
     #: generic web board draws and plays; any other word names a board of the web client's
     #: own (``"chess"``, ``"apocalypse"``, ``"banqi"``, ``"track"``)
     board: ClassVar[str] = "grid"
+    #: the piece sets a player may choose between, as ``(name, {kind: glyph})``: the first
+    #: is what the views draw (its glyphs empty: the description's own), each other one
+    #: replaces the glyph of the piece kinds it names (XiangQi's Western letters); sent in
+    #: ``info``, the choice is the client's
+    piece_sets: ClassVar[tuple[tuple[str, Mapping[str, str]], ...]] = ()
 
     # -- setup ---------------------------------------------------------------------------
 
@@ -436,6 +441,7 @@ class Game(Generic[S, M]):
             "simultaneous": self.simultaneous,
             "board": self.board,
             "options": {k: o.to_json() for k, o in self.options.items()},
+            "piece_sets": [{"name": n, "glyphs": dict(g)} for n, g in self.piece_sets],
         }
 
     def __repr__(self) -> str:

@@ -347,7 +347,7 @@ def test_view_terrain_pieces_last_move_and_status() -> None:
         f + r for f in "bcef" for r in "456"
     )
     assert len({t["fill"] for t in desc["terrain"].values()}) == 3
-    assert desc["pieces"]["g1"]["label"] == "Lion (7)" and desc["pieces"]["g1"]["glyph"] == "L"
+    assert desc["pieces"]["g1"]["label"] == "Lion (7)" and desc["pieces"]["g1"]["glyph"] == "L7"
     assert desc["pieces"]["a9"]["seat"] == 1
     assert desc["status"] == "Red to move" and desc["last"] == []
     after = act(start(), "g3-g4")

@@ -93,20 +93,53 @@ export class ViewToggles {
       },
       "Premoves",
     );
+    // a game with more than one piece set (XiangQi's characters or Western letters):
+    // the choice is kept per game
+    this.sets = [];
+    this.game = null;
+    this.piecesButton = h(
+      "button",
+      {
+        type: "button",
+        class: "secondary small",
+        id: "pieces-toggle",
+        hidden: true,
+        onclick: () => {
+          const names = this.sets.map((set) => set.name);
+          const next = names[(names.indexOf(this.pieceSet()) + 1) % names.length];
+          storage.setPref(`pieces.${this.game}`, next);
+          this.render();
+          onFlip();
+        },
+      },
+      "Pieces",
+    );
     this.el = h(
       "div",
       { class: "view-toggles", role: "group", "aria-label": "Board view" },
       this.flipButton,
       this.coordsButton,
       this.premoveButton,
+      this.piecesButton,
     );
     this.render();
+  }
+
+  /** The name of the piece set chosen for the game shown (the game's first by default). */
+  pieceSet() {
+    const names = this.sets.map((set) => set.name);
+    const chosen = storage.pref(`pieces.${this.game}`, names[0]);
+    return names.includes(chosen) ? chosen : names[0];
   }
 
   /** Shown only for boards of squares (not the hare track); premoves only to a player. */
   show(info, seated) {
     this.el.hidden = !GRID_BOARDS.has(info && info.board);
     this.premoveButton.hidden = !seated || !premovesApply(info);
+    this.sets = (info && Array.isArray(info.piece_sets) && info.piece_sets) || [];
+    this.game = info ? info.name : null;
+    this.piecesButton.hidden = this.sets.length < 2;
+    this.render();
   }
 
   render() {
@@ -114,7 +147,17 @@ export class ViewToggles {
     this.coordsButton.setAttribute("aria-pressed", this.coords ? "true" : "false");
     this.premoveButton.setAttribute("aria-pressed", this.premoves ? "true" : "false");
     this.scope.classList.toggle("no-coords", !this.coords);
+    if (this.sets.length > 1) this.piecesButton.textContent = `Pieces: ${this.pieceSet()}`;
   }
+}
+
+/** The glyphs of the chosen piece set, by piece kind (null: the views' own). */
+export function chosenGlyphs(info) {
+  const sets = (info && Array.isArray(info.piece_sets) && info.piece_sets) || [];
+  if (sets.length < 2) return null;
+  const name = storage.pref(`pieces.${info.name}`, sets[0].name);
+  const set = sets.find((one) => one.name === name);
+  return set && Object.keys(set.glyphs).length ? set.glyphs : null;
 }
 
 /** The seat drawn at the bottom of the board: ours (seat 0 when watching), turned by a flip. */

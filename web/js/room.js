@@ -278,7 +278,7 @@ export class RoomView {
     this.title.textContent = info.title || u.game;
     document.title = tabTitle(u, info.title || u.game);
     this.watchLink.hidden = this.app.spectatorOnly;
-    const key = `${u.game}/${info.board}/${you}/${this.toggles.flipped}`;
+    const key = `${u.game}/${info.board}/${you}/${this.toggles.flipped}/${this.toggles.pieceSet()}`;
     if (this.boardKey !== key) {
       this.boardHost.replaceChildren();
       this.infoHost.replaceChildren();

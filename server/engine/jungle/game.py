@@ -28,8 +28,20 @@ from .rules import apply, generate, outcome, targets
 from .values import JungleMove, JungleState, position_key, rows
 
 SEATS = grid_views.seats(("Red", "#c0392b", "south"), ("Blue", "#2c6fbb", "north"))
-#: the glyph on a piece: its initial (P for the leopard, or panther: L is the Lion)
+#: the glyph on a piece: its initial (P for the leopard, or panther: L is the Lion), then its
+#: rank in the game's variant (``E8``: who takes whom, on the piece)
 GLYPHS = {"e": "E", "l": "L", "t": "T", "p": "P", "w": "W", "d": "D", "c": "C", "r": "R"}
+#: the characters of Dou Shou Qi's own pieces, a choice beside the letters
+CHINESE = {
+    "elephant": "象",
+    "lion": "獅",
+    "tiger": "虎",
+    "leopard": "豹",
+    "wolf": "狼",
+    "dog": "狗",
+    "cat": "貓",
+    "rat": "鼠",
+}
 REASONS = {
     "den": "a piece entered the den",
     "all_captured": "every enemy piece taken",
@@ -44,6 +56,7 @@ ADVANCE = 0.1  # evaluate: per step nearer the enemy den
 class Jungle(TurnGame[JungleState, JungleMove]):
     name = "jungle"
     title = "Jungle"
+    piece_sets = (("Letters and ranks", {}), ("Chinese", CHINESE))
     description = (
         "Dou Shou Qi: eight animals a side take weaker ones by rank across a board of rivers "
         "and traps; the first into the enemy den wins."
@@ -107,7 +120,8 @@ class Jungle(TurnGame[JungleState, JungleMove]):
             if ch != EMPTY:
                 kind = ANIMALS[ch.lower()]
                 label = f"{kind.capitalize()} ({ranks[ch.lower()]})"
-                pieces[SQUARES.name(sq)] = grid.piece(seat_of(ch), kind, label, GLYPHS[ch.lower()])
+                glyph = f"{GLYPHS[ch.lower()]}{ranks[ch.lower()]}"
+                pieces[SQUARES.name(sq)] = grid.piece(seat_of(ch), kind, label, glyph)
         status = grid_views.status(SEAT_NAMES, state.to_move, outcome(state), REASONS)
         return grid_views.describe_board(
             SQUARES,

@@ -29,6 +29,16 @@ GLYPHS = (
     {"k": "帥", "a": "仕", "b": "相", "n": "傌", "r": "俥", "c": "炮", "p": "兵"},
     {"k": "將", "a": "士", "b": "象", "n": "馬", "r": "車", "c": "砲", "p": "卒"},
 )
+#: the Western letters (those of WXF), a choice beside the characters
+WESTERN = {
+    "general": "K",
+    "advisor": "A",
+    "elephant": "E",
+    "horse": "H",
+    "chariot": "R",
+    "cannon": "C",
+    "soldier": "P",
+}
 REASONS = {
     "checkmate": "checkmate",
     "stalemate": "no legal move (stalemate)",
@@ -43,6 +53,7 @@ WORTH = {"k": 0.0, "a": 2.0, "b": 2.0, "n": 4.0, "r": 9.0, "c": 4.5, "p": 1.0}
 class Xiangqi(TurnGame[XiangqiState, XiangqiMove]):
     name = "xiangqi"
     title = "XiangQi"
+    piece_sets = (("Chinese", {}), ("Western", WESTERN))
     description = (
         "Chinese chess: generals in their palaces, elephants that stay home, horses that can "
         "be hobbled, cannons that leap to capture; checkmate or stalemate the enemy general."

@@ -3,6 +3,7 @@
 // of its legal move texts. No game-specific code here: squares, terrain, pieces, hands,
 // marks and the status line all come from the description.
 
+import { chosenGlyphs } from "../atboard.js";
 import { h, s } from "../dom.js";
 import { playerLabel, seatName } from "../text.js";
 import { createGenericBoard } from "./generic.js";
@@ -216,7 +217,7 @@ function makeBoard(boardHost, infoHost, grid0, ctx) {
   }
 
   function update(u, legal) {
-    const grid = u.view && u.view.grid;
+    const grid = restyled(u.view && u.view.grid, chosenGlyphs(ctx.info));
     if (!grid) return;
     latestGrid = grid;
     busy = false;
@@ -319,4 +320,17 @@ export function describeDescribedMove(info, u, movers) {
     }
     return `${who}: ${lastMoveText(u.view || {})}`;
   });
+}
+
+/** `grid` with its pieces' (and hands') glyphs from `glyphs` (kind -> glyph) where it has
+ *  one: the piece set the player chose; `grid` itself when there is none. */
+function restyled(grid, glyphs) {
+  if (!grid || !glyphs) return grid;
+  const glyph = (p) =>
+    p.kind && glyphs[p.kind] !== undefined ? { ...p, glyph: glyphs[p.kind] } : p;
+  const pieces = Object.fromEntries(Object.entries(grid.pieces).map(([sq, p]) => [sq, glyph(p)]));
+  const hands = Object.fromEntries(
+    Object.entries(grid.hands || {}).map(([seat, hand]) => [seat, hand.map(glyph)]),
+  );
+  return { ...grid, pieces, hands };
 }

@@ -22,15 +22,17 @@ trap 'git -C "$HERE" worktree remove --force "$TMP/old" >/dev/null 2>&1 || true;
 
 git worktree add --detach -q "$TMP/old" "$REV"
 if ! (cd "$TMP/old" && "$PY" setup.py -q build_ext --inplace >/dev/null 2>&1); then
-    if git -C "$HERE" diff --quiet "$REV" -- '*.c' '*.h'; then
-        # the same C sources: the work tree's builds are REV's
-        (cd "$HERE" && find server -name '*.so') | while read -r so; do
+    # each extension whose C sources (its .c and the headers beside it) are the work tree's
+    # runs the work tree's build; one whose sources differ runs REV's pure Python
+    (cd "$HERE" && find server -name '*.so') | while read -r so; do
+        stem="${so%%.cpython*}"
+        if git -C "$HERE" diff --quiet "$REV" -- "$stem.c" "$(dirname "$so")/*.h"; then
             cp "$HERE/$so" "$TMP/old/$so"
-        done
-        echo "note: $REV's compiled parts did not build here; its C sources are the work tree's, whose builds it runs"
-    else
-        echo "note: $REV's compiled parts did not build; it runs its pure Python"
-    fi
+            echo "note: $REV's $stem did not build here; its sources are the work tree's, whose build it runs"
+        else
+            echo "note: $REV's $stem did not build here and its sources differ: it runs its pure Python"
+        fi
+    done
 fi
 
 i=1

@@ -71,17 +71,17 @@ class Unbounded(SeatListener):
 
     __slots__ = ()
 
-    def send_wire(self, data: bytes) -> None:
-        self.queue.append(json.loads(data[2:] if data[1] < 126 else data[4:]))
+    def deliver(self, payload: str | bytes, frame: bytes) -> None:
+        self.queue.append(json.loads(payload))
 
 
 @pytest.mark.parametrize("kind", [SeatListener, Unbounded], ids=["listener", "broken"])
 async def test_a_game_stream_holds_a_bounded_queue(kind: Any) -> None:
     # no connection: only the queue is looked at
     listener = kind(SimpleNamespace(response=None), Codec(), Limits())
-    frame = wire(json.dumps({"type": "update", "room": "r", "status": "playing"}))
+    payload = json.dumps({"type": "update", "room": "r", "status": "playing"})
     for _ in range(games.QUEUE * 3):
-        listener.send_wire(frame)
+        listener.deliver(payload, wire(payload))
     if kind is Unbounded:
         assert len(listener.queue) > games.QUEUE  # the check below would catch it
     else:

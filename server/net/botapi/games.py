@@ -37,13 +37,6 @@ QUEUE = 64
 _JSON = Codec()
 
 
-def unwire(frame: bytes) -> bytes:
-    """The payload of one unmasked server frame (:func:`server.net.transport.connection.wire`)."""
-    n = frame[1] & 0x7F
-    start = 2 if n < 126 else 4 if n == 126 else 10
-    return frame[start:]
-
-
 @dataclass(eq=False, slots=True)
 class SeatListener(Client):
     """A room listener that queues the renderings it is sent (JSON, full updates)."""
@@ -52,12 +45,20 @@ class SeatListener(Client):
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     overflowed: bool = False
 
-    def send_wire(self, data: bytes) -> None:
+    def deliver(self, payload: str | bytes, frame: bytes) -> None:
+        """A fan-out's message: its JSON payload (this listener's codec), never the frame."""
+        self._queue(json.loads(payload))
+
+    def send(self, msg: dict[str, Any]) -> None:
+        """A message for this listener alone: queued as it is, never encoded."""
+        self._queue(msg)
+
+    def _queue(self, msg: dict[str, Any]) -> None:
         if len(self.queue) >= QUEUE:
             self.overflowed = True
             self.queue.clear()
         else:
-            self.queue.append(json.loads(unwire(data)))
+            self.queue.append(msg)
         self.wake.set()
 
 

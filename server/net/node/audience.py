@@ -135,7 +135,8 @@ class Audience:
             if recipient is None or recipient == seat:
                 continue
             for client in list(group):
-                client.send_wire(wire(client.codec.encode(msg)))
+                payload = client.codec.encode(msg)
+                client.deliver(payload, wire(payload))
 
     def recipients_of(self, room_id: str, client: Client) -> list[Recipient]:
         return [r for r, g in self.listeners.get(room_id, {}).items() if client in g]
@@ -151,16 +152,17 @@ class Audience:
             group = groups.get(recipient)
             if not group:
                 continue
-            frames: dict[tuple[str, bool], bytes] = {}
+            frames: dict[tuple[str, bool], tuple[str | bytes, bytes]] = {}
             for client in list(group):
                 use_delta = step is not None and client.deltas
                 key = (client.codec.name, use_delta)
-                frame = frames.get(key)
-                if frame is None:
+                encoded = frames.get(key)
+                if encoded is None:
                     msg = step if use_delta else full
                     assert msg is not None
-                    frame = frames[key] = wire(client.codec.encode(msg))
-                client.send_wire(frame)
+                    payload = client.codec.encode(msg)
+                    encoded = frames[key] = (payload, wire(payload))
+                client.deliver(*encoded)
 
     def disconnect(self, client: Client) -> None:
         self.clients.discard(client)

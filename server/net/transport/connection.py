@@ -200,6 +200,12 @@ class Client:
         """Send ``msg`` (encoded with this client's codec)."""
         self.send_wire(wire(self.codec.encode(msg)))
 
+    def deliver(self, payload: str | bytes, frame: bytes) -> None:
+        """A fan-out's message, encoded with this client's codec (``payload``) and framed
+        (``frame``, built once for every listener that shares the codec): a WebSocket
+        writes the frame; a listener of another kind reads the payload."""
+        self.send_wire(frame)
+
     def send_wire(self, data: bytes) -> None:
         """Write a framed message (:func:`wire`) now; a reader too slow for it is cut."""
         if self.closing:

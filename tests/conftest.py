@@ -139,6 +139,25 @@ async def serving(
         await srv.stop()
 
 
+def node_config(redis_url: str, prefix: str, registry: Registry, node: str, **more: Any) -> Config:
+    """A node of a cluster on the test's Redis and key prefix: leases of 1 s, no bot workers
+    (``more``: other :class:`Config` fields, or these overridden)."""
+    fields: dict[str, Any] = {"port": 0, "node_id": node, "lease_ms": 1000, "bot_workers": 0}
+    return Config(redis_url=redis_url, prefix=prefix, registry=registry, **(fields | more))
+
+
+@contextlib.asynccontextmanager
+async def two_nodes(
+    redis_url: str, prefix: str, registry: Registry, **more: Any
+) -> AsyncIterator[tuple[KibitzServer, KibitzServer]]:
+    """Two started nodes, ``n1`` and ``n2``, of one cluster (:func:`node_config`)."""
+    async with (
+        KibitzServer(node_config(redis_url, prefix, registry, "n1", **more)) as n1,
+        KibitzServer(node_config(redis_url, prefix, registry, "n2", **more)) as n2,
+    ):
+        yield n1, n2
+
+
 @pytest.fixture
 async def server(redis_url: str, prefix: str, registry: Registry) -> AsyncIterator[KibitzServer]:
     async with serving(redis_url, prefix, registry) as srv:

@@ -26,6 +26,7 @@ from server.net.transport.metrics import Metrics
 from server.sdk import KibitzClient
 from server.sdk.client import KibitzError
 
+from ..conftest import node_config
 from .botapi_helpers import Reader, api_token, berserk_client, bot_account, post
 from .test_accounts import register_and_login
 from .test_bot_api import user_with
@@ -214,15 +215,7 @@ async def test_nothing_is_claimed_while_other_nodes_run(
     broken version (a node that believes it sees every connection) gives her game away."""
 
     def config(node: str) -> Config:
-        return Config(
-            port=0,
-            redis_url=redis_url,
-            prefix=prefix,
-            registry=registry,
-            node_id=node,
-            lease_ms=1000,
-            bot_workers=0,
-        )
+        return node_config(redis_url, prefix, registry, node)
 
     async with KibitzServer(config("n1")) as n1, KibitzServer(config("n2")) as n2:
         for _ in range(100):

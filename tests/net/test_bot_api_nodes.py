@@ -10,8 +10,9 @@ from collections.abc import AsyncIterator
 import pytest
 
 from server.engine import Registry
-from server.net.app import Config, KibitzServer
+from server.net.app import KibitzServer
 
+from ..conftest import two_nodes as nodes_of_two
 from .botapi_helpers import Reader, berserk_client, bot_account, post
 from .test_accounts import register_and_login
 from .test_bot_api import user_with
@@ -22,19 +23,8 @@ from .test_seeks import next_of
 async def two_nodes(
     redis_url: str, prefix: str, registry: Registry
 ) -> AsyncIterator[tuple[KibitzServer, KibitzServer]]:
-    def config(node: str) -> Config:
-        return Config(
-            port=0,
-            redis_url=redis_url,
-            prefix=prefix,
-            registry=registry,
-            node_id=node,
-            lease_ms=1000,
-            bot_workers=0,
-        )
-
-    async with KibitzServer(config("n1")) as n1, KibitzServer(config("n2")) as n2:
-        yield n1, n2
+    async with nodes_of_two(redis_url, prefix, registry) as pair:
+        yield pair
 
 
 async def test_a_game_over_the_api_across_two_nodes(

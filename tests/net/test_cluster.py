@@ -10,10 +10,11 @@ from collections.abc import AsyncIterator
 import pytest
 
 from server.engine import Registry
-from server.net.app import Config, KibitzServer
+from server.net.app import KibitzServer
 from server.sdk import KibitzClient, KibitzError
 from server.store import Store
 
+from ..conftest import two_nodes as nodes_of_two
 from .test_restart import ServerProcess
 
 
@@ -21,19 +22,8 @@ from .test_restart import ServerProcess
 async def two_nodes(
     redis_url: str, prefix: str, registry: Registry
 ) -> AsyncIterator[tuple[KibitzServer, KibitzServer]]:
-    def config(node: str) -> Config:
-        return Config(
-            port=0,
-            redis_url=redis_url,
-            prefix=prefix,
-            registry=registry,
-            node_id=node,
-            lease_ms=1000,
-            bot_workers=0,
-        )
-
-    async with KibitzServer(config("n1")) as n1, KibitzServer(config("n2")) as n2:
-        yield n1, n2
+    async with nodes_of_two(redis_url, prefix, registry) as pair:
+        yield pair
 
 
 async def test_players_on_two_nodes_play_to_the_end(

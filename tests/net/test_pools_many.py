@@ -21,12 +21,13 @@ from typing import Any
 import pytest
 
 from server.engine import Registry
-from server.net.app import Config, KibitzServer
+from server.net.app import KibitzServer
 from server.net.services.matchmaking.pools import parse_pool, pool_name
 from server.net.transport.connection import Limits
 from server.sdk import KibitzClient, KibitzError
 from server.store import accounts
 
+from ..conftest import two_nodes as nodes_of_two
 from .test_games import play_out
 from .test_seeks import next_of, user, wait_rated
 
@@ -67,20 +68,10 @@ return out
 async def two_nodes(
     redis_url: str, prefix: str, registry: Registry
 ) -> AsyncIterator[tuple[KibitzServer, KibitzServer]]:
-    def config(node: str) -> Config:
-        return Config(
-            port=0,
-            redis_url=redis_url,
-            prefix=prefix,
-            registry=registry,
-            node_id=node,
-            lease_ms=1000,
-            bot_workers=0,
-            limits=Limits(rate=10_000, burst=10_000),
-        )
-
-    async with KibitzServer(config("n1")) as n1, KibitzServer(config("n2")) as n2:
-        yield n1, n2
+    async with nodes_of_two(
+        redis_url, prefix, registry, limits=Limits(rate=10_000, burst=10_000)
+    ) as pair:
+        yield pair
 
 
 @dataclass

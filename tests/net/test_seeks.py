@@ -15,6 +15,7 @@ from server.net.services.matchmaking import seeks as seeks_module
 from server.sdk import KibitzClient, KibitzError
 from server.store.accounts import Stale
 
+from ..conftest import node_config
 from .test_accounts import api, register_and_login
 from .test_restart import ServerProcess
 
@@ -192,15 +193,7 @@ async def two_nodes(
     redis_url: str, prefix: str, registry: Registry
 ) -> AsyncIterator[tuple[KibitzServer, KibitzServer]]:
     def config(node: str) -> Config:
-        return Config(
-            port=0,
-            redis_url=redis_url,
-            prefix=prefix,
-            registry=registry,
-            node_id=node,
-            lease_ms=1000,
-            bot_workers=0,
-        )
+        return node_config(redis_url, prefix, registry, node)
 
     async with KibitzServer(config("n1")) as n1, KibitzServer(config("n2")) as n2:
         yield n1, n2

@@ -18,21 +18,14 @@ from server.sdk import KibitzClient
 from server.store.log import unpack
 from server.store.tournaments import TournamentStore
 
+from ..conftest import node_config
+
 Message = dict[str, Any]
 
 
 def config(redis_url: str, prefix: str, registry: Registry, node: str, **more: Any) -> Config:
-    return Config(
-        port=0,
-        redis_url=redis_url,
-        prefix=prefix,
-        registry=registry,
-        node_id=node,
-        lease_ms=1000,
-        bot_workers=1,
-        limits=Limits(rate=1000, burst=1000),
-        **more,
-    )
+    fields: dict[str, Any] = {"bot_workers": 1, "limits": Limits(rate=1000, burst=1000)}
+    return node_config(redis_url, prefix, registry, node, **(fields | more))
 
 
 @contextlib.asynccontextmanager

@@ -308,10 +308,10 @@ def _placement(dark_fen: str) -> list[str]:
     return squares
 
 
-def _replayed(state: DarkChessState) -> DarkBoard:
-    """The board before ``state``'s last move, replayed from its start by ``push``."""
+def _replayed(state: DarkChessState, plies: int | None) -> DarkBoard:
+    """``state``'s board after its first ``plies`` moves, replayed from its start by ``push``."""
     board = DarkBoard(state.start_fen)
-    for move in state.moves[:-1]:
+    for move in state.moves[:plies]:
         board.push(move)
     return board
 
@@ -320,10 +320,7 @@ def _check_views(state: DarkChessState) -> None:
     board = state.board
     # the board carries no stack: the history is the state's, and leads to the board
     assert board.move_stack == [] and GAME.ply(state) == len(state.moves)
-    if state.moves:
-        before = _replayed(state)
-        before.push(state.moves[-1])
-        assert before.fen() == board.fen()
+    assert _replayed(state, None).fen() == board.fen()
     for seat in (0, 1, None):
         view = GAME.view(state, seat)
         assert set(view) == VIEW_KEYS
@@ -350,7 +347,7 @@ def _check_views(state: DarkChessState) -> None:
             mine = state.moves and board.turn != color
             assert view["last_move"] == (last if mine else None)
             if mine:  # the own move in SAN, as its mover knew it: never a check mark
-                before = _replayed(state)
+                before = _replayed(state, -1)
                 assert view["last_san"] == before.san(state.moves[-1]).rstrip("+#")
                 assert "+" not in view["last_san"] and "#" not in view["last_san"]
             else:

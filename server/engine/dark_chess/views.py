@@ -121,7 +121,7 @@ def own_san(before: chess.Board, move: chess.Move) -> str:
     mover's own legal moves (which the mover was shown), a capture marked where the mover
     saw the piece taken — and no ``+`` or ``#``, which would tell whether the king (perhaps
     unseen) stands attacked; dark chess has no check (a king is captured). ``before`` is
-    not changed (python-chess's SAN pushes the move on a copy)."""
+    not changed: python-chess writes SAN by pushing the move, here on a copy."""
     return before.copy(stack=False).san(move).rstrip("+#")
 
 

@@ -104,7 +104,7 @@ class Tracker:
         """``world``'s children that fit the views since it, best first."""
         if not isinstance(world, DarkChessState) or world.result is not None:
             return []
-        ply = len(world.board.move_stack)
+        ply = len(world.moves)
         if not ply < self.target:
             return []
         return self._ordered(self._extend([(world, 0.0)], ply), rng)
@@ -159,9 +159,9 @@ def likelihood(world: Any, color: chess.Color, greed: float = GREED) -> float:
     seat should hardly believe. ``1.0`` for a world that is not a Dark Chess state."""
     if not isinstance(world, DarkChessState):
         return 1.0
-    # the position 2 * WEIGHED_MOVES plies back, replayed from the start (a world's board
-    # keeps its moves, not the positions before them)
-    moves = world.board.move_stack
+    # the position 2 * WEIGHED_MOVES plies back, replayed from the start (a world keeps its
+    # moves, not the positions before them)
+    moves = world.moves
     back = max(0, len(moves) - 2 * WEIGHED_MOVES)
     board = DarkBoard(world.start_fen)
     for move in moves[:back]:

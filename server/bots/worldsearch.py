@@ -75,9 +75,9 @@ class WorldSearchBot(ISMCTSBot):
         worlds = [w for w in self._pool(ask) if isinstance(w, DarkChessState)]
         worlds = [w for w in worlds if w.result is None]
         # a world replayed from the first move fits every view so far; a placed one (the
-        # sampler's fallback, its move stack synthetic) only the last: searched only when
+        # sampler's fallback, its history synthetic) only the last: searched only when
         # there is no other
-        replayed = [w for w in worlds if all(w.board.move_stack)]
+        replayed = [w for w in worlds if all(w.moves)]
         worlds = replayed or worlds
         self.searched = worlds
         self.worlds_used = len(worlds)

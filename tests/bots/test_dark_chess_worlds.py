@@ -23,10 +23,9 @@ GAME = get_game("dark_chess")
 
 def replayed_views(world: object, seat: int) -> list[dict]:
     """The seat's view after every ply of a history world, replayed from its start."""
-    board = world.board  # type: ignore[attr-defined]
     state = GAME.new(GAME.check_options({}), 2, turn_rng("w", 0))
     out = [GAME.view(state, seat)]
-    for move in board.move_stack:
+    for move in world.moves:  # type: ignore[attr-defined]
         mover = 0 if state.board.turn == chess.WHITE else 1
         state = GAME.play(state, {mover: move}, turn_rng("w", 0))
         out.append(GAME.view(state, seat))
@@ -83,7 +82,7 @@ def test_placement_worlds_show_the_current_view() -> None:
         for seat in (0, 1):
             world = sample_placement(p.views[seat], seat, random.Random(seed))
             assert GAME.view(world, seat) == p.views[seat][-1]
-            assert len(world.board.move_stack) == GAME.ply(p.state)
+            assert len(world.moves) == GAME.ply(p.state) == GAME.ply(world)
 
 
 def test_placement_keeps_material_and_prefers_last_sightings() -> None:
@@ -115,8 +114,8 @@ def test_a_hint_is_extended() -> None:
     earlier = determinize(views[:-2], seat, random.Random(0), max_seconds=1.0)
     world = determinize(views, seat, random.Random(1), hint=earlier, max_seconds=1.0)
     assert GAME.view(world, seat) == views[-1]
-    if all(earlier.board.move_stack):  # a history world
-        assert len(world.board.move_stack) == len(views) - 1
+    if all(earlier.moves):  # a history world
+        assert len(world.moves) == len(views) - 1
 
 
 def test_a_custom_start_falls_back_to_placement() -> None:

@@ -40,11 +40,11 @@ def next_turn(p: Played, seat: int, rng: random.Random) -> bool:
 
 def replays_every_view(p: Played, seat: int, world: object) -> bool:
     """Whether replaying ``world``'s moves from the start shows ``seat`` its every view."""
-    assert hasattr(world, "board")
+    assert hasattr(world, "moves")
     state = start(DarkBoard(chess.STARTING_FEN), chess.STARTING_FEN, "openspiel")
     if p.game.view(state, seat) != p.views[seat][0]:
         return False
-    for i, move in enumerate(world.board.move_stack, start=1):
+    for i, move in enumerate(world.moves, start=1):
         state = advance(state, move)
         if p.game.view(state, seat) != p.views[seat][i]:
             return False
@@ -68,7 +68,7 @@ def test_advanced_worlds_reproduce_every_view(seed: int) -> None:
         assert len(worlds) == 8
         for world in worlds:
             assert p.game.view(world, seat) == p.views[seat][-1]
-            if all(world.board.move_stack):  # not a placed world
+            if all(world.moves):  # not a placed world
                 assert replays_every_view(p, seat, world)
         if not next_turn(p, seat, rng):
             break

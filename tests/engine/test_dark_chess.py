@@ -308,8 +308,19 @@ def _placement(dark_fen: str) -> list[str]:
     return squares
 
 
+def _replayed(state: DarkChessState, plies: int | None) -> DarkBoard:
+    """``state``'s board after its first ``plies`` moves, replayed from its start by ``push``."""
+    board = DarkBoard(state.start_fen)
+    for move in state.moves[:plies]:
+        board.push(move)
+    return board
+
+
 def _check_views(state: DarkChessState) -> None:
     board = state.board
+    # the board carries no stack: the history is the state's, and leads to the board
+    assert board.move_stack == [] and GAME.ply(state) == len(state.moves)
+    assert _replayed(state, None).fen() == board.fen()
     for seat in (0, 1, None):
         view = GAME.view(state, seat)
         assert set(view) == VIEW_KEYS
@@ -324,7 +335,7 @@ def _check_views(state: DarkChessState) -> None:
             else:
                 assert cell == "?", (seat, chess.square_name(square), board.fen())
         fields = view["fen"].split(" ")
-        last = board.move_stack[-1].uci() if board.move_stack else None
+        last = state.moves[-1].uci() if state.moves else None
         if seat is None:
             assert visible == set()
             assert fields[2:4] == ["-", "-"]
@@ -333,12 +344,11 @@ def _check_views(state: DarkChessState) -> None:
             color = seat == 0
             assert visible == set(chess.SquareSet(visible_squares(board, color, state.visibility)))
             assert board.occupied_co[color] & ~chess.SquareSet(visible).mask == 0
-            mine = board.move_stack and board.turn != color
+            mine = state.moves and board.turn != color
             assert view["last_move"] == (last if mine else None)
             if mine:  # the own move in SAN, as its mover knew it: never a check mark
-                before = board.copy()
-                move = before.pop()
-                assert view["last_san"] == before.san(move).rstrip("+#")
+                before = _replayed(state, -1)
+                assert view["last_san"] == before.san(state.moves[-1]).rstrip("+#")
                 assert "+" not in view["last_san"] and "#" not in view["last_san"]
             else:
                 assert view["last_san"] is None
@@ -460,7 +470,7 @@ def _record(state: DarkChessState) -> dict[str, object]:
         "room": "r1",
         "options": {"fen": state.start_fen, "visibility": state.visibility},
         "players": ["ann", "bob"],
-        "moves": [{"moves": {str(i % 2): m.uci()}} for i, m in enumerate(state.board.move_stack)],
+        "moves": [{"moves": {str(i % 2): m.uci()}} for i, m in enumerate(state.moves)],
         "outcome": outcome.to_json() if outcome else None,
     }
 
@@ -472,7 +482,7 @@ def test_pgn_export_reads_back() -> None:
     assert "Kf7" in pgn  # a move into check, illegal in chess
     game = read_pgn(pgn)
     assert game is not None and not game.errors
-    assert list(game.mainline_moves()) == running.board.move_stack
+    assert tuple(game.mainline_moves()) == running.moves
 
     ended = play(new(), "f3", "e5", "g4", "Qh4", "a3", "Qxe1")
     pgn = GAME.export(_record(ended))["pgn"]
@@ -486,4 +496,4 @@ def test_pgn_export_reads_back() -> None:
     assert f'[FEN "{CASTLE_FEN}"]' in pgn and "1. O-O-O Kd8 2. Rh2+ *" in pgn
     game = read_pgn(pgn)
     assert game is not None and not game.errors
-    assert list(game.mainline_moves()) == castled.board.move_stack
+    assert tuple(game.mainline_moves()) == castled.moves

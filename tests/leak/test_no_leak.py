@@ -9,6 +9,7 @@ harness can fail: a view that leaks one hidden bit is caught.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 from typing import Any
 
@@ -112,17 +113,16 @@ def move_an_unseen_piece(game: Game[Any, Any], state: Any, seat: int, rng: rando
     rng.shuffle(empty)
     for src in pieces[:6]:
         for dst in empty[:12]:
-            b = board.copy()  # the private setters keep the move stack (the public ones clear it)
-            piece_type = b._remove_piece_at(src)
-            assert piece_type is not None
-            b._set_piece_at(dst, piece_type, enemy)
+            b = board.copy()  # no move stack: the history is the state's
+            piece = b.remove_piece_at(src)
+            assert piece is not None
+            b.set_piece_at(dst, piece)
             if not b.is_valid() and b.status() & ~(
                 chess.STATUS_OPPOSITE_CHECK | chess.STATUS_TOO_MANY_CHECKERS
             ):
                 continue
-            candidate = type(state)(
-                b, state.start_fen, state.visibility, state.keys, state.captured, state.result
-            )
+            # the same history (moves, the board before the last move), the piece moved
+            candidate = dataclasses.replace(state, board=b, texts=None)
             if indistinguishable(game, state, candidate, seat) and game.outcome(candidate) is None:
                 return candidate
     return None

@@ -118,7 +118,7 @@ class DarkChess(Game[DarkChessState, chess.Move]):
         return state.result
 
     def ply(self, state: DarkChessState) -> int:
-        return len(state.board.move_stack)
+        return len(state.moves)
 
     def view(self, state: DarkChessState, seat: Seat | None) -> Json:
         """What ``seat`` sees: :func:`~server.engine.dark_chess.views.seat_view`."""
@@ -152,7 +152,7 @@ class DarkChess(Game[DarkChessState, chess.Move]):
         return {
             "start": state.start_fen,
             "visibility": state.visibility,
-            "moves": [m.uci() for m in state.board.move_stack],
+            "moves": [m.uci() for m in state.moves],
         }
 
     def decode_state(self, data: Mapping[str, Any]) -> DarkChessState:

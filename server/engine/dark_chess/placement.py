@@ -32,8 +32,8 @@ def sample_placement(
     (the standard set less the captured and the visible ones) go to unseen squares, each
     kind preferring squares near where the seat last saw such a piece.
 
-    The world's move stack is synthetic (null moves, then the seat's own last move when
-    the view shows it): only its length, the ply, is meaningful, and the repetition history
+    The world's history (``moves``) is synthetic (null moves, then the seat's own last move
+    when the view shows it): only its length, the ply, is meaningful, and the repetition history
     starts at the current position. :class:`NoWorld` if ``tries`` placements all fail.
     """
     color = seat == 0
@@ -245,14 +245,13 @@ def _placed_state(
     visibility: str,
     captured: tuple[tuple[int, ...], tuple[int, ...]],
 ) -> DarkChessState:
-    """A state for a placed board with a synthetic move stack of ``ply`` entries and the
+    """A state for a placed board with a synthetic history of ``ply`` moves and the
     captured pieces of the view (their order is unknown and does not matter)."""
     dark = DarkBoard(board.fen(en_passant="fen"))
     dark.ep_square = board.ep_square
     filler = [chess.Move.null()] * ply
     if last is not None and ply:
         filler[-1] = chess.Move.from_uci(last)
-    dark.move_stack = filler
     start_fen = dark.fen(en_passant="fen")
     taken = tuple(
         (bool(side), t)
@@ -260,7 +259,7 @@ def _placed_state(
         for t in PIECE_TYPES
         for _ in range(captured[side][t - 1])
     )
-    return dataclasses.replace(start(dark, start_fen, visibility), captured=taken)
+    return dataclasses.replace(start(dark, start_fen, visibility, tuple(filler)), captured=taken)
 
 
 def _view_equal(world: DarkChessState, seat: int, view: Mapping[str, Any]) -> bool:

@@ -117,13 +117,20 @@ def castling_moves(
             yield chess.Move(king_sq, to)
 
 
-def castling_rights(board: chess.Board) -> Bitboard:
+def castling_rights(board: chess.Board, before: chess.Board | None = None) -> Bitboard:
     """The castling rights as OpenSpiel keeps them: taking a king leaves its side's rights
-    alone (python-chess clears them), which shows in the last observation of a game."""
+    alone (python-chess clears them), which shows in the last observation of a game.
+
+    ``before``: the position before the last move (a state's ``prev``); without it, the one
+    python-chess's stack of ``board`` keeps, if ``board`` was played with ``push`` (a state's
+    board carries no stack). With neither, the rights are the board's."""
     rights = board.clean_castling_rights()
-    if board.move_stack and not board.kings & board.occupied_co[board.turn]:
-        before = board.copy(stack=1)
-        before.pop()
+    if not board.kings & board.occupied_co[board.turn]:
+        if before is None and board.move_stack:
+            before = board.copy(stack=1)
+            before.pop()
+        if before is None:
+            return rights
         backrank = chess.BB_RANK_1 if board.turn == chess.WHITE else chess.BB_RANK_8
         rights = (rights & ~backrank) | (before.clean_castling_rights() & backrank)
     return rights
@@ -178,8 +185,15 @@ def position_key(board: chess.Board) -> Hashable:
 class DarkChessState:
     """A position with its history. ``board`` is never mutated once the state exists.
 
+    As for chess (:class:`~server.engine.chess_game.ChessState`), the board is built through
+    python-chess's public API (a copy without the stack, and ``push``, then ``clear_stack``)
+    and carries no stack of earlier positions: the history is the state's, ``moves`` (a
+    tuple, copied at each move: pointers only), with ``prev``, the board before the last
+    move (for what the last move's mover was shown: its notation, and the castling rights
+    after a king was taken).
+
     Attributes:
-        board: the true position, with the moves that led to it.
+        board: the true position (no move stack).
         start_fen: the starting position.
         visibility: ``"openspiel"`` or ``"dagaz"`` (the fog rule, docs/GAMES.md 2.1/2.2).
         keys: the position keys since the last capture or pawn move, the current one last.
@@ -188,6 +202,10 @@ class DarkChessState:
         texts: the legal moves' UCI texts, once a view asked for them (a cache).
         last_san: the last move in its mover's notation, where the board cannot tell it (a
             world placed from a view has no earlier position to write it from).
+        moves: the moves from ``start_fen`` to ``board``; a placed world's are synthetic
+            (null moves, then the seat's own last move when its view shows it): only their
+            number, the ply, means anything there (:mod:`.placement`).
+        prev: the board before the last move (``None`` at the start and in a placed world).
     """
 
     board: DarkBoard
@@ -198,6 +216,8 @@ class DarkChessState:
     result: Outcome | None
     texts: list[str] | None = field(default=None, compare=False, repr=False)
     last_san: str | None = field(default=None, compare=False, repr=False)
+    moves: tuple[chess.Move, ...] = field(default=(), compare=False, repr=False)
+    prev: DarkBoard | None = field(default=None, compare=False, repr=False)
 
     def legal_texts(self) -> list[str]:
         """The legal moves as interned UCI texts, in python-chess's order (computed once)."""
@@ -209,7 +229,7 @@ class DarkChessState:
         return self.texts
 
     def __repr__(self) -> str:
-        return f"DarkChessState({self.board.fen()!r}, ply={len(self.board.move_stack)})"
+        return f"DarkChessState({self.board.fen()!r}, ply={len(self.moves)})"
 
 
 def _outcome(board: DarkBoard, keys: tuple[Hashable, ...]) -> Outcome | None:
@@ -226,9 +246,16 @@ def _outcome(board: DarkBoard, keys: tuple[Hashable, ...]) -> Outcome | None:
     return None
 
 
-def start(board: DarkBoard, start_fen: str, visibility: str) -> DarkChessState:
+def start(
+    board: DarkBoard, start_fen: str, visibility: str, moves: tuple[chess.Move, ...] = ()
+) -> DarkChessState:
+    """The state of ``board`` (a board with no move stack); ``moves``, the moves that led
+    there from ``start_fen`` (a placed world's synthetic ones; repetitions are counted from
+    ``board`` on)."""
     keys = (position_key(board),)
-    return DarkChessState(board, start_fen, visibility, keys, (), _outcome(board, keys))
+    return DarkChessState(
+        board, start_fen, visibility, keys, (), _outcome(board, keys), moves=moves
+    )
 
 
 def advance(state: DarkChessState, move: chess.Move) -> DarkChessState:
@@ -244,11 +271,18 @@ def advance(state: DarkChessState, move: chess.Move) -> DarkChessState:
             captured += ((not before.turn, victim),)
     zeroing = before.is_zeroing(move)
     board.push(move)
-    board.move_stack = [*before.move_stack, move]
+    board.clear_stack()  # no history on the board: it is the state's
     key = position_key(board)
     keys = (key,) if zeroing else (*state.keys, key)
     return DarkChessState(
-        board, state.start_fen, state.visibility, keys, captured, _outcome(board, keys)
+        board,
+        state.start_fen,
+        state.visibility,
+        keys,
+        captured,
+        _outcome(board, keys),
+        moves=(*state.moves, move),
+        prev=before,
     )
 
 

@@ -74,24 +74,30 @@ def visible_squares(board: chess.Board, color: chess.Color, visibility: str = "o
     return seen
 
 
-def dark_fen(board: chess.Board, color: chess.Color | None, seen: int) -> str:
+def dark_fen(
+    board: chess.Board, color: chess.Color | None, seen: int, before: chess.Board | None = None
+) -> str:
     """OpenSpiel's ObservationString: a FEN with ``?`` on unseen squares, the observer's
     castling rights only and the e.p. square only if one of its pawns can take there.
     ``color=None`` (a spectator) shows no rights and no e.p. square.
 
     One known difference: OpenSpiel looks for the observer's pawn beside an a- or h-file e.p.
     square without a bounds check and reads the other edge of the next rank (so Black may be
-    shown White's e.p. square a6 because of a black pawn on h6); we stay on the board."""
-    return f"{placement(board, seen)} {dark_fen_tail(board, color)}"
+    shown White's e.p. square a6 because of a black pawn on h6); we stay on the board.
+
+    ``before``: the board before the last move (:func:`.rules.castling_rights`)."""
+    return f"{placement(board, seen)} {dark_fen_tail(board, color, before)}"
 
 
-def dark_fen_tail(board: chess.Board, color: chess.Color | None) -> str:
+def dark_fen_tail(
+    board: chess.Board, color: chess.Color | None, before: chess.Board | None = None
+) -> str:
     """:func:`dark_fen` after its placement: turn, the observer's castling rights, the e.p.
-    square it may take on, the clocks."""
+    square it may take on, the clocks. ``before``: as for :func:`dark_fen`."""
     castling = ""
     ep = "-"
     if color is not None:
-        rights = castling_rights(board)
+        rights = castling_rights(board, before)
         backrank = 0 if color == chess.WHITE else 7
         if rights & chess.BB_SQUARES[chess.square(7, backrank)]:
             castling += "K" if color == chess.WHITE else "k"
@@ -110,14 +116,13 @@ def dark_fen_tail(board: chess.Board, color: chess.Color | None) -> str:
     return f"{turn} {castling or '-'} {ep} {board.halfmove_clock} {board.fullmove_number}"
 
 
-def own_san(board: chess.Board) -> str:
-    """The last move of ``board`` in SAN, as its mover knew it: disambiguated against the
+def own_san(before: chess.Board, move: chess.Move) -> str:
+    """``move``, played on ``before``, in SAN as its mover knew it: disambiguated against the
     mover's own legal moves (which the mover was shown), a capture marked where the mover
     saw the piece taken — and no ``+`` or ``#``, which would tell whether the king (perhaps
-    unseen) stands attacked; dark chess has no check (a king is captured)."""
-    before = board.copy(stack=1)
-    move = before.pop()
-    return before.san(move).rstrip("+#")
+    unseen) stands attacked; dark chess has no check (a king is captured). ``before`` is
+    not changed: python-chess writes SAN by pushing the move, here on a copy."""
+    return before.copy(stack=False).san(move).rstrip("+#")
 
 
 def seat_view(state: DarkChessState, seat: Seat | None) -> Json:
@@ -133,7 +138,8 @@ def seat_view(state: DarkChessState, seat: Seat | None) -> Json:
     board = state.board
     color = {WHITE: chess.WHITE, BLACK: chess.BLACK}.get(seat) if seat is not None else None
     seen = 0 if color is None else visible_squares(board, color, state.visibility)
-    last = board.move_stack[-1] if board.move_stack else None
+    moves = state.moves
+    last = moves[-1] if moves else None
     own_last = last is not None and color is not None and board.turn != color
     captured: dict[str, dict[str, int]] = {
         side_name: dict.fromkeys(PIECE_LETTERS, 0) for side_name in ("white", "black")
@@ -141,12 +147,19 @@ def seat_view(state: DarkChessState, seat: Seat | None) -> Json:
     for side, piece_type in state.captured:
         captured["white" if side == chess.WHITE else "black"][chess.piece_symbol(piece_type)] += 1
     return {
-        "fen": dark_fen(board, color, seen),
+        "fen": dark_fen(board, color, seen, state.prev),
         "visible": square_names(seen),
         "turn": "white" if board.turn == chess.WHITE else "black",
-        "ply": len(board.move_stack),
+        "ply": len(moves),
         "last_move": last.uci() if own_last and last is not None else None,
-        "last_san": (state.last_san or own_san(board)) if own_last else None,
+        "last_san": (state.last_san or _last_san(state)) if own_last else None,
         "captured": captured,
         "visibility": state.visibility,
     }
+
+
+def _last_san(state: DarkChessState) -> str:
+    """The SAN of ``state``'s last move (:func:`own_san`), from the board before it."""
+    if state.prev is None:  # a placed world: no earlier position (its ``last_san`` is given)
+        raise ValueError("the last move's notation is unknown here: no position before it")
+    return own_san(state.prev, state.moves[-1])

@@ -10,15 +10,16 @@ Two samplers, tried in this order:
    picks an opponent move at every opponent turn such that the seat's view after it equals the
    view the seat really received (own moves are known: each view after one of our moves names
    it). Random choice order with chronological backtracking and a node budget. A world found
-   this way reproduces *every* view of the history, not only the current one, and carries a real
-   move stack (repetition keys, castling rights, en-passant square, halfmove clock). Forward
-   pruning: an opponent move must keep every enemy piece the seat will see later reachable in
-   time (:class:`.observations.Sightings`), which avoids most dead ends.
+   this way reproduces *every* view of the history, not only the current one, and carries its
+   real history (``moves``: repetition keys, castling rights, en-passant square, halfmove
+   clock). Forward pruning: an opponent move must keep every enemy piece the seat will see
+   later reachable in time (:class:`.observations.Sightings`), which avoids most dead ends.
 2. **Placement** (:func:`.placement.sample_placement`): when the history sampler runs out of
    budget (or the history has gaps or a non-standard start), the hidden enemy pieces are placed
    on unseen squares of the current view, preferring squares near where each kind was last seen,
-   and kept only if the resulting view equals the current view exactly. Its move stack is empty,
-   so repetition history before the current position is unknown.
+   and kept only if the resulting view equals the current view exactly. Its history is synthetic
+   (``ply`` moves, null but for the seat's own last one), so repetition history before the
+   current position is unknown.
 
 Every world returned gives ``view(world, seat) == views[-1]``; ``tests/bots`` checks it over
 many seeded games. Everything here depends only on the views and the ``rng``.
@@ -58,10 +59,8 @@ def determinize(
     if not views:
         raise NoWorld("no view")
     moves: Sequence[chess.Move] = ()
-    if hint is not None:
-        stack = hint.board.move_stack
-        if all(stack):  # a placed world's stack is synthetic: no use as a hint
-            moves = stack
+    if hint is not None and all(hint.moves):  # a placed world's history is synthetic: no hint
+        moves = hint.moves
     try:
         return sample_history(
             views, seat, rng, hint=moves, max_nodes=max_nodes, max_seconds=max_seconds

@@ -95,11 +95,7 @@ class LocalCluster:
         return [p for p in self.ports if self.procs[p].poll() is None]
 
     def start(self, timeout: float = 30.0) -> str:
-        self.ports = [_port_pair() for _ in range(self.n)]
-        for port in self.ports:
-            self._spawn(port)
-        for port in self.ports:
-            self._wait_ping(port, timeout)
+        self.ports = [self._start_node(timeout) for _ in range(self.n)]
         nodes = [f"{HOST}:{p}" for p in self.ports]
         create = ["--cluster", "create", *nodes, "--cluster-replicas", str(self.replicas)]
         out = subprocess.run(
@@ -138,17 +134,35 @@ class LocalCluster:
             args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
 
-    def _wait_ping(self, port: int, timeout: float) -> None:
+    def _start_node(self, timeout: float, tries: int = 5) -> int:
+        """A node started on a free port pair. A port found free can be taken by another
+        process before the node binds it (the tests run side by side): the node exits, and
+        another pair is tried."""
+        for _ in range(tries):
+            port = _port_pair()
+            self._spawn(port)
+            if self._wait_ping(port, timeout, fail=False):
+                return port
+            self.procs.pop(port).wait(10)  # it exited: the port was taken meanwhile
+        raise RuntimeError(f"no redis-server of the cluster started in {tries} tries")
+
+    def _wait_ping(self, port: int, timeout: float, *, fail: bool = True) -> bool:
+        """Until the node on ``port`` answers PING (False, or RuntimeError when ``fail``,
+        if it exits or the time is up)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             try:
                 with socket.create_connection((HOST, port), timeout=0.2) as s:
                     s.sendall(b"PING\r\n")
                     if s.recv(16).startswith(b"+PONG"):
-                        return
+                        return True
             except OSError:
+                if self.procs[port].poll() is not None:
+                    break  # it exited: nothing will answer
                 time.sleep(0.05)
-        raise RuntimeError(f"redis-server on port {port} did not start")
+        if fail:
+            raise RuntimeError(f"redis-server on port {port} did not start")
+        return False
 
     def roles(self) -> dict[int, str]:
         """``master`` or ``slave`` for each live node, as the node itself says."""

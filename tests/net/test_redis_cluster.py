@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import random
+import socket
 import time
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,6 +23,7 @@ from server.net.transport.connection import Limits
 from server.sdk import KibitzClient, KibitzError
 from server.store import Unknown
 from server.store.cluster import ClusterStore, TornDownSafeCluster
+from server.tools import redis_cluster as cluster_tool
 from server.tools.cluster_failover import Player, acked_moves_kept
 from server.tools.redis_cluster import LocalCluster
 
@@ -264,3 +267,29 @@ async def test_an_append_under_a_torn_down_connection_is_retried_or_unknown_neve
     assert records == sorted(set(records))  # none doubled
     assert acked <= set(records) and len(acked) + unknown >= 200  # none acknowledged lost
     await store.redis.aclose()
+
+
+def test_a_node_whose_port_was_taken_meanwhile_starts_on_another(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A port found free may be taken before redis-server binds it (tests run side by side):
+    the node exits and another pair is tried. The broken version (one try) fails as the
+    suite once did: "redis-server on port ... did not start"."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = int(taken.getsockname()[1])
+        free = cluster_tool._port_pair
+        for tries, works in ((2, True), (1, False)):
+            pairs = iter([port, free()])
+            monkeypatch.setattr(cluster_tool, "_port_pair", pairs.__next__)
+            cluster = LocalCluster(directory=tmp_path / str(tries))
+            try:
+                if works:
+                    started = cluster._start_node(10.0, tries)
+                    assert started != port and cluster.procs[started].poll() is None
+                else:
+                    with pytest.raises(RuntimeError, match="in 1 tries"):
+                        cluster._start_node(10.0, tries)
+            finally:
+                cluster.stop()

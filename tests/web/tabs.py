@@ -169,6 +169,14 @@ class Tab:
         data = await self.page.evaluate("() => JSON.stringify(window.kibitz.latest())")
         return json.loads(data)
 
+    async def play_listed(self, text: str) -> None:
+        """Play ``text`` from the list of every legal move (a move with no squares to click,
+        or one named as the room lists it)."""
+        before = await self.version()
+        await self.page.locator("#legal-list").evaluate("d => { d.open = true; }")
+        await self.page.click(f"#legal-list [data-legal='{text}']")
+        await self.wait_version(before + 1)
+
     async def legal(self) -> list[str]:
         return list(await self.page.evaluate("() => window.kibitz.legal()"))
 

@@ -28,9 +28,8 @@ async def test_a_kono_record_downloads_and_your_games_say_how_it_went(
     first = await ada.create_room("kono", seats=["me", "bot:random"])
     await ada.wait_to_act()
     # a player who was there from the start is not told they "came in during the game"
-    await page.locator("#legal-list").evaluate("d => { d.open = true; }")
     move = (await ada.legal())[0]
-    await page.click(f"#legal-list [data-legal='{move}']")
+    await ada.play_listed(move)
     await page.wait_for_function("() => window.kibitz.latest().turn >= 2")
     assert await page.locator("#download-record").is_hidden()  # not before the end
     await resign(ada)

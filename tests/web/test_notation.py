@@ -64,11 +64,9 @@ async def test_yonin_shogi_in_shogi_notation_one_line_a_turn(
     ada = await Tab.open(browser, server.url, "Ada")
     page = ada.page
     await ada.create_room("yonin_shogi", seats=["me", "me", "me", "me"])
-    for turn, move in enumerate(("d2-d3", "a3-b3"), 1):  # South's Pawn, West's Silver
+    for move in ("d2-d3", "a3-b3"):  # South's Pawn, West's Silver
         await ada.wait_to_act()
-        await page.locator("#legal-list").evaluate("d => { d.open = true; }")
-        await page.click(f"#legal-list [data-legal='{move}']")
-        await page.wait_for_function(f"() => window.kibitz.latest().turn === {turn}")
+        await ada.play_listed(move)
     assert await moves(ada, 2) == ["1. Ada: Pd2-d3", "2. Ada: Sa3-b3"]
     # one line a turn: every item starts at the list's left edge
     lefts = await page.locator("#move-list li").evaluate_all(

@@ -4,6 +4,7 @@ import { h } from "../dom.js";
 import { chessIcon, chessPiece, chessPieceName, cloud } from "../pieces.js";
 import { playerLabel } from "../text.js";
 import { GridBoard } from "./grid.js";
+import { pickOne } from "./picker.js";
 
 const FILES = "abcdefgh";
 
@@ -103,53 +104,15 @@ function pieceEntry(ch, extraClass = "") {
 
 /** The promotion picker: resolves with the chosen move text, or null. */
 function promotionPicker(wrap, moves, side) {
-  return new Promise((resolve) => {
-    const order = ["q", "r", "b", "n"];
-    const byPromo = new Map(moves.map((m) => [m.text[4], m.text]));
-    const close = (value) => {
-      layer.remove();
-      resolve(value);
-    };
-    const buttons = order
-      .filter((p) => byPromo.has(p))
-      .map((p) =>
-        h(
-          "button",
-          {
-            type: "button",
-            "aria-label": `Promote to ${chessPieceName(p)}`,
-            dataset: { promo: p },
-            onclick: () => close(byPromo.get(p)),
-          },
-          chessIcon(p, side),
-        ),
-      );
-    const layer = h(
-      "div",
-      {
-        class: "promo",
-        role: "dialog",
-        "aria-modal": "true",
-        "aria-label": "Choose a promotion piece",
-      },
-      h(
-        "div",
-        { class: "box" },
-        h("strong", {}, "Promote to"),
-        h("div", { class: "choices" }, buttons),
-        h(
-          "button",
-          { type: "button", class: "secondary small", onclick: () => close(null) },
-          "Cancel",
-        ),
-      ),
-    );
-    layer.addEventListener("keydown", (e) => {
-      if (e.key === "Escape") close(null);
-    });
-    wrap.append(layer);
-    buttons[0].focus();
-  });
+  const byPromo = new Map(moves.map((m) => [m.text[4], m.text]));
+  const choices = ["q", "r", "b", "n"]
+    .filter((p) => byPromo.has(p))
+    .map((p) => ({
+      value: byPromo.get(p),
+      node: chessIcon(p, side),
+      attrs: { "aria-label": `Promote to ${chessPieceName(p)}`, dataset: { promo: p } },
+    }));
+  return pickOne(wrap, "Promote to", "Choose a promotion piece", choices);
 }
 
 export function createChessBoard(boardHost, infoHost, ctx) {

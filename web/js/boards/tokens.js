@@ -2,7 +2,8 @@
 // the colours of its owner), the small icon of one, the words it is read out as, and the
 // chooser of a choice (promotion) that shows them.
 
-import { h, s } from "../dom.js";
+import { s } from "../dom.js";
+import { pickOne } from "./picker.js";
 
 const NEUTRAL = "#9e9e9e";
 const BACK = "#7a5a3a";
@@ -121,53 +122,15 @@ export function pieceLabel(grid, p) {
 
 /** The chooser of a choice (promotion): resolves with the chosen move text, or null. */
 export function choicePicker(wrap, grid, seat, moves) {
-  return new Promise((resolve) => {
-    const close = (value) => {
-      layer.remove();
-      resolve(value);
+  const choices = moves.map((m) => {
+    const letter = m.choice || "";
+    const label = letter === "+" ? "Promote" : letter ? `Choose ${letter}` : "No change";
+    const icon = { seat, glyph: letter, shape: "disc", fill: null, promoted: letter === "+" };
+    return {
+      value: m.text,
+      node: letter ? tokenIcon(grid, icon) : "as is",
+      attrs: { class: "choice", "aria-label": label, dataset: { choice: letter || "-" } },
     };
-    const buttons = moves.map((m) => {
-      const letter = m.choice || "";
-      const label = letter === "+" ? "Promote" : letter ? `Choose ${letter}` : "No change";
-      return h(
-        "button",
-        {
-          type: "button",
-          class: "choice",
-          "aria-label": label,
-          dataset: { choice: letter || "-" },
-          onclick: () => close(m.text),
-        },
-        letter
-          ? tokenIcon(grid, {
-              seat,
-              glyph: letter,
-              shape: "disc",
-              fill: null,
-              promoted: letter === "+",
-            })
-          : "as is",
-      );
-    });
-    const layer = h(
-      "div",
-      { class: "promo", role: "dialog", "aria-modal": "true", "aria-label": "Choose" },
-      h(
-        "div",
-        { class: "box" },
-        h("strong", {}, "Choose"),
-        h("div", { class: "choices" }, buttons),
-        h(
-          "button",
-          { type: "button", class: "secondary small", onclick: () => close(null) },
-          "Cancel",
-        ),
-      ),
-    );
-    layer.addEventListener("keydown", (e) => {
-      if (e.key === "Escape") close(null);
-    });
-    wrap.append(layer);
-    buttons[0].focus();
   });
+  return pickOne(wrap, "Choose", "Choose", choices);
 }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import os
 import shutil
 import socket
@@ -11,7 +12,8 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import AsyncIterator, Iterator
+import warnings
+from collections.abc import AsyncIterator, Awaitable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -136,7 +138,7 @@ async def serving(
     try:
         yield srv
     finally:
-        await srv.stop()
+        await within(srv.stop(), STOP_SECONDS, "stopping the server")
 
 
 def node_config(redis_url: str, prefix: str, registry: Registry, node: str, **more: Any) -> Config:
@@ -197,11 +199,34 @@ class Chromium:
         browser, self._browser = self._browser, None
         if browser is not None:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(browser.close(), CLOSE_SECONDS)
+                await within(browser.close(), CLOSE_SECONDS, "closing Chromium")
 
 
 #: how long closing the browser, then the Playwright driver, may take at the session's end
 CLOSE_SECONDS = 20
+#: how long a test server's ``stop`` may take (its own steps are bounded by less)
+STOP_SECONDS = 30
+
+
+async def within(step: Awaitable[Any], seconds: float, what: str) -> bool:
+    """Await a teardown ``step`` for up to ``seconds``. Past that it is cancelled and left
+    (``asyncio.wait_for`` would wait for the cancellation to end, and a step that ignores
+    it would hold the worker until pytest-timeout fails the test), and a warning names
+    the step with every task's stack: what pytest-timeout's thread dump does not show
+    when the loop sits idle awaiting something. True if the step ended in time."""
+    task = asyncio.ensure_future(step)
+    done, _ = await asyncio.wait({task}, timeout=seconds)
+    if done:
+        task.result()
+        return True
+    task.cancel()
+    stacks = io.StringIO()
+    for other in asyncio.all_tasks():
+        other.print_stack(file=stacks)
+    report = f"{what} did not end in {seconds} s; the loop's tasks:\n{stacks.getvalue()}"
+    print(report, file=sys.stderr)
+    warnings.warn(report, stacklevel=2)
+    return False
 
 
 @pytest_asyncio.fixture(scope="session", loop_scope="session")
@@ -216,7 +241,7 @@ async def chromium() -> AsyncIterator[Chromium]:
     finally:
         await shared.discard()
         with contextlib.suppress(Exception):  # the driver exits with the worker anyway
-            await asyncio.wait_for(pw.stop(), CLOSE_SECONDS)
+            await within(pw.stop(), CLOSE_SECONDS, "stopping Playwright")
 
 
 def kibitz_cmd(*args: str) -> list[str]:

@@ -13,7 +13,6 @@ server is started and stopped on its test's loop.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -24,7 +23,7 @@ from playwright.async_api import Browser
 from server.engine import Registry
 from server.net.app import KibitzServer
 
-from ..conftest import Chromium, serving
+from ..conftest import Chromium, serving, within
 
 _SHOTS: list[Path] = []
 
@@ -63,9 +62,14 @@ async def browser(chromium: Chromium) -> AsyncIterator[Browser]:
     try:
         yield b
     finally:
+
+        async def close_contexts() -> None:
+            for context in list(b.contexts):
+                await context.close()
+
         try:
-            async with asyncio.timeout(10):
-                for context in list(b.contexts):
-                    await context.close()
+            closed = await within(close_contexts(), 10, "closing the test's browser contexts")
         except Exception:
+            closed = False
+        if not closed:
             await chromium.discard()

@@ -2,7 +2,8 @@
 
 When a room changes, the runner looks for bot seats that owe a move and hands each one's
 search to a process pool, so a thinking bot never stalls the event loop that serves people
-(the workers also run in the idle CPU scheduling class). A bot gets only what its seat may know:
+(the workers also run in the idle CPU scheduling class, and die with the server:
+:mod:`server.net.transport.processes`). A bot gets only what its seat may know:
 the history of its seat's views (``game.view(state, seat)`` after every turn, rebuilt from
 the room's log when needed, e.g. after a restart) and its legal moves — never the state.
 Its answer goes through ``Room.move`` with the room version it was computed at, so a
@@ -22,14 +23,10 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
-import ctypes
-import ctypes.util
 import hashlib
 import logging
-import multiprocessing
 import os
 import random
-import signal
 import time
 from collections import Counter, deque
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -44,6 +41,7 @@ from ....rooms.errors import RoomError
 from ....rooms.room import BOT, Room
 from ...node.hub import Hosted, Hub
 from ...transport.errors import ProtocolError
+from ...transport.processes import worker_pool
 from .engines import EngineFailed, EnginePool, Engines
 
 log = logging.getLogger("kibitz.bots")
@@ -62,22 +60,6 @@ RETRIES = 6
 # -- the worker side (runs in the pool's processes) -------------------------------------------
 
 _BOTS: dict[tuple[str, str], Any] = {}
-
-
-def _worker_init(parent: int) -> None:
-    # searching yields the CPU to the server that serves people: the idle scheduling
-    # class runs a worker only on CPU time nobody else wants (else the lowest priority)
-    try:
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-    except (AttributeError, OSError):
-        with contextlib.suppress(OSError):
-            os.nice(19)
-    # die with the server, even when it is killed with SIGKILL (Linux: PR_SET_PDEATHSIG)
-    with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-        libc.prctl(1, signal.SIGKILL)  # 1 = PR_SET_PDEATHSIG
-    if os.getppid() != parent:  # the server died before we got here
-        os._exit(0)
 
 
 def think(
@@ -224,10 +206,7 @@ class BotRunner:
         self._budgets: dict[tuple[str, str], float] = {}
 
     def start(self) -> None:
-        ctx = multiprocessing.get_context("spawn")
-        self.pool = concurrent.futures.ProcessPoolExecutor(
-            self.workers, mp_context=ctx, initializer=_worker_init, initargs=(os.getpid(),)
-        )
+        self.pool = worker_pool(self.workers, preload=[__name__])
         self.hub.on_change.append(self.poke)
 
     async def close(self) -> None:

@@ -21,33 +21,12 @@
  * enforced) */
 typedef Tree Dark;
 
-/* Dark Chess's castling (rules.py's castling_moves): rights intact and the squares between
- * king and rook empty, attacks ignored */
-static void dark_castling(const Board *b, Out *o) {
-    bb_t backrank = b->turn ? RANK_1 : RANK_8;
-    bb_t king = b->co[b->turn] & b->kings & backrank;
-    if (!king) return;
-    king &= (~king + 1);
-    int k = lsb(king), base = b->turn ? 0 : 56;
-    if (k != base + 4) return;
-    bb_t candidates = clean_castling(b) & backrank;
-    while (candidates) {
-        int c = lsb(candidates);
-        candidates &= candidates - 1;
-        int a_side = c < k;
-        int king_to = base + (a_side ? 2 : 6), rook_to = base + (a_side ? 3 : 5);
-        bb_t path = BETWEEN[k][king_to] | BETWEEN[c][rook_to] | SQ(king_to) | SQ(rook_to);
-        if ((b->occ ^ king ^ SQ(c)) & path) continue;
-        add(o, k << 6 | king_to);
-    }
-}
-
 /* the side to move's pseudo-legal moves (captures only: every capture but en passant) */
 static void dark_moves(const Board *b, int captures, Out *o) {
     o->n = o->overflow = 0;
     bb_t us = b->co[b->turn], king = b->kings & us;
     bb_t to_mask = captures ? b->co[!b->turn] : ~(bb_t)0;
-    pseudo(b, ~king, to_mask, -1, 0, 0, o); /* no king: its steps and castling are ours */
+    pseudo(b, ~king, to_mask, -1, 0, PSEUDO, o); /* no king: its steps and castling are ours */
     if (!king) return;
     int k = lsb(king);
     bb_t steps = KING_STEPS[k] & ~us & to_mask;
@@ -56,7 +35,7 @@ static void dark_moves(const Board *b, int captures, Out *o) {
         steps ^= SQ(to);
         add(o, k << 6 | to);
     }
-    if (!captures && (b->castling & us)) dark_castling(b, o);
+    if (!captures && (b->castling & us)) castling_moves(b, ~(bb_t)0, ~(bb_t)0, 0, o);
 }
 
 /* whether the side to move can take the other king now */

@@ -8,6 +8,9 @@
  *   mode 0: board.generate_legal_moves(to_mask=to_mask)
  *   mode 1: board.generate_legal_captures()        (to_mask ignored)
  *   mode 2: board.generate_pseudo_legal_captures() (to_mask ignored)
+ *   mode 3: Dark Chess's moves, DarkBoard.generate_legal_moves(to_mask=to_mask): pseudo-legal,
+ *           castling by OpenSpiel's rule (server/engine/dark_chess/rules.py); the caller
+ *           asks only while both kings stand
  *
  * or None when the side to move has no king (the caller falls back to python-chess).
  * ``ep`` is the en passant square or -1; ``castling`` is board.castling_rights (raw: the
@@ -50,10 +53,12 @@ static PyObject *gen(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
         if (!legal(&b, b.co[!b.turn], &o)) Py_RETURN_NONE;
         legal_ep(&b, &o);
     } else if (mode == 2) {
-        pseudo(&b, ~(bb_t)0, b.co[!b.turn], -1, 0, 0, &o);
+        pseudo(&b, ~(bb_t)0, b.co[!b.turn], -1, 0, PSEUDO, &o);
         if (b.ep >= 0) en_passant(&b, -1, 0, 0, &o);
+    } else if (mode == 3) {
+        pseudo(&b, ~(bb_t)0, to_mask, -1, 0, DARK, &o);
     } else {
-        PyErr_SetString(PyExc_ValueError, "mode is 0, 1 or 2");
+        PyErr_SetString(PyExc_ValueError, "mode is 0, 1, 2 or 3");
         return NULL;
     }
     if (o.overflow) Py_RETURN_NONE; /* the caller asks python-chess */

@@ -184,7 +184,9 @@ static int attacked_for_king(const Board *b, bb_t path, bb_t occ) {
     return 0;
 }
 
-static void castling_moves(const Board *b, bb_t from_mask, bb_t to_mask, Out *o) {
+/* python-chess's castling moves (attacks = 1), or Dark Chess's (attacks = 0: OpenSpiel's,
+ * rights intact and the squares between king and rook empty, attacks ignored) */
+static void castling_moves(const Board *b, bb_t from_mask, bb_t to_mask, int attacks, Out *o) {
     bb_t backrank = b->turn ? RANK_1 : RANK_8;
     bb_t king = b->co[b->turn] & b->kings & ~b->promoted & backrank & from_mask;
     king &= (~king + 1);
@@ -200,8 +202,9 @@ static void castling_moves(const Board *b, bb_t from_mask, bb_t to_mask, Out *o)
         int king_to = base + (a_side ? 2 : 6), rook_to = base + (a_side ? 3 : 5);
         bb_t king_path = BETWEEN[k][king_to], rook_path = BETWEEN[c][rook_to];
         if ((b->occ ^ king ^ rook) & (king_path | rook_path | SQ(king_to) | SQ(rook_to))) continue;
-        if (attacked_for_king(b, king_path | king, b->occ ^ king)) continue;
-        if (attacked_for_king(b, SQ(king_to), b->occ ^ king ^ rook ^ SQ(rook_to))) continue;
+        if (attacks && attacked_for_king(b, king_path | king, b->occ ^ king)) continue;
+        if (attacks && attacked_for_king(b, SQ(king_to), b->occ ^ king ^ rook ^ SQ(rook_to)))
+            continue;
         /* _from_chess960 for a standard board: e1h1 is e1g1, e1a1 is e1c1 */
         int to = c;
         if (k == base + 4 && (b->kings & SQ(k))) {
@@ -212,8 +215,13 @@ static void castling_moves(const Board *b, bb_t from_mask, bb_t to_mask, Out *o)
     }
 }
 
-/* python-chess's generate_pseudo_legal_moves(from_mask, to_mask), legal ones only (pinned,
- * the king's steps, en passant), or with legal == 0 (no pins, king == -1) all of them */
+/* what pseudo() generates: python-chess's legal moves, its pseudo-legal ones, or Dark
+ * Chess's (pseudo-legal, castling by OpenSpiel's rule: docs/GAMES.md 2.2) */
+enum { PSEUDO = 0, LEGAL = 1, DARK = 2 };
+
+/* python-chess's generate_pseudo_legal_moves(from_mask, to_mask), legal ones only (LEGAL:
+ * pinned, the king's steps, en passant), or with PSEUDO or DARK (no pins, king == -1) all of
+ * them */
 static void pseudo(const Board *b, bb_t from_mask, bb_t to_mask, int king, bb_t pinned,
                    int legal, Out *o) {
     int turn = b->turn;
@@ -227,7 +235,7 @@ static void pseudo(const Board *b, bb_t from_mask, bb_t to_mask, int king, bb_t 
         if (bb & b->knights) {
             targets = KNIGHT[from] & free_;
         } else if (bb & b->kings) {
-            if (!legal) {
+            if (legal != LEGAL) {
                 targets = KING[from] & free_;
             } else {
                 safe_steps(b, !turn, from, KING[from] & free_, o);
@@ -246,7 +254,8 @@ static void pseudo(const Board *b, bb_t from_mask, bb_t to_mask, int king, bb_t 
             add(o, from << 6 | to);
         }
     }
-    if ((from_mask & b->kings) && (b->castling & us)) castling_moves(b, from_mask, to_mask, o);
+    if ((from_mask & b->kings) && (b->castling & us))
+        castling_moves(b, from_mask, to_mask, legal != DARK, o);
     bb_t pawns = b->pawns & us & from_mask;
     if (!pawns) return;
     bb_t capturers = pawns;
@@ -288,7 +297,7 @@ static void pseudo(const Board *b, bb_t from_mask, bb_t to_mask, int king, bb_t 
         if ((SQ(from) & pinned) && !(LINE[king][from] & SQ(to))) continue;
         add(o, from << 6 | to);
     }
-    if (b->ep >= 0 && (to_mask & SQ(b->ep))) en_passant(b, king, pinned, legal, o);
+    if (b->ep >= 0 && (to_mask & SQ(b->ep))) en_passant(b, king, pinned, legal == LEGAL, o);
 }
 
 /* python-chess's generate_legal_moves(to_mask=to_mask); 0 when there is no king */
@@ -310,14 +319,14 @@ static int legal(const Board *b, bb_t to_mask, Out *o) {
         if (checkers & (checkers - 1)) return 1; /* double check: the king moves */
         int checker = msb(checkers);
         bb_t target = BETWEEN[king][checker] | checkers;
-        pseudo(b, ~b->kings, target & to_mask, king, pinned, 1, o);
+        pseudo(b, ~b->kings, target & to_mask, king, pinned, LEGAL, o);
         int ep = b->ep;
         if (ep >= 0 && !(SQ(ep) & target) && (SQ(ep) & to_mask) &&
             ep + (turn ? -8 : 8) == checker)
             en_passant(b, king, pinned, 1, o);
         return 1;
     }
-    pseudo(b, ~(bb_t)0, to_mask, king, pinned, 1, o);
+    pseudo(b, ~(bb_t)0, to_mask, king, pinned, LEGAL, o);
     return 1;
 }
 

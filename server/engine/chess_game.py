@@ -25,7 +25,7 @@ from .chess_moves import (
     compiled_san,
     legal_codes,
     position_key,
-    to_move,
+    to_moves,
     uci_texts,
 )
 from .chess_pgn import to_pgn
@@ -156,7 +156,7 @@ class ChessState:
 
     def legal(self) -> list[chess.Move]:
         if self._legal is None:
-            self._legal = [to_move(c) for c in self.codes()]
+            self._legal = to_moves(self.codes())
         return self._legal
 
     def legal_texts(self) -> list[str]:

@@ -135,17 +135,21 @@ def compiled_play(
 ) -> tuple[chess.Board, bool, tuple[Any, ...], Fields] | None:
     """The compiled core's push of a legal ``move`` on a standard ``board``, or None when it
     cannot answer (the caller pushes with python-chess): ``(after, irreversible, key,
-    fields)`` — the board after (an empty move list: the caller sets it),
-    ``board.is_irreversible(move)``, :func:`position_key` of ``after`` and its
-    :func:`standard_fields`. Held to python-chess attribute by attribute in the tests."""
+    fields)`` — the board after (of ``board``'s class, an empty move list: the caller sets
+    it), ``board.is_irreversible(move)``, :func:`position_key` of ``after`` and its
+    :func:`standard_fields`. Held to python-chess attribute by attribute in the tests.
+
+    A Dark Chess board (a ``chess.Board`` subclass moving by the same steps) passes its
+    :func:`board_fields`: its pseudo-legal moves are pushed as python-chess pushes them, and
+    its own key is its own (``key`` judges en passant by the legal moves)."""
     fields, play = fields or standard_fields(board), compiled.play
-    if fields is None or play is None or move.drop:
+    if fields is None or play is None or move.drop or board.chess960:
         return None
     out = play(*fields, board.halfmove_clock, board.fullmove_number, code_of(move))
     pawns, knights, bishops, rooks, queens, kings, white, black, promoted = out[:9]
     turn, castling, ep, half, full, irreversible, clean, key_ep = out[9:]
     # python-chess's public board attributes, set on an empty board (its public constructor)
-    after = chess.Board.empty()
+    after = type(board).empty()
     after.pawns, after.knights, after.bishops = pawns, knights, bishops
     after.rooks, after.queens, after.kings = rooks, queens, kings
     after.occupied_co[chess.WHITE] = white
@@ -175,6 +179,18 @@ def compiled_play(
     return after, irreversible, key, after_fields
 
 
+def dark_codes(board: chess.Board) -> list[int]:
+    """Dark Chess's moves on ``board`` (a ``DarkBoard`` whose kings both stand) as codes, in
+    python-chess's order: the compiled core's when it can answer, else :func:`pseudo_codes`.
+    Held to python-chess list for list in the tests."""
+    gen = compiled.gen
+    if gen is not None and not board.chess960:
+        out = gen(3, *board_fields(board), chess.BB_ALL)
+        if out is not None:
+            return out
+    return pseudo_codes(board)
+
+
 def pseudo_codes(board: chess.Board) -> list[int]:
     """``board.generate_pseudo_legal_moves()`` as codes, in its order (Dark Chess: the king
     may step onto an attacked square; castling as ``board`` has it — ``DarkBoard`` castles
@@ -200,9 +216,22 @@ def python_uci_texts(codes: Sequence[int]) -> list[str]:
     return [_UCI[c] if c < 4096 else sys.intern(to_move(c).uci()) for c in codes]
 
 
+#: every code's ``chess.Move``, made once (at most 6 times 4,096: a move is never changed)
+_MOVES: dict[int, chess.Move] = {}
+
+
 def to_move(code: int) -> chess.Move:
     """The ``chess.Move`` of a code."""
-    return chess.Move(code >> 6 & 63, code & 63, code >> 12 or None)
+    move = _MOVES.get(code)
+    if move is None:
+        move = _MOVES[code] = chess.Move(code >> 6 & 63, code & 63, code >> 12 or None)
+    return move
+
+
+def to_moves(codes: Sequence[int]) -> list[chess.Move]:
+    """``[to_move(c) for c in codes]``, faster."""
+    made = _MOVES.get
+    return [made(c) or to_move(c) for c in codes]
 
 
 def code_of(move: chess.Move) -> int:
@@ -219,11 +248,13 @@ __all__ = [
     "compiled_play",
     "compiled_san",
     "compiled_status",
+    "dark_codes",
     "legal_codes",
     "position_key",
     "pseudo_codes",
     "python_uci_texts",
     "standard_fields",
     "to_move",
+    "to_moves",
     "uci_texts",
 ]

@@ -368,3 +368,40 @@ def test_the_compiled_core_refuses_bad_arguments() -> None:
         core.gen(0, *fields[:-2], 64, fields[-1], chess.BB_ALL)  # no square 64
     with pytest.raises(OverflowError):
         core.status(*fields[:1], -1, *fields[2:])  # a negative bitboard
+
+
+def test_the_compiled_dark_chess_moves_and_push_are_python_chess_s() -> None:
+    """Dark Chess on the core (mode 3, and ``compiled_play`` handed a ``DarkBoard``'s
+    fields): its moves list for list with python-chess's pseudo-legal moves on a
+    ``DarkBoard`` (the king steps into attack, castling through attacked squares), and every
+    push attribute for attribute, the board's class kept; random games until a king falls."""
+    from server.engine.dark_chess.rules import DarkBoard
+
+    dark = _compiled(3)
+    rng = random.Random(47)
+    seen = kings_taken = 0
+    for game in range(250):
+        board = DarkBoard(TRICKY[game % len(TRICKY)])
+        for _ in range(150):
+            if board.is_variant_end():
+                kings_taken += 1
+                break
+            expected_codes = pseudo_of(board)
+            assert dark(board) == expected_codes, board.fen()
+            moves = list(board.generate_legal_moves())
+            if not moves:
+                break
+            sharp = [m for m in moves if board.is_capture(m) or m.promotion or board.is_castling(m)]
+            move = rng.choice(sharp if sharp and rng.random() < 0.5 else moves)
+            played = chess_moves.compiled_play(board, move, chess_moves.board_fields(board))
+            assert played is not None
+            expected = board.copy(stack=False)
+            expected.push(move)
+            assert type(played[0]) is DarkBoard
+            assert _fields(played[0]) == _fields(expected), (board.fen(), move)
+            board.push(move)
+            seen += 1
+    assert seen > 5_000 and kings_taken > 50
+    # and it can fail: castling through an attacked square is Dark Chess's, not chess's
+    board = DarkBoard("4k3/8/8/8/8/8/5r2/4K2R w K - 0 1")
+    assert dark(board) == pseudo_of(board) != _compiled(0)(chess.Board(board.fen()))

@@ -10,6 +10,7 @@ import chess
 
 from ..base import Game, IllegalMove, Json, Option, Outcome, Seat
 from ..chess_game import parse_uci_or_san, seat_of
+from ..chess_moves import to_moves
 from .pgn import to_pgn
 from .rules import (
     VISIBILITIES,
@@ -78,7 +79,7 @@ class DarkChess(Game[DarkChessState, chess.Move]):
     def legal_moves(self, state: DarkChessState, seat: Seat) -> list[chess.Move]:
         if seat not in self.to_act(state):
             return []
-        return list(state.board.generate_legal_moves())
+        return to_moves(state.codes())
 
     def legal_texts(self, state: DarkChessState, seat: Seat) -> list[str]:
         if seat not in self.to_act(state):

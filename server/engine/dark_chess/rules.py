@@ -12,7 +12,7 @@ from chess import BB_ALL, Bitboard
 
 from ..base import InvalidOptions, Outcome
 from ..chess_game import seat_of
-from ..chess_moves import pseudo_codes, uci_texts
+from ..chess_moves import board_fields, compiled_play, dark_codes, uci_texts
 
 WHITE, BLACK = 0, 1
 
@@ -206,6 +206,7 @@ class DarkChessState:
             (null moves, then the seat's own last move when its view shows it): only their
             number, the ply, means anything there (:mod:`.placement`).
         prev: the board before the last move (``None`` at the start and in a placed world).
+        legal: the legal moves' codes (:mod:`..chess_moves`), once computed (a cache).
     """
 
     board: DarkBoard
@@ -218,28 +219,39 @@ class DarkChessState:
     last_san: str | None = field(default=None, compare=False, repr=False)
     moves: tuple[chess.Move, ...] = field(default=(), compare=False, repr=False)
     prev: DarkBoard | None = field(default=None, compare=False, repr=False)
+    legal: list[int] | None = field(default=None, compare=False, repr=False)
+
+    def codes(self) -> list[int]:
+        """The legal moves as codes, in python-chess's order (computed once)."""
+        if self.legal is None:
+            object.__setattr__(self, "legal", _codes(self.board))  # a cache on a frozen state
+            assert self.legal is not None
+        return self.legal
 
     def legal_texts(self) -> list[str]:
         """The legal moves as interned UCI texts, in python-chess's order (computed once)."""
         if self.texts is None:
-            board = self.board
-            texts = [] if board.is_variant_end() else uci_texts(pseudo_codes(board))
-            object.__setattr__(self, "texts", texts)  # a cache on a frozen state
-            return texts
+            object.__setattr__(self, "texts", uci_texts(self.codes()))
+            assert self.texts is not None
         return self.texts
 
     def __repr__(self) -> str:
         return f"DarkChessState({self.board.fen()!r}, ply={len(self.moves)})"
 
 
-def _outcome(board: DarkBoard, keys: tuple[Hashable, ...]) -> Outcome | None:
-    """The end of the game in OpenSpiel's order of tests (MaybeFinalReturns)."""
+def _codes(board: DarkBoard) -> list[int]:
+    return [] if board.is_variant_end() else dark_codes(board)
+
+
+def _outcome(board: DarkBoard, keys: tuple[Hashable, ...], codes: list[int]) -> Outcome | None:
+    """The end of the game in OpenSpiel's order of tests (MaybeFinalReturns); ``codes``:
+    the legal moves of ``board``."""
     for color in (board.turn, not board.turn):
         if not board.kings & board.occupied_co[color]:
             return Outcome.win(seat_of(not color), 2, "king_captured")
     if keys.count(keys[-1]) >= 3:
         return Outcome.draw(2, "repetition")
-    if not any(board.generate_legal_moves()):
+    if not codes:
         return Outcome.draw(2, "stalemate")
     if board.halfmove_clock >= 100:
         return Outcome.draw(2, "fifty_moves")
@@ -253,15 +265,22 @@ def start(
     there from ``start_fen`` (a placed world's synthetic ones; repetitions are counted from
     ``board`` on)."""
     keys = (position_key(board),)
+    codes = _codes(board)
     return DarkChessState(
-        board, start_fen, visibility, keys, (), _outcome(board, keys), moves=moves
+        board,
+        start_fen,
+        visibility,
+        keys,
+        (),
+        _outcome(board, keys, codes),
+        moves=moves,
+        legal=codes,
     )
 
 
 def advance(state: DarkChessState, move: chess.Move) -> DarkChessState:
     """``state`` after ``move`` (pseudo-legal, unchecked)."""
     before = state.board
-    board = before.copy(stack=False)  # no stack of earlier positions: flat cost per move
     captured = state.captured
     if before.is_en_passant(move):
         captured += ((not before.turn, chess.PAWN),)
@@ -270,19 +289,26 @@ def advance(state: DarkChessState, move: chess.Move) -> DarkChessState:
         if victim is not None:
             captured += ((not before.turn, victim),)
     zeroing = before.is_zeroing(move)
-    board.push(move)
-    board.clear_stack()  # no history on the board: it is the state's
+    played = compiled_play(before, move, board_fields(before))
+    if played is not None:  # the same push, in one call, when compiled
+        board = played[0]
+    else:
+        board = before.copy(stack=False)  # no stack of earlier positions: flat cost per move
+        board.push(move)
+        board.clear_stack()  # no history on the board: it is the state's
     key = position_key(board)
     keys = (key,) if zeroing else (*state.keys, key)
+    codes = _codes(board)
     return DarkChessState(
         board,
         state.start_fen,
         state.visibility,
         keys,
         captured,
-        _outcome(board, keys),
+        _outcome(board, keys, codes),
         moves=(*state.moves, move),
         prev=before,
+        legal=codes,
     )
 
 

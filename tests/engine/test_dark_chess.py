@@ -30,7 +30,7 @@ GAME = get_game("dark_chess")
 CASTLE_FEN = "4k3/8/8/8/8/8/5r2/R3K2R w KQ - 0 1"
 OPENSPIEL_PLAYER = {0: 1, 1: 0}  # our seat -> OpenSpiel player
 SAN_FORMAT = re.compile(r"^(O-O|O-O-O|[NBRQK]?[a-h]?[1-8]?x?[a-h][1-8](=[QRBN])?)$")
-VIEW_KEYS = {"fen", "visible", "turn", "ply", "last_move", "last_san", "captured", "visibility"}
+VIEW_KEYS = set("fen visible turn ply last_move last_san captured visibility grid".split())
 
 
 def new(**options: str) -> DarkChessState:

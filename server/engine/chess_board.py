@@ -110,6 +110,7 @@ def describe(
     last: Sequence[str] = (),
     marks: Mapping[str, str] | None = None,
     status: str,
+    palette: Mapping[str, str] = PALETTE,
     **extras: Any,
 ) -> Json:
     """The description of a position of figures (``board``: square -> letter, ``?`` for an
@@ -123,6 +124,6 @@ def describe(
         last=last,
         marks=marks,
         status=status,
-        palette=PALETTE,
+        palette=palette,
         **extras,
     )

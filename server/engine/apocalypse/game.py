@@ -204,6 +204,8 @@ class Apocalypse(Game[ApocalypseState, ApocalypseMove]):
 
 #: the figures' names (a horseman is drawn as a knight, a footman as a pawn)
 NAMES = {"n": "horseman", "p": "footman"}
+#: the squares' colours (a green board: not chess)
+PALETTE = {"light": "#e8e2cf", "dark": "#8fa68b"}
 #: the marks of what a turn did
 MARKED = {"collision", "capture", "promotion"}
 
@@ -251,6 +253,7 @@ def _grid(view: Json, end: Outcome | None) -> Json:
         view["pieces"],
         size=SIZE,
         names=NAMES,
+        palette=PALETTE,
         marks={ev["square"]: ev["type"] for ev in events if ev["type"] in MARKED},
         status=status,
         arrows=[[m[:2], m[2:4], s] for s, m in sorted(moves.items())],

@@ -43,9 +43,14 @@ def figure(ch: str, names: Mapping[str, str] = NAMES) -> Json:
     return grid.piece(seat, kind, f"{SIDES[seat]} {kind}", ch.upper(), shape="figure")
 
 
+#: the figures of :data:`NAMES`, made once: a description shares them (nobody changes a view)
+_FIGURES = {ch: figure(ch) for name in NAMES for ch in (name, name.upper())}
+
+
 def figures(board: Mapping[str, str], names: Mapping[str, str] = NAMES) -> dict[str, Json]:
     """The description's pieces of a square -> letter map (unseen squares left out)."""
-    return {sq: figure(ch, names) for sq, ch in board.items() if ch != UNSEEN}
+    made = _FIGURES if names is NAMES else {ch: figure(ch, names) for ch in set(board.values())}
+    return {sq: made[ch] for sq, ch in board.items() if ch != UNSEEN}
 
 
 def _reaches(board: Mapping[str, str], ch: str, f: int, r: int, f2: int, r2: int) -> bool:
@@ -72,19 +77,35 @@ def _reaches(board: Mapping[str, str], ch: str, f: int, r: int, f2: int, r2: int
     return (df <= 1 and adr <= 1) or (r == home and r2 == home and (df == 2 or rook))
 
 
-def premoves(board: Mapping[str, str], white: bool) -> dict[str, list[str]]:
-    """Where each figure of ``white``'s side may be premoved (8x8 chess)."""
+def _targets(board: Mapping[str, str], ch: str, sq: str) -> list[str]:
+    f, r = FILES.index(sq[0]), int(sq[1:]) - 1
+    return [
+        f"{FILES[f2]}{r2 + 1}"
+        for f2 in range(8)
+        for r2 in range(8)
+        if (f2, r2) != (f, r) and _reaches(board, ch, f, r, f2, r2)
+    ]
+
+
+#: a figure's premove squares by its letter and square (a king on its first rank: and that
+#: rank, for its rooks), made on first use: a description shares them (nobody changes a view)
+_TARGETS: dict[tuple[str, ...], list[str]] = {}
+
+
+def premoves(board: Mapping[str, str], white: bool | None = None) -> dict[str, list[str]]:
+    """Where each figure of ``white``'s side (None: of both sides) may be premoved (8x8)."""
     out: dict[str, list[str]] = {}
     for sq, ch in board.items():
-        if ch == UNSEEN or ch.isupper() != white:
+        if ch == UNSEEN or (white is not None and ch.isupper() != white):
             continue
-        f, r = FILES.index(sq[0]), int(sq[1:]) - 1
-        out[sq] = [
-            f"{FILES[f2]}{r2 + 1}"
-            for f2 in range(8)
-            for r2 in range(8)
-            if (f2, r2) != (f, r) and _reaches(board, ch, f, r, f2, r2)
-        ]
+        key: tuple[str, ...] = (ch, sq)
+        home = "1" if ch == "K" else "8"
+        if ch in "Kk" and sq[1:] == home:
+            key = (ch, sq, "".join(board.get(f + home, "") for f in FILES[:8]))
+        targets = _TARGETS.get(key)
+        if targets is None:
+            targets = _TARGETS[key] = _targets(board, ch, sq)
+        out[sq] = targets
     return out
 
 

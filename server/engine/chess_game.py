@@ -454,8 +454,9 @@ GAMES = (Chess(),)
 
 
 def _grid(state: ChessState, end: Outcome | None) -> Json:
-    """The board described (:mod:`.chess_board`): the same for every seat — the premoves are
-    those of the side that waits."""
+    """The board described (:mod:`.chess_board`): the same for every seat, the premoves of
+    both sides' figures (each seat's client takes its own while it waits): from move to move
+    only the moved figures' change, and an update carries only those."""
     board = state.board
     squares = chess_board.placement(state.fen())
     to_move = seat_of(board.turn)
@@ -475,7 +476,7 @@ def _grid(state: ChessState, end: Outcome | None) -> Json:
         last=chess_board.move_squares(last),
         marks=marks,
         status=chess_board.status(to_move, end, check=check),
-        premoves=chess_board.premoves(squares, board.turn != chess.WHITE) if end is None else {},
+        premoves=chess_board.premoves(squares) if end is None else {},
         facts=facts,
         said=san or last or "",
     )

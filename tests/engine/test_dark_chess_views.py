@@ -31,7 +31,9 @@ VIEW_KEYS = {
 
 def _check_grid(view: dict, seat: int | None, state: DarkChessState) -> None:
     """The description shows the view's pieces on the squares it sees, fog on the rest, the
-    seat's own last move apart and premoves only while the seat waits."""
+    seat's own last move apart and premoves for the seat's own figures only (kept while it
+    moves too: the client takes them only while it waits, and an update then carries only
+    the moved figures')."""
     desc = view["grid"]
     grid.check(desc, 2)
     if state.result is not None:
@@ -43,8 +45,9 @@ def _check_grid(view: dict, seat: int | None, state: DarkChessState) -> None:
     assert desc.get("own_last", []) == (
         [view["last_move"][:2], view["last_move"][2:4]] if view["last_move"] else []
     )
-    waiting = seat is not None and seat != (0 if state.board.turn == chess.WHITE else 1)
-    assert bool(desc.get("premoves")) == waiting
+    premoves = desc.get("premoves", {})
+    own = {sq for sq, p in desc["pieces"].items() if p["seat"] == seat}
+    assert set(premoves) == (own if seat is not None else set())
     if seat is None:
         assert desc["pieces"] == {}
 

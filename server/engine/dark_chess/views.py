@@ -194,13 +194,15 @@ def _grid(state: DarkChessState, color: chess.Color | None, view: Json) -> Json:
             facts=facts,
             said=said,
         )
-    waiting = color is not None and board.turn != color
+    # the seat's premoves whether or not it waits (the client takes them only while it waits):
+    # from move to move only the moved figures' change, and the update carries only those
+    own = chess_board.premoves(squares, color == chess.WHITE) if color is not None else {}
     return chess_board.describe(
         squares,
         status=chess_board.status(to_move, None),
         fog=[sq for sq, ch in squares.items() if ch == chess_board.UNSEEN],
         own_last=chess_board.move_squares(view["last_move"]),
-        premoves=chess_board.premoves(squares, color == chess.WHITE) if waiting else {},
+        premoves=own,
         facts=facts,
         said=said,
     )

@@ -280,8 +280,10 @@ class Game(Generic[S, M]):
     how_to_play: ClassVar[tuple[str, ...]] = ()
     #: how clients draw the game: ``"grid"`` (the default) means every view carries
     #: ``view["grid"]``, a board described as data (:mod:`server.engine.grid`) that the one
-    #: generic web board draws and plays; any other word names a board of the web client's
-    #: own (``"chess"``, ``"apocalypse"``, ``"banqi"``, ``"track"``)
+    #: generic web board draws and plays. ``"chess"`` (chess, Dark Chess), ``"apocalypse"``
+    #: and ``"banqi"`` describe their boards the same way and are drawn by the same board;
+    #: the word tells clients the kind of game (premoves in chess-like games of turns).
+    #: ``"track"`` is Hase und Igel's track, a board of the web client's own
     board: ClassVar[str] = "grid"
     #: the piece sets a player may choose between, as ``(name, {kind: glyph})``: the first
     #: is what the views draw (its glyphs empty: the description's own), each other one

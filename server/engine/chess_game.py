@@ -16,6 +16,7 @@ from typing import Any
 import chess
 import chess.pgn
 
+from . import chess_board
 from .base import Game, IllegalMove, InvalidMove, InvalidOptions, Json, Option, Outcome, Seat
 from .chess_fen import fen as fen_of
 from .chess_moves import (
@@ -340,6 +341,7 @@ class Chess(Game[ChessState, chess.Move]):
             "check": state.is_check(),
             "last_move": last.uci() if last else None,
             "last_san": state.san(),
+            "grid": _grid(state, self.outcome(state)),
         }
 
     # -- snapshots -----------------------------------------------------------------------
@@ -449,3 +451,32 @@ def _perft(board: chess.Board, depth: int) -> int:
 
 
 GAMES = (Chess(),)
+
+
+def _grid(state: ChessState, end: Outcome | None) -> Json:
+    """The board described (:mod:`.chess_board`): the same for every seat, the premoves of
+    both sides' figures (each seat's client takes its own while it waits): from move to move
+    only the moved figures' change, and an update carries only those."""
+    board = state.board
+    squares = chess_board.placement(state.fen())
+    to_move = seat_of(board.turn)
+    check = state.is_check()
+    king = board.king(board.turn)
+    marks = {chess.square_name(king): "check"} if check and king is not None else {}
+    san = state.san()
+    facts = [{"label": "Move", "text": str(len(state.moves) // 2 + 1), "name": "move"}]
+    if san:
+        facts.append({"label": "Last move", "text": san, "name": "last-san"})
+    if check and end is None:
+        side = "White" if board.turn == chess.WHITE else "Black"
+        facts.append({"label": "Check", "text": f"{side} is in check", "name": "check"})
+    last = state.moves[-1].uci() if state.moves else None
+    return chess_board.describe(
+        squares,
+        last=chess_board.move_squares(last),
+        marks=marks,
+        status=chess_board.status(to_move, end, check=check),
+        premoves=chess_board.premoves(squares) if end is None else {},
+        facts=facts,
+        said=san or last or "",
+    )

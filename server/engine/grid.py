@@ -27,6 +27,22 @@ The description (every key always present, JSON-ready)::
       "status": "Red to move: the blue tower",  # one line the board shows under itself
     }
 
+A description may carry more, each key only when it has something to say (:data:`EXTRAS`)::
+
+      "fog": ["e8", ...],                      # squares the viewer cannot see (drawn clouded)
+      "own_last": ["e2", "e4"],                # the viewer's own last move, marked apart
+      "arrows": [["a1", "b3", 0], ...],        # the last turn's moves, by seat (else: `last`)
+      "premoves": {"e7": ["e6", "e5"], ...},   # where the viewer may premove each piece
+                                               # (else: anywhere but onto its own pieces)
+      "palette": {"light": "#efd9b4", "dark": "#b58863"},  # square colours, no lines
+      "facts": [{"label": "Move", "text": "3", "name": "move"}, ...],  # the game's panel;
+                                               # a fact without a label is a sentence
+      "said": "Nf3",                           # the last move as the players write it
+
+A mark (``marks``) that is an event of the last turn is drawn as one: ``check`` (the square
+lit), ``capture`` (an X), ``collision`` (a burst), ``promotion`` and ``flip`` (a star). A
+piece of shape ``figure`` is drawn as the chess figure its glyph names (``K Q R B N P``).
+
 With ``style: "points"`` (XiangQi, Ming-Mang) the board is drawn as lines through the
 squares' centres, pieces standing on the crossings; ``links`` adds segments (each between two
 squares), ``breaks`` removes segments between orthogonal neighbours.
@@ -47,6 +63,8 @@ client parses (:func:`gesture`), each matched as a whole string:
 ``a7-a8=Q``     a move with a choice (promotion): one text per choice
 ``P*c3``        drop a hand piece whose ``letter`` is ``P`` on c3
 ``c3``          act on one square (flip, place, ...)
+``flip c3``     the same, the act named (a word, a space, the square)
+``a1a2``        a move in squares alone (UCI: ``a7a8q`` with a choice)
 ``pass``        pass
 ==============  =============================================================
 
@@ -66,7 +84,7 @@ from .base import InvalidMove
 Json = dict[str, Any]
 
 EDGES = ("south", "north", "west", "east")
-SHAPES = ("disc", "square", "point")
+SHAPES = ("disc", "square", "point", "figure")
 STYLES = ("cells", "points")
 FILES = "abcdefghijklmnopqrstuvwxyz"
 MAX_FILES = 26
@@ -80,6 +98,8 @@ _SQUARE = r"[a-z](?:[1-9]|1[0-9]|2[0-6])"
 _MOVE = re.compile(rf"({_SQUARE})([-x])({_SQUARE})(?:=([A-Za-z+]{{1,3}}))?")
 _DROP = re.compile(rf"([A-Za-z+]{{1,3}})\*({_SQUARE})")
 _ACT = re.compile(_SQUARE)
+_NAMED_ACT = re.compile(rf"[a-z]+ ({_SQUARE})")
+_UCI = re.compile(rf"({_SQUARE})({_SQUARE})([a-z])?")
 _COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 _WORD = re.compile(r"[a-z][a-z0-9_-]{0,31}")
 
@@ -255,6 +275,10 @@ def gesture(text: str) -> Gesture | None:
         return Gesture("drop", None, m[2], letter=m[1])
     if _ACT.fullmatch(text):
         return Gesture("act", text)
+    if m := _NAMED_ACT.fullmatch(text):
+        return Gesture("act", m[1])
+    if m := _UCI.fullmatch(text):
+        return Gesture("move", m[1], m[2], choice=m[3])
     return None
 
 
@@ -298,8 +322,13 @@ def describe(
     last: Sequence[str] = (),
     marks: Mapping[str, str] | None = None,
     status: str = "",
+    **extras: Any,
 ) -> Json:
-    """The ``view["grid"]`` of a position; :func:`check` holds it to the contract."""
+    """The ``view["grid"]`` of a position; :func:`check` holds it to the contract. ``extras``
+    are the keys of :data:`EXTRAS`, each left out when empty."""
+    unknown = set(extras) - EXTRAS
+    if unknown:
+        raise TypeError(f"describe() got unknown keys {sorted(unknown)}")
     return {
         "files": files,
         "ranks": ranks,
@@ -315,6 +344,7 @@ def describe(
         "last": list(last),
         "marks": dict(marks or {}),
         "status": status,
+        **{k: v for k, v in extras.items() if v},
     }
 
 
@@ -338,15 +368,20 @@ _KEYS = {
     "marks",
     "status",
 }
+#: the keys a description may carry beyond :data:`_KEYS` (the module's docstring)
+EXTRAS = frozenset({"fog", "own_last", "arrows", "premoves", "palette", "facts", "said"})
 _PIECE_KEYS = {"seat", "kind", "label", "glyph", "shape", "fill", "promoted", "hidden"}
 _HAND_KEYS = {"kind", "label", "glyph", "letter", "count"}
 
 
 def check(desc: Any, n_seats: int) -> None:
     """Raise :class:`BadBoard` unless ``desc`` is a well-formed description for ``n_seats``."""
-    if not isinstance(desc, dict) or set(desc) != _KEYS:
+    if not isinstance(desc, dict) or not _KEYS <= set(desc) <= _KEYS | EXTRAS:
         got = sorted(desc) if isinstance(desc, dict) else type(desc).__name__
-        raise BadBoard(f"a description has exactly the keys {sorted(_KEYS)}, got {got}")
+        raise BadBoard(
+            f"a description has exactly the keys {sorted(_KEYS)} (and any of "
+            f"{sorted(EXTRAS)}), got {got}"
+        )
     files, ranks = desc["files"], desc["ranks"]
     if not (isinstance(files, int) and 1 <= files <= MAX_FILES):
         raise BadBoard(f"files must be 1..{MAX_FILES}, got {files!r}")
@@ -418,8 +453,22 @@ def check(desc: Any, n_seats: int) -> None:
                 raise BadBoard(
                     f"hand of seat {seat}: letter {entry['letter']!r} is not a drop letter"
                 )
-    for sq in desc["last"]:
-        square(sq, "last")
+    for sq in (*desc["last"], *desc.get("fog", ()), *desc.get("own_last", ())):
+        square(sq, "last, fog, own_last")
+    for arrow in desc.get("arrows", ()):
+        if not (isinstance(arrow, list) and len(arrow) == 3):
+            raise BadBoard(f"arrows: each is [from, to, seat], got {arrow!r}")
+        square(arrow[0], "arrows")
+        square(arrow[1], "arrows")
+    for sq, dests in desc.get("premoves", {}).items():
+        for one in (sq, *dests):
+            square(one, "premoves")
+    for colour in desc.get("palette", {}).values():
+        if not _COLOUR.fullmatch(str(colour)):
+            raise BadBoard("palette: colours must be #rrggbb")
+    for fact in desc.get("facts", ()):
+        if not (isinstance(fact, dict) and isinstance(fact.get("text"), str)):
+            raise BadBoard(f"facts: each has a text, got {fact!r}")
     for sq in desc["marks"]:
         square(sq, "marks")
     if not isinstance(desc["status"], str):

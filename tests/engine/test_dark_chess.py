@@ -13,8 +13,6 @@ from collections.abc import Iterable
 import chess
 import pyspiel
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from server.engine import IllegalMove, InvalidMove, InvalidOptions, get_game
 from server.engine.dark_chess import (
@@ -22,7 +20,6 @@ from server.engine.dark_chess import (
     DarkChessState,
     ep_square,
     read_pgn,
-    visible_squares,
 )
 from server.engine.perft import perft
 
@@ -30,7 +27,6 @@ GAME = get_game("dark_chess")
 CASTLE_FEN = "4k3/8/8/8/8/8/5r2/R3K2R w KQ - 0 1"
 OPENSPIEL_PLAYER = {0: 1, 1: 0}  # our seat -> OpenSpiel player
 SAN_FORMAT = re.compile(r"^(O-O|O-O-O|[NBRQK]?[a-h]?[1-8]?x?[a-h][1-8](=[QRBN])?)$")
-VIEW_KEYS = {"fen", "visible", "turn", "ply", "last_move", "last_san", "captured", "visibility"}
 
 
 def new(**options: str) -> DarkChessState:
@@ -290,104 +286,6 @@ def test_random_games_match_openspiel() -> None:
         reason = outcome.reason if outcome else None
         reasons[reason] = reasons.get(reason, 0) + 1
     assert reasons.get("king_captured", 0) > N_GAMES // 2
-
-
-# -- views never leak ------------------------------------------------------------------------
-
-
-def _placement(dark_fen: str) -> list[str]:
-    """The 64 squares a1..h8 of a dark FEN: a piece symbol, '.' (seen empty) or '?'."""
-    rows = dark_fen.split(" ")[0].split("/")
-    squares: list[str] = []
-    for row in reversed(rows):
-        cells: list[str] = []
-        for ch in row:
-            cells.extend("." * int(ch) if ch.isdigit() else ch)
-        assert len(cells) == 8, dark_fen
-        squares.extend(cells)
-    return squares
-
-
-def _replayed(state: DarkChessState, plies: int | None) -> DarkBoard:
-    """``state``'s board after its first ``plies`` moves, replayed from its start by ``push``."""
-    board = DarkBoard(state.start_fen)
-    for move in state.moves[:plies]:
-        board.push(move)
-    return board
-
-
-def _check_views(state: DarkChessState) -> None:
-    board = state.board
-    # the board carries no stack: the history is the state's, and leads to the board
-    assert board.move_stack == [] and GAME.ply(state) == len(state.moves)
-    assert _replayed(state, None).fen() == board.fen()
-    for seat in (0, 1, None):
-        view = GAME.view(state, seat)
-        assert set(view) == VIEW_KEYS
-        assert json.loads(json.dumps(view)) == view
-        assert GAME.view(state, seat) == view
-        cells = _placement(view["fen"])
-        visible = {chess.parse_square(name) for name in view["visible"]}
-        for square, cell in enumerate(cells):
-            if square in visible:
-                piece = board.piece_at(square)
-                assert cell == (piece.symbol() if piece else "."), (seat, board.fen())
-            else:
-                assert cell == "?", (seat, chess.square_name(square), board.fen())
-        fields = view["fen"].split(" ")
-        last = state.moves[-1].uci() if state.moves else None
-        if seat is None:
-            assert visible == set()
-            assert fields[2:4] == ["-", "-"]
-            assert view["last_move"] is None and view["last_san"] is None
-        else:
-            color = seat == 0
-            assert visible == set(chess.SquareSet(visible_squares(board, color, state.visibility)))
-            assert board.occupied_co[color] & ~chess.SquareSet(visible).mask == 0
-            mine = state.moves and board.turn != color
-            assert view["last_move"] == (last if mine else None)
-            if mine:  # the own move in SAN, as its mover knew it: never a check mark
-                before = _replayed(state, -1)
-                assert view["last_san"] == before.san(state.moves[-1]).rstrip("+#")
-                assert "+" not in view["last_san"] and "#" not in view["last_san"]
-            else:
-                assert view["last_san"] is None
-            assert set(fields[2]) <= (set("KQ") if color else set("kq")) | {"-"}
-
-
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    picks=st.lists(st.integers(min_value=0, max_value=10_000), min_size=1, max_size=80),
-    visibility=st.sampled_from(["openspiel", "dagaz"]),
-)
-def test_views_show_only_visible_squares(picks: list[int], visibility: str) -> None:
-    state = new(visibility=visibility)
-    _check_views(state)
-    for pick in picks:
-        seat = seat_to_move(state)
-        moves = GAME.legal_moves(state, seat)
-        if not moves:
-            break
-        state = GAME.play(state, {seat: moves[pick % len(moves)]}, random.Random(0))
-        _check_views(state)
-
-
-def test_captures_are_public_and_promotions_are_not() -> None:
-    fen = "4k3/P7/8/8/8/8/7K/7r w - - 0 1"
-    state = play(new(fen=fen), "a7a8q")
-    for seat in (1, None):
-        view = GAME.view(state, seat)
-        assert "Q" not in view["fen"].split(" ")[0]
-        assert view["captured"]["white"] == dict.fromkeys("pnbrqk", 0)
-    state = play(state, "h1a1", "a8a1")  # the queen is unseen and takes the rook
-    for seat in (0, 1, None):
-        assert GAME.view(state, seat)["captured"]["black"]["r"] == 1
-    assert GAME.view(state, 1)["last_move"] is None
-    assert GAME.view(state, 0)["last_move"] == "a8a1"
-    # the log's notation: standard (issue 34, item 11), and only for the seat that moved
-    assert GAME.view(state, 0)["last_san"] == "Qxa1"
-    assert GAME.view(state, 1)["last_san"] is None and GAME.view(state, None)["last_san"] is None
-    assert GAME.view(play(new(), "g1f3"), 0)["last_san"] == "Nf3"
 
 
 # -- contract ---------------------------------------------------------------------------------

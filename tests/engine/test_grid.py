@@ -43,7 +43,23 @@ def test_gestures_match_whole_strings() -> None:
     assert grid.gesture("P*c3") == grid.Gesture("drop", None, "c3", letter="P")
     assert grid.gesture("c3") == grid.Gesture("act", "c3")
     assert grid.gesture("pass") == grid.Gesture("pass")
-    for text in ("a1-a2 ", " a1-a2", "a1-a2\n", "pass!", "a0", "a27", "A1-a2", "a1--a2", ""):
+    assert grid.gesture("flip c3") == grid.Gesture("act", "c3")
+    assert grid.gesture("e2e4") == grid.Gesture("move", "e2", "e4")
+    assert grid.gesture("e7e8q") == grid.Gesture("move", "e7", "e8", choice="q")
+    assert grid.gesture("a10a1") == grid.Gesture("move", "a10", "a1")
+    for text in (
+        "a1-a2 ",
+        " a1-a2",
+        "a1-a2\n",
+        "pass!",
+        "a0",
+        "a27",
+        "A1-a2",
+        "a1--a2",
+        "",
+        "flip",
+        "e2e4qq",
+    ):
         assert grid.gesture(text) is None, text
 
 
@@ -70,6 +86,12 @@ BREAKS = [
     (lambda d: d["hands"].update({"5": []}), "not a seat"),
     (lambda d: d["last"].append("z1"), "last: .z1. is off"),
     (lambda d: d["marks"].update({"a 1": "x"}), "not a square"),
+    (lambda d: d.update(shade=["a1"]), "exactly the keys"),
+    (lambda d: d.update(fog=["d1"]), "off the"),
+    (lambda d: d.update(arrows=[["a1", "a2"]]), "from, to, seat"),
+    (lambda d: d.update(premoves={"a1": ["a9"]}), "off the"),
+    (lambda d: d.update(palette={"light": "wood"}), "palette"),
+    (lambda d: d.update(facts=[{"label": "Move"}]), "has a text"),
 ]
 
 

@@ -1,8 +1,7 @@
-// Piece drawings, made here as plain SVG shapes in a 100 x 100 box (no fonts, no images).
+// Piece drawings, made here as plain SVG shapes in a 100 x 100 box (no fonts, no images): the
+// chess figures a described board draws pieces of shape "figure" with, and the cloud of fog.
 
 import { s } from "./dom.js";
-
-const CHESS_NAMES = { p: "pawn", n: "knight", b: "bishop", r: "rook", q: "queen", k: "king" };
 
 const SHAPES = {
   p: [
@@ -93,63 +92,6 @@ export function chessPiece(type, side, extraClass = "") {
       );
     }
   }
-  return g;
-}
-
-export function chessPieceName(type) {
-  return CHESS_NAMES[type.toLowerCase()] || "piece";
-}
-
-/** A small standalone <svg> icon of a chess piece (promotion buttons, captured lists). */
-export function chessIcon(type, side, label) {
-  const svg = s("svg", {
-    viewBox: "0 0 100 100",
-    role: label ? "img" : null,
-    "aria-label": label || null,
-    "aria-hidden": label ? null : "true",
-  });
-  svg.append(chessPiece(type, side));
-  return svg;
-}
-
-// -- BanQi ----------------------------------------------------------------------------------
-
-const BANQI_LETTERS = {
-  general: "G",
-  advisor: "A",
-  elephant: "E",
-  chariot: "R",
-  horse: "H",
-  cannon: "C",
-  soldier: "S",
-};
-
-/** A face-up BanQi disc with the piece's letter and name. */
-export function banqiPiece(piece) {
-  const red = piece.colour === "red";
-  const ink = red ? "#b71c1c" : "#1b1b1b";
-  const g = s("g", { class: `art banqi ${piece.colour}` });
-  g.append(
-    s("circle", { cx: 50, cy: 50, r: 43, fill: "#f6ead0", stroke: "#6b4a25", "stroke-width": 3 }),
-    s("circle", { cx: 50, cy: 50, r: 35, fill: "none", stroke: ink, "stroke-width": 3 }),
-    s(
-      "text",
-      { x: 50, y: 55, "text-anchor": "middle", "font-size": 38, "font-weight": 700, fill: ink },
-      BANQI_LETTERS[piece.type] || "?",
-    ),
-    s("text", { x: 50, y: 75, "text-anchor": "middle", "font-size": 12, fill: ink }, piece.type),
-  );
-  return g;
-}
-
-/** A face-down BanQi disc: the same for every piece. */
-export function banqiBack() {
-  const g = s("g", { class: "art banqi back" });
-  g.append(
-    s("circle", { cx: 50, cy: 50, r: 43, fill: "#8a5a2b", stroke: "#4e3115", "stroke-width": 3 }),
-    s("circle", { cx: 50, cy: 50, r: 30, fill: "none", stroke: "#b98555", "stroke-width": 3 }),
-    s("circle", { cx: 50, cy: 50, r: 14, fill: "#a06a36", stroke: "#b98555", "stroke-width": 2 }),
-  );
   return g;
 }
 

@@ -5,11 +5,10 @@
 // game to download.
 //
 // A game that hides something has no record while it runs: then the list holds the turns
-// this page saw itself (the views it was sent), and stepping shows those. The positions of
-// games other than chess come from `history`: every view this page's seat (or spectator)
-// was shown, so a page that arrived late steps through the whole game too.
+// this page saw itself (the views it was sent), and stepping shows those. The positions come
+// from `history`: every view this page's seat (or spectator) was shown, so a page that
+// arrived late steps through the whole game too.
 
-import { parsePlacement, replayUci } from "./boards/chess.js";
 import { h } from "./dom.js";
 import { storage } from "./storage.js";
 import { seatName } from "./text.js";
@@ -46,8 +45,7 @@ export class ReplayPanel {
     this.pending = false;
     this.historyAt = null; // the version we last asked for the history at
     this.cursor = null; // the ply shown (0 = the start), or null: the game as it is now
-    this.entries = []; // [{ply, label, uci}]
-    this.placements = null; // chess: placement per ply (0 = start), from the record
+    this.entries = []; // [{ply, label}]
     this.u = null;
     this.build();
     this.onKey = (e) => this.key(e);
@@ -140,12 +138,7 @@ export class ReplayPanel {
     const rec = this.record;
     const stale = !rec || rec.moves.length !== u.turn || (u.status === "over") !== !!rec.outcome;
     if (open && stale && !this.pending && this.fetchedAt !== u.version) this.fetch(u.version);
-    if (
-      !CHESS.has(u.game) &&
-      u.status !== "waiting" &&
-      this.historyAt !== u.version &&
-      this.missingTurns(u)
-    ) {
+    if (u.status !== "waiting" && this.historyAt !== u.version && this.missingTurns(u)) {
       this.loadHistory(u);
     }
     this.entries = this.buildEntries(u, info);
@@ -203,12 +196,6 @@ export class ReplayPanel {
 
   setRecord(rec) {
     this.record = rec;
-    this.placements = null;
-    if (!CHESS.has(rec.game)) return;
-    const ucis = rec.moves.map((t) => Object.values(t.moves)[0]);
-    const fen = rec.options.fen;
-    this.placements = [parsePlacement(fen)];
-    for (let i = 1; i <= ucis.length; i++) this.placements.push(replayUci(fen, ucis.slice(0, i)));
   }
 
   /** Seats that have made a move, from a record as new as `u` (else null: unknown). */
@@ -232,7 +219,7 @@ export class ReplayPanel {
         return ucis.map((uci, i) => {
           const black = (i % 2 === 1) !== blackFirst;
           const n = first + Math.floor((i + (blackFirst ? 1 : 0)) / 2);
-          return { ply: i + 1, uci, label: black ? `${n}… ${sans[i]}` : `${n}. ${sans[i]}` };
+          return { ply: i + 1, label: black ? `${n}… ${sans[i]}` : `${n}. ${sans[i]}` };
         });
       }
       const named = rec.n_seats > 2 || info.simultaneous;
@@ -308,25 +295,13 @@ export class ReplayPanel {
   }
 
   /**
-   * What the board shows instead of the game now: null (the game now), or
-   * {update, chess} — `update` to draw (a view this page was sent), `chess` the position
-   * from the record ({placement, lastMove, ply}) for the chess board.
+   * What the board shows instead of the game now: null (the game now), or {update} — the
+   * update to draw (a view this page was sent, or the room's history filled in).
    */
   historic(u) {
     if (this.cursor === null) return null;
-    if (this.placements && this.cursor < this.placements.length) {
-      const entry = this.entries[this.cursor - 1];
-      return {
-        update: u,
-        chess: {
-          placement: this.placements[this.cursor],
-          lastMove: entry ? entry.uci : null,
-          ply: this.cursor,
-        },
-      };
-    }
     const seen = this.app.room(this.id).views.get(this.cursor);
-    return seen ? { update: seen, chess: null } : null;
+    return seen ? { update: seen } : null;
   }
 
   render(u, info) {

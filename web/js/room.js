@@ -309,7 +309,7 @@ export class RoomView {
       premovesApply(info) &&
       u.status === "playing" &&
       you !== null;
-    if (past) this.board.update(plainView(past.update), [], past.chess);
+    if (past) this.board.update(plainView(past.update), []);
     else this.board.update(plainView(u), legal);
     this.playSound(u);
     this.chat.update(u);

@@ -1,20 +1,14 @@
 // A room's seats: one line per seat (its chip, name, rating and its change, tags, clock, the
 // "Sit here" button) and the chip of a seat's colour, which the board's clocks show too.
 
-import { colourOf } from "./boards/banqi.js";
 import { h } from "./dom.js";
 import { PROVISIONAL, ratingText, seatName, signed } from "./text.js";
 
-/** The chip of a seat: a class, or the colour of a described board's seat. */
+/** The chip of a seat: the colour of its seat on a described board, else a class. */
 function seatChip(u, info, seat) {
-  const grid = info.board === "grid" && u.view && u.view.grid;
-  if (grid && grid.seats[seat]) return { cls: "chip", colour: grid.seats[seat].colour };
-  if (info.board === "banqi") {
-    const c = colourOf(u, seat);
-    return { cls: c ? `chip ${c}` : "chip" };
-  }
-  if (["chess", "apocalypse"].includes(info.board))
-    return { cls: `chip ${seat === 0 ? "white" : "black"}` };
+  const grid = u.view && u.view.grid;
+  if (grid && grid.seats && grid.seats[seat])
+    return { cls: "chip", colour: grid.seats[seat].colour };
   return { cls: `chip c${seat % 6}` };
 }
 

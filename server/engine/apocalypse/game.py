@@ -6,6 +6,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .. import chess_board
 from ..base import Game, Json, Option, Outcome, Seat
 from .board import (
     _VALUE,
@@ -121,7 +122,7 @@ class Apocalypse(Game[ApocalypseState, ApocalypseMove]):
 
     def view(self, state: ApocalypseState, seat: Seat | None) -> Json:
         """Everything is public once a turn is resolved (sealed moves never reach the engine)."""
-        return {
+        view: Json = {
             "ruleset": state.ruleset,
             "max_turns": state.max_turns,
             "board": board_to_text(state.board),
@@ -134,6 +135,8 @@ class Apocalypse(Game[ApocalypseState, ApocalypseMove]):
             },
             "last_events": [e.to_json() for e in state.events],
         }
+        view["grid"] = _grid(view, self.outcome(state))
+        return view
 
     # -- bot hooks -----------------------------------------------------------------------
 
@@ -197,3 +200,63 @@ class Apocalypse(Game[ApocalypseState, ApocalypseMove]):
             str(data.get("ruleset", "dagaz")),
             int(data.get("max_turns", 0)),
         )
+
+
+#: the figures' names (a horseman is drawn as a knight, a footman as a pawn)
+NAMES = {"n": "horseman", "p": "footman"}
+#: the squares' colours (a green board: not chess)
+PALETTE = {"light": "#e8e2cf", "dark": "#8fa68b"}
+#: the marks of what a turn did
+MARKED = {"collision", "capture", "promotion"}
+
+
+def event_text(ev: Json) -> str:
+    """``collision on b3 (white horseman and black horseman removed)``."""
+    kind, square = ev["type"], ev["square"]
+    if kind == "capture":
+        return f"capture on {square}"
+    if kind == "evaded":
+        return f"the piece on {square} got away"
+    if kind == "collision":
+        removed = " and ".join(
+            f"{'white' if p.isupper() else 'black'} {NAMES[p.lower()]}" for p in ev["removed"]
+        )
+        return f"collision on {square} ({removed} removed)"
+    if kind == "promotion":
+        return f"promotion on {square}"
+    if kind == "promotion_refused":
+        return f"no promotion on {square} (two horsemen already)"
+    return f"{kind} on {square}"
+
+
+def _grid(view: Json, end: Outcome | None) -> Json:
+    """The board described (:mod:`..chess_board`, 5x5): both sides' last moves as arrows, what
+    they did marked, the turn's facts beside the board."""
+    moves = {int(s): m for s, m in view["last_moves"].items() if m}
+    events = view["last_events"]
+    happened = "; ".join(event_text(ev) for ev in events)
+    facts = [
+        {"label": "Turns played" if end else "Turn", "text": str(view["ply"] + (0 if end else 1))},
+        {"label": "Horsemen", "text": "White {} · Black {}".format(*view["horsemen"])},
+    ]
+    turn = ", ".join(f"{('White', 'Black')[s]} {m}" for s, m in sorted(moves.items()))
+    if moves:
+        facts.append({"label": "Last turn", "text": turn, "name": "last-turn"})
+    if events:
+        facts.append({"label": "What happened", "text": happened, "name": "last-events"})
+    said = f"Turn {view['ply']}: {turn}" + (f" — {happened}" if events else "") if moves else ""
+    if end is None:
+        status = "White and Black move at the same time"
+    else:
+        status = chess_board.status(0, end)
+    return chess_board.describe(
+        view["pieces"],
+        size=SIZE,
+        names=NAMES,
+        palette=PALETTE,
+        marks={ev["square"]: ev["type"] for ev in events if ev["type"] in MARKED},
+        status=status,
+        arrows=[[m[:2], m[2:4], s] for s, m in sorted(moves.items())],
+        facts=facts,
+        said=said,
+    )

@@ -24,6 +24,7 @@ from .board import (
     VALUE,
     colour_of,
 )
+from .describe import describe
 from .rules import apply, generate
 from .values import BanqiMove, BanqiState, position_key, public_board
 
@@ -121,7 +122,7 @@ class Banqi(TurnGame[BanqiState, BanqiMove]):
                 event["piece"] = _piece_json(state.captured[-1])
             else:
                 event = {"type": "move", "square": SQUARES.name(last.dst)}
-        return {
+        view: Json = {
             "variant": state.variant,
             "cannon_quiet": state.cannon_quiet,
             "draw_plies": state.draw_plies,
@@ -139,6 +140,8 @@ class Banqi(TurnGame[BanqiState, BanqiMove]):
             "last_move": None if last is None else str(last),
             "last_event": event,
         }
+        view["grid"] = describe(state, view, self.outcome(state))
+        return view
 
     # -- bot hooks -----------------------------------------------------------------------
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import chess
 
+from .. import chess_board
 from ..base import Json, Seat
 from ..chess_fen import placement
 from .rules import (
@@ -146,7 +147,7 @@ def seat_view(state: DarkChessState, seat: Seat | None) -> Json:
     }
     for side, piece_type in state.captured:
         captured["white" if side == chess.WHITE else "black"][chess.piece_symbol(piece_type)] += 1
-    return {
+    view: Json = {
         "fen": dark_fen(board, color, seen, state.prev),
         "visible": square_names(seen),
         "turn": "white" if board.turn == chess.WHITE else "black",
@@ -156,6 +157,55 @@ def seat_view(state: DarkChessState, seat: Seat | None) -> Json:
         "captured": captured,
         "visibility": state.visibility,
     }
+    view["grid"] = _grid(state, color, view)
+    return view
+
+
+def _grid(state: DarkChessState, color: chess.Color | None, view: Json) -> Json:
+    """The board described (:mod:`..chess_board`) from the rest of ``view``: the fog over what
+    the seat does not see, its own last move marked apart, its premoves while it waits — and
+    the whole board once the game is over (the fog lifts: the record opens then too)."""
+    board = state.board
+    over = state.result is not None
+    squares = chess_board.placement(board.fen() if over else view["fen"])
+    to_move = 0 if board.turn == chess.WHITE else 1
+    said = view["last_san"] or view["last_move"] or ("a move in the fog" if state.moves else "")
+    facts = [{"label": "Ply", "text": str(view["ply"]), "name": "ply"}]
+    if over:
+        seen = "the whole board (game over)"
+    elif color is None:
+        seen = "nothing: spectators watch the fog"
+    else:
+        seen = f"{len(view['visible'])} of 64 squares"
+    facts.append({"label": "You see", "text": seen, "name": "seen"})
+    if view["last_move"]:
+        facts.append({"label": "Your last move", "text": said, "name": "last-san"})
+    for side, taken in view["captured"].items():
+        lost = [chess_board.NAMES[t] + (f" x{n}" if n > 1 else "") for t, n in taken.items() if n]
+        facts.append({"label": f"{side.capitalize()} lost", "text": ", ".join(lost) or "nothing"})
+    if over:
+        last = state.moves[-1].uci() if state.moves else None
+        text = "Game over — the fog has lifted: this is the final position."
+        facts.append({"label": "", "text": text, "name": "lifted"})
+        return chess_board.describe(
+            squares,
+            last=chess_board.move_squares(last),
+            status=chess_board.status(to_move, state.result),
+            facts=facts,
+            said=said,
+        )
+    # the seat's premoves whether or not it waits (the client takes them only while it waits):
+    # from move to move only the moved figures' change, and the update carries only those
+    own = chess_board.premoves(squares, color == chess.WHITE) if color is not None else {}
+    return chess_board.describe(
+        squares,
+        status=chess_board.status(to_move, None),
+        fog=[sq for sq, ch in squares.items() if ch == chess_board.UNSEEN],
+        own_last=chess_board.move_squares(view["last_move"]),
+        premoves=own,
+        facts=facts,
+        said=said,
+    )
 
 
 def _last_san(state: DarkChessState) -> str:

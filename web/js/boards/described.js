@@ -1,24 +1,22 @@
-// The board of any game that describes itself as data (Game.board == "grid"): drawn from
+// The board of every game on a grid of squares, which describes itself as data: drawn from
 // view.grid (server/engine/grid.py is the contract) and played through the gesture notation
-// of its legal move texts. No game-specific code here: squares, terrain, pieces, hands,
-// marks and the status line all come from the description.
+// of its legal move texts. No game-specific code here: squares and their colours, terrain,
+// pieces (face-down ones too), hands, fog, the last turn's arrows and marks, premoves, the
+// viewer's sealed move, the facts beside the board and the status line all come from the
+// description (and the update's your_move).
 
 import { chosenGlyphs } from "../atboard.js";
 import { h, s } from "../dom.js";
+import { cloud } from "../pieces.js";
 import { playerLabel, seatName } from "../text.js";
+import { renderFacts } from "./facts.js";
 import { createGenericBoard } from "./generic.js";
 import { FILES, parseGesture } from "./gestures.js";
 import { GridBoard } from "./grid.js";
-import { arrow } from "./marks.js";
+import { renderHands, screenSide } from "./hands.js";
+import { EVENT_MARKS, arrow, turnMarks } from "./marks.js";
 import { lines, paintTerrain } from "./terrain.js";
-import { choicePicker, pieceLabel, token, tokenIcon } from "./tokens.js";
-
-/** Which side of the screen an edge is on when `bottom` is drawn at the bottom. */
-export function screenSide(edge, bottom) {
-  const round = ["south", "west", "north", "east"]; // clockwise, seen from above
-  const sides = ["down", "left", "up", "right"];
-  return sides[(round.indexOf(edge) - round.indexOf(bottom) + 4) % 4];
-}
+import { choicePicker, pieceLabel, token } from "./tokens.js";
 
 /**
  * The board of a described game, made at the first update (its size and seats come from the
@@ -43,7 +41,7 @@ export function createDescribedBoard(boardHost, infoHost, ctx) {
 }
 
 function makeBoard(boardHost, infoHost, grid0, ctx) {
-  infoHost.hidden = true; // everything is on and around the board
+  infoHost.hidden = true; // the description's facts show there, if it has any
   const viewer = ctx.you === null || ctx.you === undefined ? 0 : ctx.you;
   const facing = (grid0.seats[viewer] && grid0.seats[viewer].edge) || "south";
   // ctx.flip: the player turned the board
@@ -56,15 +54,18 @@ function makeBoard(boardHost, infoHost, grid0, ctx) {
     files: grid0.files,
     ranks: grid0.ranks,
     name: (f, r) => FILES[f] + (r + 1),
-    kind: "described",
+    kind: grid0.palette ? "described painted" : "described",
     label: `${ctx.info.title || "Game"} board${mine ? `, you play ${mine.name}` : ""}`,
     bottom,
     checkered: grid0.checkered && grid0.style !== "points",
     points: grid0.style === "points",
     onMove: ctx.send,
     choose: (moves) => choicePicker(wrap, latestGrid || grid0, ctx.you, moves),
-    onSelect: () => renderHands(),
+    // a premove with a choice (a promotion) takes the first the game lists
+    premoveChoice: (moves) => moves[0] || null,
+    onSelect: () => showHands(),
   });
+  if (grid0.palette) paint(board, grid0.palette);
   // a tall board is kept within the screen's height, a wide one within its width
   wrap.style.maxWidth =
     `min(${board.cols >= board.rows ? 760 : 640}px, 100%, ` +
@@ -100,94 +101,15 @@ function makeBoard(boardHost, infoHost, grid0, ctx) {
     paintTerrain(board, legend, grid);
   }
 
-  function handEntries(grid, seat) {
-    return grid.hands[String(seat)] || [];
-  }
-
-  /** The shape a hand piece is drawn with: that of its kind on the board, else a disc. */
-  function handShape(grid, kind) {
-    return latestShapes.get(kind) || "disc";
-  }
-
-  function chip(colour) {
-    const el = h("span", { class: "hand-chip", "aria-hidden": "true" });
-    el.style.background = colour; // through the CSSOM: the page allows no inline style
-    return el;
-  }
-
-  function renderHands() {
-    const grid = latestGrid;
-    const anyHands = Object.keys(grid.hands).length > 0;
-    const seats = grid.seats
-      .map((_, i) => i)
-      .filter((i) => anyHands || handEntries(grid, i).length);
-    const many = grid.seats.length > 2;
-    // the viewer's own hand below the board, nearest to it; the hands of the seats across
-    // and beside above it (the one across nearest to the board)
-    const order = { down: 0, up: 1, left: 2, right: 3 };
-    const top = [];
-    const low = [];
-    for (const seat of seats.sort(
-      (a, b) =>
-        order[screenSide(grid.seats[a].edge, bottom)] -
-        order[screenSide(grid.seats[b].edge, bottom)],
-    )) {
-      const side = screenSide(grid.seats[seat].edge, bottom);
-      const entries = handEntries(grid, seat);
-      const items = entries.map((e) => {
-        const from = `*${e.letter}`;
-        const drops = legalMoves.filter((m) => m.from === from);
-        const icon = tokenIcon(grid, {
-          seat,
-          glyph: e.glyph,
-          shape: handShape(grid, e.kind),
-          fill: null,
-        });
-        const count = h("span", { class: "count" }, `×${e.count}`);
-        const label = `${e.label}, ${e.count} in hand`;
-        if (!drops.length)
-          return h(
-            "span",
-            {
-              class: "hand-piece",
-              role: "img",
-              "aria-label": label,
-              dataset: { letter: e.letter },
-            },
-            icon,
-            count,
-          );
-        const on = board.selected === from;
-        return h(
-          "button",
-          {
-            type: "button",
-            class: `hand-piece${on ? " selected" : ""}`,
-            "aria-pressed": on ? "true" : "false",
-            "aria-label": `${label}: drop it`,
-            dataset: { letter: e.letter },
-            onclick: () => board.select(board.selected === from ? null : from),
-          },
-          icon,
-          count,
-        );
-      });
-      const where =
-        many && side !== "down" ? ` (${{ up: "across", left: "left", right: "right" }[side]})` : "";
-      const who =
-        seat === ctx.you ? `You (${grid.seats[seat].name})` : `${grid.seats[seat].name}${where}`;
-      const row = h(
-        "div",
-        { class: `hand side-${side}${seat === ctx.you ? " own" : ""}`, dataset: { seat } },
-        chip(grid.seats[seat].colour),
-        h("span", { class: "muted" }, `${who} in hand:`),
-        items.length ? items : h("span", { class: "muted" }, "nothing"),
-      );
-      (side === "down" ? low : top).push(row);
-    }
-    handsTop.classList.toggle("many", top.length > 1);
-    handsTop.replaceChildren(...top.reverse());
-    handsBottom.replaceChildren(...low);
+  function showHands() {
+    renderHands(handsTop, handsBottom, {
+      grid: latestGrid,
+      board,
+      moves: legalMoves,
+      bottom,
+      you: ctx.you,
+      shapes: latestShapes,
+    });
   }
 
   function renderActions(others) {
@@ -216,6 +138,42 @@ function makeBoard(boardHost, infoHost, grid0, ctx) {
     actions.hidden = !others.length;
   }
 
+  /** Where a premove of the piece on a square may go, while the seat waits: where the
+   *  description says, else anywhere but onto its own pieces (the board knows no rules: the
+   *  turn's legal moves decide whether it is played; a click on another own piece picks
+   *  that one instead). */
+  function premover(grid) {
+    if (!ctx.premoves || !ctx.premoves()) return null;
+    const own = (sq) => {
+      const p = grid.pieces[sq];
+      return !!p && !p.hidden && p.seat === ctx.you;
+    };
+    const planned = grid.premoves;
+    const free = [...board.squares.keys()].filter((sq) => !own(sq));
+    const dests = (sq) => (own(sq) ? (planned ? planned[sq] || [] : free) : null);
+    return { dests, hints: !!planned };
+  }
+
+  /** Slide the pieces of the moves seen one turn ago (a piece gone at its end fades). */
+  function slide(grid, u) {
+    const moved =
+      grid.arrows && grid.arrows.length
+        ? grid.arrows.map(([from, to]) => [from, to])
+        : grid.last.length >= 2
+          ? [[grid.last[0], grid.last[grid.last.length - 1]]]
+          : [];
+    if (!prevPieces || u.turn !== prevTurn + 1) return;
+    const slides = [];
+    for (const [from, to] of moved) {
+      const was = prevPieces[from];
+      const now = grid.pieces[to];
+      if (!was) continue;
+      const node = token(grid, was, pointing(grid, was));
+      slides.push({ from, to, node, vanish: !now || now.seat !== was.seat });
+    }
+    board.animate(slides, slides.length > 1 ? 450 : 380);
+  }
+
   function update(u, legal) {
     const grid = restyled(u.view && u.view.grid, chosenGlyphs(ctx.info));
     if (!grid) return;
@@ -240,46 +198,38 @@ function makeBoard(boardHost, infoHost, grid0, ctx) {
       const words = names.filter((t) => grid.terrain[t]).map((t) => grid.terrain[t].label);
       if (words.length) notes.set(sq, words.join(", "));
     }
-    const marks = [];
+    const marks = turnMarks(board, grid);
     for (const sq of grid.last) mark(sq, "last");
-    if (grid.last.length >= 2)
-      marks.push(arrow(board, grid.last[0], grid.last[grid.last.length - 1], "w"));
+    for (const sq of grid.own_last || []) mark(sq, "own-last");
     for (const [sq, what] of Object.entries(grid.marks)) {
-      mark(sq, `mark-${what}`);
       notes.set(sq, [notes.get(sq), what].filter(Boolean).join(", "));
+      if (what in EVENT_MARKS) {
+        mark(sq, what);
+        continue;
+      }
+      mark(sq, `mark-${what}`);
       const [cx, cy] = board.center(sq);
       marks.push(s("circle", { class: `point-mark mark-${what}`, cx, cy, r: 46 }));
     }
-    board.setPosition(pieces, { classes, notes });
+    // the viewer's sealed move (simultaneous moves), until the turn is resolved
+    const sealed = u.your_move ? parseGesture(u.your_move) : null;
+    if (sealed && sealed.from && sealed.to && board.squares.has(sealed.from)) {
+      mark(sealed.from, "own-last");
+      mark(sealed.to, "own-last");
+      marks.push(arrow(board, sealed.from, sealed.to, "mine"));
+    }
+    const fog = new Set(grid.fog || []);
+    board.setPosition(pieces, { classes, notes, fog, fogNode: cloud });
     board.setMarks(marks);
     const parsed = (legal || []).map(parseGesture);
     legalMoves = parsed.filter((m) => m.kind === "move" || m.kind === "drop" || m.kind === "act");
-    // while another seat is to move, a premove of an own piece to any square but its own
-    // pieces' (the board knows no rules: the turn's legal moves decide whether it is played;
-    // a click on another own piece picks that one instead)
-    const own = (sq) => {
-      const p = grid.pieces[sq];
-      return !!p && !p.hidden && p.seat === ctx.you;
-    };
-    const free = [...board.squares.keys()].filter((sq) => !own(sq));
-    const premover =
-      ctx.premoves && ctx.premoves()
-        ? { dests: (sq) => (own(sq) ? free : null), hints: false }
-        : null;
-    board.setMoves(legalMoves, premover);
+    board.setMoves(legalMoves, premover(grid));
     renderActions(parsed.filter((m) => m.kind === "pass" || m.kind === "other"));
-    renderHands();
+    showHands();
+    renderFacts(infoHost, grid, u, ctx.info);
     status.textContent = grid.status;
     status.hidden = !grid.status;
-    // slide the piece of a move seen one turn ago
-    const last = grid.last;
-    if (prevPieces && u.turn === prevTurn + 1 && last.length >= 2) {
-      const from = last[0];
-      const to = last[last.length - 1];
-      const was = prevPieces[from];
-      if (was && grid.pieces[to])
-        board.animate([{ from, to, node: token(grid, was, pointing(grid, was)) }]);
-    }
+    slide(grid, u);
     prevTurn = u.turn;
     prevPieces = grid.pieces;
   }
@@ -294,8 +244,18 @@ function makeBoard(boardHost, infoHost, grid0, ctx) {
   };
 }
 
+/** Colour the squares of `board` from a description's palette (no lines between them). */
+function paint(board, palette) {
+  for (const sq of board.squares.values()) {
+    const bg = sq.g.querySelector(".bg");
+    const colour = palette[bg.classList.contains("dark") ? "dark" : "light"];
+    if (colour) bg.style.fill = colour; // through the CSSOM: the page allows no inline style
+  }
+}
+
 /** The text of the last move, from the view: the game's own last_move, else its marks. */
 function lastMoveText(view) {
+  if (view.grid && view.grid.said) return view.grid.said;
   if (typeof view.last_move === "string" && view.last_move) return view.last_move;
   const last = (view.grid && view.grid.last) || [];
   if (last.length >= 2) return `${last[0]}-${last[last.length - 1]}`;
@@ -303,9 +263,11 @@ function lastMoveText(view) {
   return "pass";
 }
 
-/** "You: a1-a2", "Ada (Red): a1xa2". */
+/** "You: a1-a2", "Ada (Red): a1xa2"; a turn of several movers that the description words as
+ *  a whole (its `said`): that, on one line. */
 export function describeDescribedMove(info, u, movers) {
   const grid = u.view && u.view.grid;
+  if (movers.length > 1 && grid && grid.said) return [grid.said];
   return movers.map((seat) => {
     let who;
     if (u.you === seat) who = "You";

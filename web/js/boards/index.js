@@ -1,19 +1,21 @@
 // Which board draws which game: chosen by the board the game names in its info
-// (Game.board): "grid" is the board described as data that any such game gets, the others
-// are boards of their own. A game whose board is unknown here gets the generic view.
+// (Game.board). Every game on a grid of squares — the games described as data ("grid") and
+// those with a word of their own for their board ("chess": chess and Dark Chess, "banqi",
+// "apocalypse") — is drawn by the one described board from the description in its view;
+// Hase und Igel's track ("track") is the one board of its own. A game whose board is unknown
+// here gets the generic view.
 
-import { createApocalypseBoard, describeApocalypseMove } from "./apocalypse.js";
-import { createBanqiBoard, describeBanqiMove } from "./banqi.js";
-import { createChessBoard, describeChessMove } from "./chess.js";
 import { createDescribedBoard, describeDescribedMove } from "./described.js";
 import { createGenericBoard, describeGenericMove } from "./generic.js";
 import { createHaseBoard, describeHaseMove } from "./hase.js";
 
+const DESCRIBED = [createDescribedBoard, describeDescribedMove];
+
 const BOARDS = {
-  grid: [createDescribedBoard, describeDescribedMove],
-  chess: [createChessBoard, describeChessMove],
-  apocalypse: [createApocalypseBoard, describeApocalypseMove],
-  banqi: [createBanqiBoard, describeBanqiMove],
+  grid: DESCRIBED,
+  chess: DESCRIBED,
+  apocalypse: DESCRIBED,
+  banqi: DESCRIBED,
   track: [createHaseBoard, describeHaseMove],
 };
 

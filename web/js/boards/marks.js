@@ -66,3 +66,32 @@ export function star(board, square) {
   }
   return s("polygon", { class: "star event-mark", points: pts.join(" ") });
 }
+
+/** The marks (description words) that are events of the last turn, drawn by their shape;
+ *  "check" lights its square and draws nothing. */
+export const EVENT_MARKS = {
+  check: null,
+  capture: xmark,
+  collision: burst,
+  promotion: star,
+  flip: star,
+};
+
+/**
+ * What the last turn did, as marks for the board: its moves as arrows (the description's
+ * `arrows`, by seat — the first seat's blue, the others' red — else one from the first to
+ * the last square of `last`) and its events by their shapes.
+ */
+export function turnMarks(board, grid) {
+  const out = [];
+  if (grid.arrows && grid.arrows.length) {
+    for (const [from, to, seat] of grid.arrows) out.push(arrow(board, from, to, seat ? "b" : "w"));
+  } else if (grid.last.length >= 2) {
+    out.push(arrow(board, grid.last[0], grid.last[grid.last.length - 1], "w"));
+  }
+  for (const [sq, what] of Object.entries(grid.marks)) {
+    const draw = EVENT_MARKS[what];
+    if (draw) out.push(draw(board, sq));
+  }
+  return out;
+}

@@ -1,8 +1,10 @@
 // The pieces of a board described as data: a piece drawn as a token (its shape, glyph and
-// the colours of its owner), the small icon of one, the words it is read out as, and the
-// chooser of a choice (promotion) that shows them.
+// the colours of its owner; a "figure" is the chess figure its glyph names, white or black
+// as its owner's colour is light or dark), the small icon of one, the words it is read out
+// as, and the chooser of a choice (promotion) that shows them.
 
 import { s } from "../dom.js";
+import { chessPiece } from "../pieces.js";
 import { pickOne } from "./picker.js";
 
 const NEUTRAL = "#9e9e9e";
@@ -31,6 +33,10 @@ function seatColour(grid, seat) {
 export function token(grid, p, pointing = "up") {
   const owner = seatColour(grid, p.seat);
   const hidden = !!p.hidden;
+  if (p.shape === "figure" && !hidden) {
+    const side = inkOn(owner) === "#111" ? "white" : "black";
+    return chessPiece(String(p.glyph || "P"), side, "token figure");
+  }
   const body = hidden ? BACK : p.fill || owner;
   const rimmed = !hidden && !!p.fill && p.seat !== null && p.seat !== undefined;
   const stroke = rimmed
@@ -120,16 +126,25 @@ export function pieceLabel(grid, p) {
   return `${owner.name} ${p.label}`;
 }
 
-/** The chooser of a choice (promotion): resolves with the chosen move text, or null. */
+/**
+ * The chooser of a choice (promotion): resolves with the chosen move text, or null. A figure
+ * is offered the figures its choice letters name; each button says its letter in data-choice
+ * (as the move writes it) and data-promo (in lower case).
+ */
 export function choicePicker(wrap, grid, seat, moves) {
+  const mover = grid.pieces[moves[0].from];
+  const figure = !!mover && mover.shape === "figure";
   const choices = moves.map((m) => {
     const letter = m.choice || "";
     const label = letter === "+" ? "Promote" : letter ? `Choose ${letter}` : "No change";
-    const icon = { seat, glyph: letter, shape: "disc", fill: null, promoted: letter === "+" };
+    const icon = figure
+      ? { seat, glyph: letter.toUpperCase(), shape: "figure", fill: null }
+      : { seat, glyph: letter, shape: "disc", fill: null, promoted: letter === "+" };
+    const dataset = { choice: letter || "-", promo: letter ? letter.toLowerCase() : "-" };
     return {
       value: m.text,
       node: letter ? tokenIcon(grid, icon) : "as is",
-      attrs: { class: "choice", "aria-label": label, dataset: { choice: letter || "-" } },
+      attrs: { class: "choice", "aria-label": label, dataset },
     };
   });
   return pickOne(wrap, "Choose", "Choose", choices);

@@ -71,6 +71,7 @@ async def test_casual_and_bot_games_are_in_the_history_and_filtered(
                     break
                 await asyncio.sleep(0.05)
             assert await srv.archiver.archive_one(room)
+
         def facts(body: dict[str, Any]) -> list[dict[str, Any]]:  # the time: the event's
             return [{k: v for k, v in g.items() if k != "finished"} for g in body["games"]]
 

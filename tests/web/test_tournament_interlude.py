@@ -16,7 +16,7 @@ from server.net.app import KibitzServer
 from .tabs import Tab
 from .test_tournaments import DESKTOP, PHONE, fill_form, first_game, open_list, resign
 
-NEXT = re.compile(r"Next round in \d+ s — you (play .+|have a bye) \(round 2 of 2\)")
+NEXT = re.compile(r"Next round in \d+ s — you (play .+|have a bye) \(round 2 of 2(, you start)?\)")
 
 
 async def next_game(tab: Tab, old: str) -> dict:

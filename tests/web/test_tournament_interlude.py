@@ -48,6 +48,10 @@ async def test_a_swiss_shows_the_result_and_the_next_opponent_before_the_next_ga
         start="full",
         max_players="4",
     )
+    for size, width in ((PHONE, 390), (DESKTOP, 1280)):  # the form's "Between rounds"
+        await ada.page.set_viewport_size(size)
+        await ada.page.locator("#t-interlude").scroll_into_view_if_needed()
+        await ada.page.screenshot(path=f"/tmp/shots-after/tournament-form-{width}.png")
     await ada.page.click("#t-create")
     await ada.page.wait_for_url("**/#/tournament/*")
     tid = ada.page.url.rsplit("/", 1)[1]
@@ -74,7 +78,11 @@ async def test_a_swiss_shows_the_result_and_the_next_opponent_before_the_next_ga
     await ada.screenshot(shots, "tournament-interlude-board-1280", full_page=False)
     await ada.page.screenshot(path="/tmp/shots-after/tournament-interlude-board-1280.png")
 
-    # Bob goes back to the standings: the tournament's page says the same
+    # Bob, on a phone, sees it at his board too, then goes back to the standings: the
+    # tournament's page says the same
+    await expect(bob.page.locator("#t-next-board-line")).to_have_text(NEXT)
+    await bob.page.locator("#t-next-board").scroll_into_view_if_needed()
+    await bob.page.screenshot(path="/tmp/shots-after/tournament-interlude-board-390.png")
     await bob.page.click("#t-back")
     await bob.page.wait_for_selector("#t-standings")
     await expect(bob.page.locator("#t-next-line")).to_have_text(NEXT)

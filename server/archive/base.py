@@ -39,13 +39,15 @@ INSERT_CHAT = "INSERT INTO chat (game_id, seq, data) VALUES (?, ?, ?)"
 CHAT = "SELECT data FROM chat WHERE game_id = ? ORDER BY seq"
 INSERT_SEAT = """
 INSERT INTO seats (game_id, seat, name, user_name, account, score, seat_rank, result, rating,
-                   new_rating, rating_change, ended_at, game, rated)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                   new_rating, rating_change, ended_at, game, rated, bot)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 """
 INSERT_EVENT = "INSERT INTO events (game_id, version, kind, at, data) VALUES (?, ?, ?, ?, ?)"
 EVENTS = "SELECT version, kind, at, data FROM events WHERE game_id = ? ORDER BY version"
 GAME_COLUMNS = "id, game, category, clock, rated, reason, ended_at"
-SEAT_COLUMNS = "game_id, seat, name, user_name, score, seat_rank, rating, new_rating, rating_change"
+SEAT_COLUMNS = (
+    "game_id, seat, name, user_name, score, seat_rank, rating, new_rating, rating_change, bot"
+)
 RATINGS = """
 SELECT s.game_id, g.category, s.ended_at, s.rating, s.new_rating, s.rating_change
 FROM seats s JOIN games g ON g.id = s.game_id
@@ -89,6 +91,11 @@ def filtered(q: Query, *, newer: tuple[float, str] | None = None) -> tuple[str, 
             " AND o.account = ? AND o.seat <> s.seat)"
         )
         args.append(q.opponent)
+    if q.vs_bot is not None:
+        sql += (
+            f" AND {'' if q.vs_bot else 'NOT '}EXISTS (SELECT 1 FROM seats b"
+            " WHERE b.game_id = s.game_id AND b.bot AND b.seat <> s.seat)"
+        )
     if newer is not None:
         sql += " AND (s.ended_at > ? OR (s.ended_at = ? AND s.game_id > ?))"
         args += [newer[0], newer[0], newer[1]]
@@ -131,6 +138,7 @@ def seat_rows(g: Game) -> list[list[Any]]:
             float(g.ended_at),
             g.game,
             g.rated,
+            s.bot,
         ]
         for s in g.seats
     ]

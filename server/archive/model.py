@@ -35,7 +35,7 @@ class ArchiveError(Exception):
 class Seat:
     """One seat of a finished game: who sat (``account``: the account's name as
     registered, None for a guest or a bot), how it ended for them, and the rating change of
-    a rated game."""
+    a rated game; ``bot``: a bot held the seat."""
 
     seat: int
     name: str | None
@@ -46,6 +46,7 @@ class Seat:
     rating: float | None = None
     new_rating: float | None = None
     change: float | None = None
+    bot: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,13 +112,15 @@ def result_of(rank: int, ranks: Sequence[int]) -> str:
 @dataclass(frozen=True, slots=True)
 class Query:
     """A player's games, newest first, filtered: ``game`` (its name), ``result`` (the
-    player's: win, loss, draw), ``rated``, ``opponent`` (an account at the same table)."""
+    player's: win, loss, draw), ``rated``, ``opponent`` (an account at the same table),
+    ``vs_bot`` (a bot at the same table, or none)."""
 
     account: str
     game: str | None = None
     result: str | None = None
     rated: bool | None = None
     opponent: str | None = None
+    vs_bot: bool | None = None
 
     def __post_init__(self) -> None:
         if self.result is not None and self.result not in RESULTS:
@@ -141,7 +144,8 @@ class Query:
             others = [(p.get("user") or "").lower() for p in players if p is not me]
             if self.opponent not in others:
                 return False
-        return True
+        vs_bot = any(bool(p.get("bot")) for p in players if p is not me)
+        return self.vs_bot is None or vs_bot == self.vs_bot
 
 
 def history_entry(game: Mapping[str, Any], seats: Sequence[Mapping[str, Any]]) -> Json:
@@ -155,6 +159,7 @@ def history_entry(game: Mapping[str, Any], seats: Sequence[Mapping[str, Any]]) -
             "seat": s["seat"],
             "score": s["score"],
             "rank": s["seat_rank"],
+            "bot": bool(s.get("bot")),
         }
         if s["new_rating"] is not None:
             p |= {

@@ -59,6 +59,10 @@ _COMMON = (
 #: the keys every recipient's snapshot shares
 _SHARED = tuple(k for k in _COMMON if k not in _OWN)
 
+#: endings the room decides, not the engine: the status line of a described board (the
+#: engine's, "White to move") is replaced by the result (:func:`ended_view`)
+ROOM_ENDINGS = frozenset({"resignation", "timeout", "agreement", "aborted"})
+
 #: the events whose rendering depends on the recipient (:func:`render_event`)
 _PERSONAL = frozenset({"sealed", "rematch"})
 
@@ -159,6 +163,46 @@ def _view_then(t: Table, state: Any, r: Recipient, turn: int) -> Json:
     else:
         out["public"] = t.game.view(state, None)
     return out
+
+
+def ended_status(t: Table, names: Sequence[str]) -> str | None:
+    """The status line of a game the room ended (a resignation, a flag, an agreed draw, an
+    abort), with the seats' ``names`` as the board calls them; None: the engine's stands."""
+    o = t.outcome
+    if o is None or o.reason not in ROOM_ENDINGS or len(names) != t.n_seats:
+        return None
+    if o.reason == "aborted":
+        return "Game aborted — no result"
+    if o.reason == "agreement":
+        return "Draw by agreement"
+    winner = o.winner
+    if winner is None:
+        return "Draw — time ran out" if o.reason == "timeout" else "Draw"
+    losers = [names[s] for s, r in enumerate(o.ranks) if r != 1]
+    lost = " and ".join(losers)
+    did = "resigned" if o.reason == "resignation" else "ran out of time"
+    if len(losers) != 1:
+        return f"{names[winner]} wins — {o.reason.replace('_', ' ')}"
+    return f"{lost} {did} — {names[winner]} wins"
+
+
+def ended_view(t: Table, view: Json) -> Json:
+    """``view`` with its described board's status line saying how the room ended the game
+    (``view`` itself is left alone: it is cached and the base of deltas). A spectator's
+    late view (``seats``/``public``) is handled part by part."""
+    if t.outcome is None or t.outcome.reason not in ROOM_ENDINGS:
+        return view
+    if "grid" in view and isinstance(view["grid"], dict):
+        names = [str(s.get("name", "")) for s in view["grid"].get("seats", ())]
+        text = ended_status(t, names)
+        if text is None:
+            return view
+        return {**view, "grid": {**view["grid"], "status": text}}
+    if isinstance(view.get("seats"), list):
+        return {**view, "seats": [ended_view(t, v) for v in view["seats"]]}
+    if isinstance(view.get("public"), dict):
+        return {**view, "public": ended_view(t, view["public"])}
+    return view
 
 
 def summary(t: Table) -> Json:
@@ -313,9 +357,9 @@ class Renderer:
         hides something and only if the room's creator chose ``spectators_see_all``, every
         seat's view."""
         if r is not None or not t.policy.spectator_delay:
-            return self._view(t, r)
+            return ended_view(t, self._view(t, r))
         late = t.past[0] if delayed(t) else t.state  # over: everything, now
-        return _view_then(t, late, None, public_turns(t))
+        return ended_view(t, _view_then(t, late, None, public_turns(t)))
 
     def update(self, t: Table, r: Recipient, events: Sequence[Event] | None) -> Json:
         """An ``update`` message: the rendered events (``None``: too many to list) + snapshot."""

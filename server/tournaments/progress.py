@@ -5,6 +5,13 @@ next step and whether the tick may stop there: the start (or a cancel when too f
 by the start time), an arena's end, an arena's pairings, a Swiss or round-robin round when
 every game of the last one has ended (or the end after the last round).
 
+A Swiss or round-robin round is announced first — its ``round`` event names its ``pairs``
+and when they are seated, ``starts_at``: the spec's ``interlude`` after the last round's
+end (at once for the first round) — and seated by a later step once that time has come
+(one ``paired`` event a pair; a ``forfeit`` for a pair one of whose players withdrew
+meanwhile). The pause is data in the log, so a director that takes over after a crash
+seats the round at the same time.
+
 Room ids of ``paired`` events come from the tick's ``rng``: ``t`` and 16 hex digits.
 """
 
@@ -40,6 +47,11 @@ def step(t: State, now: float, busy: set[str], rng: random.Random) -> Step:
         if now >= t.ends_at:
             return [TournamentEvent("finished", {"reason": "time"}, now)], True
         return _arena_pairings(t, now, busy, rng), True
+    if t.pending:
+        assert t.next_round_at is not None
+        if now < t.next_round_at:
+            return [], True
+        return _seat_round(t, now, rng), True
     if any(not g.over for g in t.games.values()):
         return [], True
     if t.rounds is not None and t.round >= t.rounds:
@@ -144,10 +156,29 @@ def _swiss_round(t: State, now: float, rng: random.Random) -> list[TournamentEve
     except NoPairing:
         return [TournamentEvent("finished", {"reason": "no_pairing"}, now)]
     byes = [paired.bye] if paired.bye else []
-    events = [TournamentEvent("round", {"round": n, "byes": byes}, now)]
+    data = {"round": n, "byes": byes} | _announced(t, n, paired.pairs, now)
+    return [TournamentEvent("round", data, now)]
+
+
+def _announced(t: State, n: int, pairs: Sequence[Sequence[str]], now: float) -> dict[str, object]:
+    """The ``round`` event's announcement: its pairs in seat order, seated at ``starts_at``
+    (the interlude after a round's end; the first round at once)."""
+    pause = t.spec.interlude if n > 1 else 0.0
+    return {"pairs": [list(pair) for pair in pairs], "starts_at": now + pause}
+
+
+def _seat_round(t: State, now: float, rng: random.Random) -> list[TournamentEvent]:
+    """The announced round's games, its interlude over: a ``paired`` event a pair, or a
+    ``forfeit`` when a player of the pair withdrew during the interlude."""
+    events = []
     taken: set[str] = set()
-    for white, black in paired.pairs:
-        data = {"room": room_id(t, taken, rng), "players": [white, black], "round": n}
+    for pair in t.pending:
+        absent = [k for k in pair if t.players[k].paused]
+        if absent:
+            data = {"round": t.round, "players": list(pair), "absent": absent}
+            events.append(TournamentEvent("forfeit", data, now))
+            continue
+        data = {"room": room_id(t, taken, rng), "players": list(pair), "round": t.round}
         events.append(TournamentEvent("paired", data, now))
     return events
 
@@ -165,10 +196,5 @@ def _berger_round(t: State, now: float, rng: random.Random) -> list[TournamentEv
             forfeits.append([winner, out[0]])
         elif not out:
             games.append([white, black])
-    data = {"round": n, "byes": rests, "forfeits": forfeits}
-    events = [TournamentEvent("round", data, now)]
-    taken: set[str] = set()
-    for pair in games:
-        room = {"room": room_id(t, taken, rng), "players": pair, "round": n}
-        events.append(TournamentEvent("paired", room, now))
-    return events
+    data = {"round": n, "byes": rests, "forfeits": forfeits} | _announced(t, n, games, now)
+    return [TournamentEvent("round", data, now)]

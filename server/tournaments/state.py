@@ -39,6 +39,10 @@ class State:
         self.order: list[str] = []  # swiss/round robin: the players by starting rank
         self.round = 0
         self.rounds: int | None = spec.rounds
+        #: swiss/round robin: the pairs (seat order) of the round announced and not seated
+        #: yet, and when they are seated (the interlude's end)
+        self.pending: list[tuple[str, ...]] = []
+        self.next_round_at: float | None = None
         self.last_at = created_at  # the time of the last event folded
         #: when :meth:`tick` last looked, and the version it saw (not state: only ``due``
         #: reads them, so that what a tick found nothing to do with is not due again)
@@ -60,6 +64,10 @@ class State:
     def active(self) -> list[Player]:
         """Players not paused (arena) or withdrawn (swiss, round robin)."""
         return [p for p in self.players.values() if not p.paused]
+
+    def pending_pair(self, key: str) -> tuple[str, ...] | None:
+        """``key``'s pair of the round announced and not seated yet, or None."""
+        return next((pair for pair in self.pending if key in pair), None)
 
     def current_game(self, key: str) -> Json | None:
         """``{"room", "seat"}`` of ``key``'s unfinished game, or None."""
@@ -119,6 +127,28 @@ class State:
                 p.sheet.append(Mark(mark, points, round=n, opponents=(other,)))
                 p.points += points
                 p.colours.append("-")
+        if "pairs" in d:  # announced: seated at ``starts_at`` (the interlude's end)
+            self.pending = [tuple(pair) for pair in d["pairs"]]
+            self.next_round_at = float(d.get("starts_at", at))
+
+    def _forfeit(self, d: Mapping[str, Any], at: float) -> None:
+        """A pair of the announced round that is not seated: who withdrew during the
+        interlude loses it, the other wins it (as a round robin's game not played)."""
+        pair, absent, n = tuple(d["players"]), set(d["absent"]), int(d["round"])
+        for key in pair:
+            p = self.players[key]
+            others = tuple(k for k in pair if k != key)
+            mark, points = (FORFEIT_LOSS, 0.0) if key in absent else (FORFEIT_WIN, 1.0)
+            p.sheet.append(Mark(mark, points, round=n, opponents=others))
+            p.points += points
+            p.colours.append("-")
+        self._seated(pair)
+
+    def _seated(self, pair: tuple[str, ...]) -> None:
+        if pair in self.pending:
+            self.pending.remove(pair)
+        if not self.pending:
+            self.next_round_at = None
 
     def _paired(self, d: Mapping[str, Any], at: float) -> None:
         keys = tuple(d["players"])
@@ -130,6 +160,7 @@ class State:
             p.last = frozenset(keys) - {key}
             if len(keys) == 2:
                 p.colours.append("wb"[seat])
+        self._seated(keys)
 
     def _berserk(self, d: Mapping[str, Any], at: float) -> None:
         self.games[d["room"]].berserk.add(d["key"])
@@ -177,6 +208,7 @@ _FOLDS: dict[str, Fold] = {
     "started": State._started,
     "round": State._round,
     "paired": State._paired,
+    "forfeit": State._forfeit,
     "berserk": State._berserk,
     "result": State._result,
     "finished": State._finished,

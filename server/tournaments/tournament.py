@@ -70,19 +70,49 @@ class Tournament(State):
         return t
 
     def me(self, key: str) -> Json:
-        """What one player is told about themselves beside the view."""
+        """What one player is told about themselves beside the view: joined, paused, their
+        game being played, and during a round's interlude their ``next`` (:meth:`next_for`)."""
         p = self.players.get(key)
-        return {
+        out: Json = {
             "joined": p is not None,
             "paused": bool(p and p.paused),
             "game": self.current_game(key),
         }
+        coming = self.next_for(key)
+        if coming is not None:  # a round's interlude: the next game, or a bye
+            out["next"] = coming
+        return out
+
+    def next_for(self, key: str) -> Json | None:
+        """During a round's interlude (a Swiss or round robin announced its next round and
+        seats it at ``starts_at``): the player's next game — ``{"round", "rounds",
+        "starts_at", "seat", "opponents": [names]}`` — or their ``"bye"`` (a rest) in it;
+        None otherwise, and for a player out of it (withdrawn, or not in the tournament).
+        ``last`` is their last finished game's mark (the result just seen)."""
+        p = self.players.get(key)
+        if not self.pending or p is None or p.paused or self.next_round_at is None:
+            return None
+        out: Json = {"round": self.round, "rounds": self.rounds, "starts_at": self.next_round_at}
+        pair = self.pending_pair(key)
+        if pair is None:
+            out["bye"] = True
+        else:
+            out["seat"] = pair.index(key)
+            out["opponents"] = [self.players[k].entrant.name for k in pair if k != key]
+        last = next(
+            (m for m in reversed(p.sheet) if m.round is not None and m.round < self.round), None
+        )
+        if last is not None:
+            out["last"] = {"round": last.round, "outcome": last.outcome, "points": last.points}
+        out["points"] = p.points
+        return out
 
     def due(self) -> float | None:
         """When :meth:`tick` has something to do next (a time in the past: now): the start
         (its time, or at once when full), an arena's end, pairings for players who became
         free (or waited long enough to meet their last opponent again), a Swiss or
-        round-robin round after its last game. What a tick found nothing to do with, with
+        round-robin round after its last game, the games of a round announced when its
+        interlude ends. What a tick found nothing to do with, with
         nothing folded since, is not due again before its time."""
         changed = self.version != self.ticked_version
         if self.status == UPCOMING:
@@ -92,6 +122,8 @@ class Tournament(State):
         if self.status != RUNNING:
             return None
         if not self.arena:
+            if self.pending:  # a round announced: seated when its interlude ends
+                return self.next_round_at
             done = all(g.over for g in self.games.values())
             return self.last_at if changed and done else None
         assert self.ends_at is not None

@@ -136,6 +136,19 @@ def games(t: State) -> list[Json]:
     return [_game(t, g) for g in done + ongoing]
 
 
+def _next_round(t: State) -> Json | None:
+    """A Swiss or round-robin round announced and not seated yet (its interlude): its
+    number, when it is seated and its pairs by name, seat order; None otherwise."""
+    if not t.pending or t.next_round_at is None:
+        return None
+    names = {k: p.entrant.name for k, p in t.players.items()}
+    return {
+        "round": t.round,
+        "starts_at": t.next_round_at,
+        "pairs": [[names[k] for k in pair] for pair in t.pending],
+    }
+
+
 def view(t: State) -> Json:
     spec = t.spec.to_json()
     creator = spec.pop("creator")
@@ -152,7 +165,9 @@ def view(t: State) -> Json:
             "started_at": t.started_at,
             "ends_at": t.ends_at,
             "finished_at": t.finished_at,
+            "next_round_at": t.next_round_at,
         },
+        "next_round": _next_round(t),
         "end_reason": t.end_reason,
         "rounds": {"current": t.round, "total": t.rounds} if not t.arena else None,
         "tiebreaks": TIEBREAKS[t.spec.system],

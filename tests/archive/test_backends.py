@@ -22,6 +22,7 @@ def game(
     kind: str = "chess",
     rated: bool = True,
     events: int = 3,
+    bots: tuple[int, ...] = (),
 ) -> Game:
     seats = []
     for i, (name, rank) in enumerate(zip(who, ranks, strict=True)):
@@ -38,6 +39,7 @@ def game(
                 1500.0 if rated else None,
                 1500.0 + change if change is not None else None,
                 change,
+                bot=i in bots,
             )
         )
     evs: list[dict[str, Any]] = [
@@ -108,7 +110,7 @@ async def test_a_players_games_filtered_and_paged(archive: Archive) -> None:
     await archive.put(game("g1", 100.0, who=("Ann", "Bob"), ranks=(1, 2)))
     await archive.put(game("g2", 200.0, who=("Bob", "Ann"), ranks=(1, 1), kind="xiangqi"))
     await archive.put(game("g3", 300.0, who=("Ann", "Cy"), ranks=(2, 1), rated=False))
-    await archive.put(game("g4", 400.0, who=("Ann", None), ranks=(1, 2), rated=False))
+    await archive.put(game("g4", 400.0, who=("Ann", None), ranks=(1, 2), rated=False, bots=(1,)))
     await archive.put(game("g5", 500.0, who=("Dee", "Cy"), ranks=(1, 2)))
 
     async def ids(q: Query, offset: int = 0, limit: int = 10) -> list[str]:
@@ -125,6 +127,10 @@ async def test_a_players_games_filtered_and_paged(archive: Archive) -> None:
     assert await ids(Query("ann", rated=False)) == ["g4", "g3"]
     assert await ids(Query("ann", opponent="bob")) == ["g2", "g1"]
     assert await ids(Query("ann", opponent="cy", rated=False)) == ["g3"]
+    assert await ids(Query("ann", vs_bot=True)) == ["g4"]  # a bot in seat 1
+    assert await ids(Query("ann", vs_bot=False)) == ["g3", "g2", "g1"]
+    assert await ids(Query("ann", vs_bot=True, rated=True)) == []
+    assert (await archive.games(Query("ann", vs_bot=True), 0, 1))[0]["players"][1]["bot"]
     assert await ids(Query("nobody")) == []
     assert await archive.count(Query("ann"), newer=(200.0, "g2")) == 2
     entry = (await archive.games(Query("ann"), 3, 1))[0]
@@ -143,6 +149,7 @@ async def test_a_players_games_filtered_and_paged(archive: Archive) -> None:
                 "seat": 0,
                 "score": 1.0,
                 "rank": 1,
+                "bot": False,
                 "rating": 1500.0,
                 "new_rating": 1508.5,
                 "change": 8.5,
@@ -153,6 +160,7 @@ async def test_a_players_games_filtered_and_paged(archive: Archive) -> None:
                 "seat": 1,
                 "score": 0.0,
                 "rank": 2,
+                "bot": False,
                 "rating": 1500.0,
                 "new_rating": 1491.5,
                 "change": -8.5,

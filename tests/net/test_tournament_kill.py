@@ -96,6 +96,7 @@ SWISS = {
     "clock": {"base": 15, "increment": 0},
     "rounds": 3,
     "max_players": 6,
+    "interlude": 0,  # test_tournament_interlude.py kills a director in an interlude
 }
 ROBIN = {
     "name": "Doomed",
@@ -103,6 +104,7 @@ ROBIN = {
     "system": "round_robin",
     "clock": {"base": 15, "increment": 0},
     "max_players": 4,
+    "interlude": 0,
 }
 TABLES = {  # an arena of three-seat tables, killed while its first two tables play
     "name": "Doomed",

@@ -29,6 +29,7 @@ async def test_a_swiss_of_seven_gives_a_bye_each_round_and_no_pairing_twice(
         c = await KibitzClient.connect(n1.ws_url)
         watcher = await KibitzClient.connect(n2.ws_url)
         spec = {"name": "Swiss 7", "game": "kamisado", "system": "swiss", "clock": CLOCK}
+        spec |= {"interlude": 0}  # the rounds at once (test_tournament_interlude.py pauses)
         tid = await with_bots(c, spec | {"rounds": 3, "max_players": 7}, 7)
         await watcher.request("tournament_watch", tournament=tid)
         view = await wait_view(watcher, tid, finished, 40)
@@ -66,6 +67,7 @@ async def test_a_round_robin_of_four_plays_everyone_once(
     async with nodes(redis_url, prefix, registry, 1) as (n1,):
         c = await KibitzClient.connect(n1.ws_url)
         spec = {"name": "RR 4", "game": "kamisado", "system": "round_robin", "clock": CLOCK}
+        spec |= {"interlude": 0}
         tid = await with_bots(c, spec | {"max_players": 4}, 4)
         await c.request("tournament_watch", tournament=tid)
         view = await wait_view(c, tid, finished, 30)

@@ -1,7 +1,9 @@
-// A player's profile (#/@/NAME): ratings per game and speed, recent games linking to replays.
+// A player's profile (#/@/NAME): ratings per game and speed, and every finished game
+// (profilegames.js: filtered, a page at a time, each linking to its replay).
 
 import { botApiPanels } from "./botapi.js";
 import { h } from "./dom.js";
+import { ProfileGames } from "./profilegames.js";
 import { ratingChart } from "./ratingchart.js";
 import { PROVISIONAL } from "./text.js";
 
@@ -34,10 +36,10 @@ export class ProfileView {
       return;
     }
     const user = await res.json();
-    const games = await (await fetch(`api/users/${encodeURIComponent(name)}/games?per=20`)).json();
     const changes = (await (await fetch(`api/users/${encodeURIComponent(name)}/ratings`)).json())
       .history;
     const ratings = Object.entries(user.ratings).sort((a, b) => b[1].games - a[1].games);
+    const games = new ProfileGames(this.app, user.name);
     this.el.replaceChildren(
       h("h1", {}, user.name, user.bot ? h("span", { class: "badge" }, "BOT") : null),
       h(
@@ -84,58 +86,9 @@ export class ProfileView {
           .filter(([cat]) => changes[cat] && changes[cat].length)
           .map(([cat]) => ratingChart(cat, changes[cat])),
       ),
-      h(
-        "section",
-        { class: "panel", "aria-labelledby": "games-h" },
-        h("h2", { id: "games-h" }, `Recent games (${games.total})`),
-        // every game, as the HTTP route streams it: a PGN for chess, the record for others
-        h(
-          "p",
-          {},
-          h(
-            "a",
-            {
-              class: "button secondary small",
-              id: "export-games",
-              href: `api/users/${encodeURIComponent(user.name)}/export`,
-              download: `${user.name}-games.ndjson`,
-            },
-            "Export games",
-          ),
-          h(
-            "span",
-            { class: "muted" },
-            " ndjson, one game a line: PGN for chess, the game's record for the others",
-          ),
-        ),
-        h(
-          "ul",
-          { class: "history" },
-          games.games.map((g) => this.gameRow(user.name, g)),
-        ),
-      ),
+      games.el,
       ...botApiPanels(user.name),
     );
-  }
-
-  gameRow(name, g) {
-    const me = g.players.find((p) => p.user === name) || {};
-    const result =
-      me.rank === 1 ? (g.players.filter((p) => p.rank === 1).length > 1 ? "draw" : "won") : "lost";
-    const others = g.players
-      .filter((p) => p !== me)
-      .map((p) => p.name)
-      .join(", ");
-    const change =
-      g.rated && typeof me.change === "number"
-        ? ` (${me.change >= 0 ? "+" : ""}${Math.round(me.change)})`
-        : "";
-    return h(
-      "li",
-      { dataset: { room: g.room } },
-      h("a", { href: `#room=${g.room}` }, `${g.game} ${g.clock || ""}`),
-      ` vs ${others} — ${result} by ${g.reason}${change}`,
-      g.rated ? "" : h("span", { class: "muted" }, " · casual"),
-    );
+    await games.load();
   }
 }

@@ -86,6 +86,7 @@ export class RoomView {
     sounds.removeEventListener("change", this.onSound);
     this.replay.destroy();
     this.chat.destroy();
+    this.tournamentBar.destroy();
     this.app.unwatch(this.id);
   }
 

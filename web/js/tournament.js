@@ -11,6 +11,7 @@ import { account, landInRoom } from "./account.js";
 import { h, toast } from "./dom.js";
 import { storage } from "./storage.js";
 import { createdHere } from "./tournamentform.js";
+import { NextRound } from "./tournamentnext.js";
 import { gamesList, standingsTable } from "./tournamentstandings.js";
 import { SYSTEMS, describe, specOf, timeText, timesOf } from "./tournamentwords.js";
 
@@ -33,6 +34,7 @@ export class TournamentView {
       "Loading the tournament…",
     );
     this.actions = h("div", { class: "t-actions", id: "t-actions" });
+    this.next = new NextRound(app, "t-next"); // a round's interlude: your result, your next game
     this.standings = h("section", {
       class: "panel t-standings-panel",
       "aria-labelledby": "t-standings-h",
@@ -55,6 +57,7 @@ export class TournamentView {
       this.what,
       this.clock,
       this.status,
+      this.next.el,
       this.actions,
       h(
         "div",
@@ -128,6 +131,7 @@ export class TournamentView {
     document.title = `${spec.name || "Tournament"} · Kibitz`;
     this.what.textContent = describe(this.app, v);
     this.status.textContent = this.statusText(v);
+    this.next.show(v.status === "running" ? this.me.next : null);
     this.el.dataset.status = v.status || "";
     this.renderActions(v, spec);
     this.standings.replaceChildren(
@@ -373,6 +377,10 @@ export class TournamentView {
           : "Everyone plays everyone once (Berger tables); an odd field gives a bye each round.",
       );
       lines.push("A win is worth 1 point, a draw ½, a loss 0, a bye 1.");
+      if (spec.interlude > 0)
+        lines.push(
+          `Between rounds, ${spec.interlude} s to see your result and your next opponent.`,
+        );
       lines.push(
         "Ties are broken by Buchholz (BH: the sum of the opponents' scores), then " +
           "Sonneborn–Berger (SB: the scores of the opponents beaten plus half of those drawn).",
@@ -398,6 +406,7 @@ export class TournamentView {
     if (t.status === "running" && t.ends_at && t.ends_at <= now)
       text = "Time is up: the last games are being played";
     this.clock.textContent = text;
+    this.next.tick();
     // the status line says so
     this.clock.hidden = t.status === "finished" || t.status === "cancelled";
   }

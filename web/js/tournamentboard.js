@@ -5,10 +5,15 @@
 //
 // A room is a tournament game when its pairing said so (`paired.tournament`, kept with the
 // seat's token by account.js) or when its update names one.
+//
+// Once a player's game is over, the bar watches the tournament (`tournament_watch`): in a
+// Swiss's interlude between rounds it shows their result and their next game with a
+// countdown (tournamentnext.js) until the `paired` message takes them to it.
 
 import { h, toast } from "./dom.js";
 import { hasMoved } from "./offers.js";
 import { storage } from "./storage.js";
+import { NextRound } from "./tournamentnext.js";
 import { specOf, tournamentHref } from "./tournamentwords.js";
 
 export class TournamentBar {
@@ -38,13 +43,50 @@ export class TournamentBar {
       "Berserk",
       h("small", {}, " (half your clock, +1 point on a win)"),
     );
+    this.next = new NextRound(app, "t-next-board");
+    this.watching = null; // the tournament watched for our next game (after ours is over)
+    this.onPush = (e) => {
+      const m = e.detail;
+      if (m.type === "tournament" && m.tournament === this.watching) this.heard(m);
+    };
+    this.onReady = () => {
+      if (this.watching) this.watch(this.watching);
+    };
+    app.conn.addEventListener("push", this.onPush);
+    app.addEventListener("ready", this.onReady);
+    this.timer = setInterval(() => this.next.tick(), 1000);
     this.el = h(
       "div",
       { class: "t-bar", id: "t-bar", hidden: true },
       h("span", { class: "t-bar-name" }, this.label, this.name),
       this.back,
       this.berserkButton,
+      this.next.el,
     );
+  }
+
+  destroy() {
+    clearInterval(this.timer);
+    this.app.conn.removeEventListener("push", this.onPush);
+    this.app.removeEventListener("ready", this.onReady);
+    if (this.watching && this.app.conn.online)
+      this.app.request({ type: "tournament_unwatch", tournament: this.watching }).catch(() => {});
+    this.watching = null;
+  }
+
+  /** Watch tournament `id` for our next game (the reply and every push carry our part). */
+  async watch(id) {
+    this.watching = id;
+    try {
+      this.heard(await this.app.request({ type: "tournament_watch", tournament: id }));
+    } catch {
+      /* offline, or the tournament is gone: the link back is there anyway */
+    }
+  }
+
+  heard(m) {
+    const running = m.view && m.view.status === "running";
+    this.next.show(running && m.me ? m.me.next : null);
   }
 
   /** Which tournament `u`'s room belongs to, if any. */
@@ -90,6 +132,8 @@ export class TournamentBar {
     this.back.classList.toggle("secondary", !over);
     this.berserkButton.hidden = !this.canBerserk(u, moved);
     this.berserkButton.disabled = this.sending;
+    const seated = u.you !== null && u.you !== undefined;
+    if (over && seated && this.watching !== id) this.watch(id);
     this.el.hidden = false;
   }
 

@@ -79,6 +79,7 @@ export class TournamentForm {
       increment: num("t-increment", 2, { min: 0, max: 180, step: 1, inputmode: "numeric" }),
       minutes: num("t-minutes", 30, { min: 1, max: 720, step: 1, inputmode: "numeric" }),
       rounds: num("t-rounds", 5, { min: 1, max: 20, step: 1, inputmode: "numeric" }),
+      interlude: num("t-interlude", 5, { min: 0, max: 60, step: 1, inputmode: "numeric" }),
       seats: h("select", { id: "t-seats", name: "t-seats" }),
       rated: h("input", { id: "t-rated", name: "t-rated", type: "checkbox" }),
       start: h(
@@ -121,6 +122,11 @@ export class TournamentForm {
         "Players are paired again as soon as their game ends, until the time is up",
       ),
       rounds: field(f.rounds, "Rounds"),
+      interlude: field(
+        f.interlude,
+        "Between rounds (seconds)",
+        "Each player sees their result and their next opponent before the next round",
+      ),
       robin: h(
         "p",
         { class: "muted field-note" },
@@ -157,6 +163,7 @@ export class TournamentForm {
       this.parts.minutes,
       this.parts.rounds,
       this.parts.robin,
+      this.parts.interlude,
       this.parts.seats,
       h(
         "fieldset",
@@ -207,6 +214,7 @@ export class TournamentForm {
     this.parts.minutes.hidden = system !== "arena";
     this.parts.rounds.hidden = system !== "swiss";
     this.parts.robin.hidden = system !== "round_robin";
+    this.parts.interlude.hidden = system === "arena";
     const sizes = [];
     for (let n = Math.max(2, info.min_seats || 2); n <= (info.max_seats || 2); n++) sizes.push(n);
     const keep = Number(f.seats.value) || sizes[0];
@@ -260,6 +268,8 @@ export class TournamentForm {
     if (system === "arena") msg.minutes = num(f.minutes);
     if (!this.parts.berserk.hidden) msg.berserk = f.berserk.checked;
     if (system === "swiss") msg.rounds = num(f.rounds);
+    const pause = num(f.interlude); // empty: the server's default
+    if (system !== "arena" && pause !== null) msg.interlude = pause;
     if (!this.parts.seats.hidden) msg.seats = Number(f.seats.value);
     const most = num(f.maxPlayers);
     if (most !== null) msg.max_players = most;

@@ -76,6 +76,7 @@ export function timesOf(v) {
     players: v.players,
     starts_at: times.starts_at ?? spec.starts_at,
     ends_at: times.ends_at,
+    next_round_at: times.next_round_at,
     round: rounds.current,
     rounds: rounds.total ?? spec.rounds,
   };
@@ -107,6 +108,9 @@ export function timeText(t, now) {
   }
   if (status === "running") {
     if (t.ends_at) return `Ends in ${countdownText(t.ends_at - now)}`;
+    const of = t.rounds ? ` of ${t.rounds}` : "";
+    if (t.round && t.next_round_at && t.next_round_at > now)
+      return `Round ${t.round}${of} starts in ${countdownText(t.next_round_at - now)}`;
     if (t.round) return `Round ${t.round}${t.rounds ? ` of ${t.rounds}` : ""}`;
     return "Running";
   }

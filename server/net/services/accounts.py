@@ -9,7 +9,8 @@ Routes (JSON in and out):
     GET  /api/me                {"name", "bot"} of the token, else 401
     GET  /api/users/{name}      {"name", "bot", "ratings": {"chess:blitz": {...}}}
     GET  /api/users/{name}/games?page=1&per=20   finished games, newest first (from Redis and
-         the archive; filters game=, result=win|loss|draw, rated=true|false, opponent=)
+         the archive; filters game=, result=win|loss|draw, rated=true|false, opponent=,
+         vs_bot=true|false: a bot at the table); every finished game with an account seated
     GET  /api/users/{name}/ratings      {"name", "history": {category: [change, ...]}}
 
 A request body is read by the server's HTTP connection (``server/net/transport/http11.py``), at most
@@ -169,7 +170,7 @@ class Accounts:
         self, name: str, page: int, per: int, filters: dict[str, list[str]] | None = None
     ) -> dict[str, Any]:
         """A page of the player's games, newest first, from Redis and the archive, filtered
-        (``game``, ``result``, ``rated``, ``opponent``:
+        (``game``, ``result``, ``rated``, ``opponent``, ``vs_bot``:
         ``server/net/services/archive/archived.py``)."""
         profile = await self.profile(name)
         try:

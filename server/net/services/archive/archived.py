@@ -75,10 +75,10 @@ class ArchivedReads:
 
 
 def games_query(account: str, args: Mapping[str, list[str]]) -> Query:
-    """The filters of ``?game=&result=&rated=&opponent=`` (each once, whole values); a
-    ValueError says what is wrong."""
+    """The filters of ``?game=&result=&rated=&opponent=&vs_bot=`` (each once, whole
+    values); a ValueError says what is wrong."""
     found: dict[str, str] = {}
-    for key in ("game", "result", "rated", "opponent"):
+    for key in ("game", "result", "rated", "opponent", "vs_bot"):
         values = args.get(key)
         if values is None:
             continue
@@ -87,18 +87,20 @@ def games_query(account: str, args: Mapping[str, list[str]]) -> Query:
         found[key] = values[0]
     if found.get("result", RESULTS[0]) not in RESULTS:
         raise ValueError(f"'result' is one of {', '.join(RESULTS)}")
-    if found.get("rated", "true") not in ("true", "false"):
-        raise ValueError("'rated' is true or false")
+    for key in ("rated", "vs_bot"):
+        if found.get(key, "true") not in ("true", "false"):
+            raise ValueError(f"{key!r} is true or false")
     for key in ("game", "opponent"):
         if key in found and not ROOM_ID.fullmatch(found[key]):
             raise ValueError(f"no such {key}: {found[key]!r}")
-    rated = found.get("rated")
+    rated, vs_bot = found.get("rated"), found.get("vs_bot")
     return Query(
         account.lower(),
         game=found.get("game"),
         result=found.get("result"),
         rated=None if rated is None else rated == "true",
         opponent=found["opponent"].lower() if "opponent" in found else None,
+        vs_bot=None if vs_bot is None else vs_bot == "true",
     )
 
 

@@ -107,6 +107,7 @@ def game_of(
                 rating=change["rating"] if change else None,
                 new_rating=change["new_rating"] if change else None,
                 change=change["change"] if change else None,
+                bot=s.kind == "bot",
             )
         )
     game = Game(

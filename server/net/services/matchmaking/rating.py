@@ -1,5 +1,9 @@
 """Rating finished games: once per room, from the pairing record the seek service kept.
 
+Every other finished game with an account at the table (a lobby game, a game against a bot,
+an unrated tournament game) is stored the same way, unrated, so that the player's history
+(``games:{name}``, the profile) lists every game they finished, not only the paired ones.
+
 Glicko-2 for two seats, OpenSkill for more (:mod:`server.rooms.ratings`, pure). The result
 and the new ratings are stored by one Lua script keyed by the room id, so a node that takes
 over a room that ended with its dead host rates it again harmlessly; a rating that changed
@@ -16,7 +20,7 @@ import time
 from typing import Any
 
 from ....rooms.offers import ABORTED
-from ....rooms.ratings import Glicko, Skill, rate_many, rate_pair, rating_from_json
+from ....rooms.ratings import Glicko, Skill, category, rate_many, rate_pair, rating_from_json
 from ....rooms.room import Room
 from ....store.accounts import AccountStore, Stale
 from ...node.hub import Hub
@@ -26,6 +30,35 @@ log = logging.getLogger("kibitz.seeks")
 
 #: how long a room's pairing record is kept (its rating, its rematch)
 PAIRING_TTL = 90 * 24 * 3600
+
+
+def clock_label(clock: Any) -> str:
+    """A clock as the history shows it: ``5+3``, ``30s/move``, ``untimed``."""
+    if not clock:
+        return "untimed"
+    if clock.get("type") == "per_move":
+        return f"{clock.get('seconds')}s/move"
+    return f"{clock.get('base', 0) / 60:g}+{clock.get('increment', 0):g}"
+
+
+def casual_pairing(room: Room) -> dict[str, Any] | None:
+    """The pairing record of a game nobody paired (a lobby game, a game against a bot):
+    unrated, its players as they sat; None when no account sat at the table (a game of
+    guests and bots is nobody's history)."""
+    if not any(s.user for s in room.seats):
+        return None
+    clock = room.policy.clock.to_json() if room.policy.clock else None
+    return {
+        "room": room.id,
+        "game": room.game.name,
+        "category": category(room.game.name, clock),
+        "rated": False,
+        "clock": clock_label(clock),
+        "players": [
+            {"name": s.name, "user": s.user or None, "seat": i, "bot": s.kind == "bot"}
+            for i, s in enumerate(room.seats)
+        ],
+    }
 
 
 async def rematch_accounts(
@@ -61,9 +94,12 @@ class Rater:
         self.hub = hub
 
     async def rate(self, room: Room) -> None:
-        """The ``on_over`` hook: store the game's result and rating changes once per room."""
-        pairing = await self.store.pairing(room.id)
-        if pairing is None or room.outcome is None:
+        """The ``on_over`` hook: store the game's result and rating changes once per room
+        (a game nobody paired: its result, unrated, when an account sat at the table)."""
+        if room.outcome is None:
+            return
+        pairing = await self.store.pairing(room.id) or casual_pairing(room)
+        if pairing is None:
             return
         for _ in range(10):
             if await self.store.applied(room.id):
@@ -124,6 +160,7 @@ class Rater:
                 "seat": i,
                 "score": room.outcome.scores[i],
                 "rank": room.outcome.ranks[i],
+                "bot": bool(p.get("bot")),
             }
             if rated:
                 old, new = before[i], after[i]

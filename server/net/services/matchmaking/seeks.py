@@ -41,7 +41,7 @@ from ...transport.connection import Client
 from ...transport.errors import ProtocolError
 from ..names import guest_name, player_key
 from .pools import Pools
-from .rating import PAIRING_TTL, Rater
+from .rating import PAIRING_TTL, Rater, clock_label
 
 log = logging.getLogger("kibitz.seeks")
 
@@ -53,14 +53,6 @@ MAX_SEEKS_PER_PLAYER = 5
 #: open seeks from one client address (``kibitz serve --seeks-per-ip``): guests are as many
 #: players as they open sessions, an address is not
 MAX_SEEKS_PER_IP = 20
-
-
-def clock_label(clock: Any) -> str:
-    if not clock:
-        return "untimed"
-    if clock.get("type") == "per_move":
-        return f"{clock.get('seconds')}s/move"
-    return f"{clock.get('base', 0) / 60:g}+{clock.get('increment', 0):g}"
 
 
 class Seeks:

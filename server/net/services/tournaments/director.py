@@ -278,6 +278,8 @@ class Director:
             self.latencies.append(time.perf_counter() - self._result_at.pop(tid))
         if paired:  # a player's own part has the game before they hear of it
             await self.flush_me(tid, d, [k for e in paired for k in e.data["players"]])
+        if any(e.kind == "round" and e.data.get("pairs") for e in events):
+            await self.flush_me(tid, d, list(d.t.players))  # everyone's next game, now
         unseated: dict[str, list[str]] = {}
         for event in paired:
             room, keys = str(event.data["room"]), list(event.data["players"])

@@ -1,0 +1,58 @@
+"""The status line under a described board after the room ended the game (issue 48, round
+3): the engine's line ("White to move") knows nothing of a resignation, a flag, an agreed
+draw or an abort, so the room's rendering says the result instead."""
+
+from __future__ import annotations
+
+import pytest
+
+from server.engine import Registry
+from server.rooms.room import Event, Room
+
+NOW = 1_700_000_000.0
+
+
+def seated(registry: Registry, game: str = "kono") -> Room:
+    event = Room.create("r1", game, None, None, "seed", NOW, {}, registry)
+    room = Room.from_created(event, registry)
+    for seat, (tok, name) in enumerate((("tok-a", "Ada"), ("tok-b", "Bob"))):
+        for e in room.take_seat(seat, tok, name, NOW):
+            room.apply(e)
+    return room
+
+
+def line(room: Room, r: int | None) -> str:
+    return str(room.view_for(r)["grid"]["status"])
+
+
+def names(room: Room) -> list[str]:
+    return [s["name"] for s in room.view_for(None)["grid"]["seats"]]
+
+
+@pytest.mark.parametrize(
+    ("event", "expected"),
+    [
+        (Event("resign", {"seat": 0, "reason": "resignation"}, NOW), "{0} resigned — {1} wins"),
+        (Event("timeout", {"seat": 1}, NOW), "{1} ran out of time — {0} wins"),
+        (Event("draw", {"reason": "agreement"}, NOW), "Draw by agreement"),
+        (Event("abort", {"seat": 0}, NOW), "Game aborted — no result"),
+    ],
+)
+def test_the_status_line_says_how_the_room_ended_the_game(
+    registry: Registry, event: Event, expected: str
+) -> None:
+    room = seated(registry)
+    a, b = names(room)
+    assert line(room, 0).endswith("to move")
+    room.apply(event)
+    text = expected.format(a, b)
+    assert [line(room, r) for r in (0, 1, None)] == [text, text, text]
+
+
+def test_a_game_the_engine_ended_keeps_the_engines_line(registry: Registry) -> None:
+    """The twin: the replacement is for the room's endings only — an ending the engine
+    decided keeps its own words (and a running game its "to move")."""
+    room = seated(registry)
+    engine_line = line(room, 0)
+    room.apply(Event("draw", {"reason": "repetition"}, NOW))  # not one of the room's
+    assert line(room, 0) == engine_line

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import chess
 
@@ -27,6 +27,8 @@ from .compiled import COMPILED
 
 #: what the compiled core reads of a board (:func:`standard_fields`)
 Fields = tuple[Any, ...]
+#: a board of python-chess's class or of a subclass moving by its steps (Dark Chess's)
+BoardT = TypeVar("BoardT", bound=chess.Board)
 
 
 def standard_fields(board: chess.Board) -> Fields | None:
@@ -131,8 +133,8 @@ def position_key(board: chess.Board) -> tuple[Any, ...]:
 
 
 def compiled_play(
-    board: chess.Board, move: chess.Move, fields: Fields | None = None
-) -> tuple[chess.Board, bool, tuple[Any, ...], Fields] | None:
+    board: BoardT, move: chess.Move, fields: Fields | None = None
+) -> tuple[BoardT, bool, tuple[Any, ...], Fields] | None:
     """The compiled core's push of a legal ``move`` on a standard ``board``, or None when it
     cannot answer (the caller pushes with python-chess): ``(after, irreversible, key,
     fields)`` — the board after (of ``board``'s class, an empty move list: the caller sets

@@ -1,0 +1,49 @@
+"""A finished game's analysis from its record, by game: the one function a worker process
+runs (:func:`analyse_record`).
+
+Chess is searched by Stockfish (:mod:`.chess_analysis`), XiangQi by Fairy-Stockfish
+(:mod:`.xiangqi_analysis`), at the same node budget per position; the others are not
+analysed yet (docs/ANALYSIS.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import chess
+
+from . import chess_analysis, xiangqi_analysis
+from .report import Json
+
+#: the games analysed (the service refuses the others before queueing them)
+GAMES = ("chess", "xiangqi")
+
+
+class NotAnalysable(ValueError):
+    """The game is not one :func:`analyse_record` analyses, or its record is not finished."""
+
+
+@dataclass(frozen=True, slots=True)
+class Tools:
+    """What an analysis is run with: the engines' paths and the node budget per position."""
+
+    stockfish: str = "/usr/games/stockfish"
+    fairy_stockfish: str = "/usr/games/fairy-stockfish"
+    nodes: int = chess_analysis.NODES
+
+
+def analyse_record(record: Mapping[str, Any], tools: Tools) -> Json:
+    """The stored analysis (:mod:`.report`) of a finished game's record."""
+    game = record.get("game")
+    if game not in GAMES:
+        raise NotAnalysable(f"{game!r} games are not analysed")
+    if not record.get("outcome"):
+        raise NotAnalysable("only a finished game is analysed")
+    if game == "xiangqi":
+        return xiangqi_analysis.analyse(record, tools.fairy_stockfish, nodes=tools.nodes)
+    start = (record.get("options") or {}).get("fen", chess.STARTING_FEN)
+    moves = [str(m) for turn in record.get("moves") or [] for m in turn["moves"].values()]
+    result = chess_analysis.analyse(start, moves, tools.stockfish, nodes=tools.nodes)
+    return chess_analysis.stored(result)

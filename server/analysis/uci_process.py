@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from .judgement import Score
 
 
-
 class UciError(Exception):
     """The engine did not answer as UCI says (it died, or wrote nonsense)."""
 

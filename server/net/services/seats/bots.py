@@ -64,7 +64,7 @@ RETRIES = 6
 _BOTS: dict[tuple[str, str], Any] = {}
 
 
-def _worker_init(parent: int) -> None:
+def worker_init(parent: int) -> None:
     # searching yields the CPU to the server that serves people: the idle scheduling
     # class runs a worker only on CPU time nobody else wants (else the lowest priority)
     try:
@@ -226,7 +226,7 @@ class BotRunner:
     def start(self) -> None:
         ctx = multiprocessing.get_context("spawn")
         self.pool = concurrent.futures.ProcessPoolExecutor(
-            self.workers, mp_context=ctx, initializer=_worker_init, initargs=(os.getpid(),)
+            self.workers, mp_context=ctx, initializer=worker_init, initargs=(os.getpid(),)
         )
         self.hub.on_change.append(self.poke)
 

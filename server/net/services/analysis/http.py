@@ -13,8 +13,9 @@ every door shows to anyone once it is over). Refusals, each changing nothing:
 
 - 400 ``bad_request`` for a body or a query (a request takes none);
 - 422 ``not_analysable`` for a game the service does not analyse;
-- 429 ``rate_limited`` past the requests an address, or an account, may make in a window:
-  ``retry_after`` (seconds) and a ``Retry-After`` header say when to ask again;
+- 429 ``rate_limited`` past the requests an address, or an account, may make in a window
+  (every POST counts but one answered with the analysis done): ``retry_after`` (seconds)
+  and a ``Retry-After`` header say when to ask again;
 - 503 ``busy`` when the queue is full: ``retry_after`` says how long its jobs should take.
 """
 
@@ -80,16 +81,12 @@ class AnalysisRoutes:
         return await self.ask(room, request)
 
     async def ask(self, room: str, request: Request) -> Response:
+        """A POST: every one is counted (but those answered with the analysis done), asked
+        again for a game queued or not."""
         analyses, settings = self.analyses, self.analyses.settings
         status = await analyses.status(room)
         if status["status"] == "done":
             return json_answer(200, status)
-        if status["status"] != "none":  # asked already: nothing more to count
-            return json_answer(202, status)
-        size = await analyses.queue.size()
-        if size >= settings.queue:
-            wait = analyses.retry_after(size)
-            return refusal(503, "busy", f"the analysis queue is full: ask again in {wait} s", wait)
         window = int(settings.window * 1000)
         account = await self.accounts.user_of(request_token(request.headers))
         counts = [(f"ip:{request.address}", settings.per_address, "address")]
@@ -101,6 +98,8 @@ class AnalysisRoutes:
                 wait = math.ceil(left_ms / 1000)
                 message = f"too many analyses asked from this {what}: ask again in {wait} s"
                 return refusal(429, "rate_limited", message, wait)
+        if status["status"] != "none":  # queued or running already
+            return json_answer(202, status)
         request_of = {"by": account, "address": request.address}
         position = await analyses.queue.enqueue(room, request_of, settings.queue)
         if position < 0:

@@ -64,10 +64,13 @@ RETRIES = 6
 _BOTS: dict[tuple[str, str], Any] = {}
 
 
-def worker_init(parent: int) -> None:
-    # searching yields the CPU to the server that serves people: the idle scheduling
-    # class runs a worker only on CPU time nobody else wants (else the lowest priority)
+def worker_init(parent: int, idle: bool = True) -> None:
+    """A worker process's start: it yields the CPU to the server that serves people (``idle``:
+    the idle scheduling class runs it only on CPU time nobody else wants; else, or where that
+    class is missing, the lowest priority), and dies with the server."""
     try:
+        if not idle:
+            raise OSError("the lowest priority asked for")
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     except (AttributeError, OSError):
         with contextlib.suppress(OSError):

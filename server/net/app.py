@@ -159,7 +159,7 @@ class KibitzServer:
             admission=self.admission,
         )
         # analyses of finished games: a queue in Redis that every node's workers serve
-        self.analyses = Analyses(self.hub, cfg.analysis)
+        self.analyses = Analyses(self.hub, cfg.analysis, self.archive)
         self.analyses.start()
         self.botapi = BotApi(  # lichess's Bot API
             self.hub, self.handlers, self.accounts, self.seeks, self.admission, self.analyses

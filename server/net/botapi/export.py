@@ -76,7 +76,7 @@ class Export:
         titles = tuple([await self.games.title(s) for s in record.get("seats") or []])
         analysis = None
         if evals and self.analyses is not None and record.get("outcome") is not None:
-            analysis = await self.analyses.queue.result(game_id)
+            analysis = await self.analyses.result(game_id)
         return Found(game_id, record, info, titles, analysis)
 
     async def export(self, game_id: str, query: str, accept: str, base: str) -> tuple[bytes, str]:

@@ -5,9 +5,12 @@ Every node runs :attr:`Settings.workers` takers. A taker takes a job from the qu
 oldest), reads the game through the room's one door (``Hub.read(room, "record")``: live in
 Redis or replayed from the archive, as every door reads it), hands the record to a worker
 process (never the event loop) and renews the job's lease while the worker works. Its result
-is stored once with the game (``SET NX``), then the job ends. A worker process that dies
-(the pool breaks) sends the job back to be taken at once and the pool is made again; a node
-that dies leaves its jobs' leases to run out, and another node's taker takes them again.
+is stored once with the game, then the job ends: in Redis (``SET NX``) while the game is
+there, in the archive once it is archived (the archiver moves a result it finds in Redis
+with the game, ``server/net/services/archive/archiving.py``); a read looks in both. A
+worker process that dies (the pool breaks) sends the job back to be taken at once and the
+pool is made again; a node that dies leaves its jobs' leases to run out, and another node's
+taker takes them again.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import uuid
 from typing import Any
 
 from ....analysis.records import NotAnalysable
+from ....archive import Archive
 from ....rooms.errors import RoomError
 from ....store.analysis import AnalysisQueue, Job
 from ...node.hub import Hub
@@ -34,9 +38,10 @@ log = logging.getLogger("kibitz.analysis")
 class Analyses:
     """The service: the queue (:attr:`queue`), the takers, the pool (see the module doc)."""
 
-    def __init__(self, hub: Hub, settings: Settings) -> None:
+    def __init__(self, hub: Hub, settings: Settings, archive: Archive | None = None) -> None:
         self.hub = hub
         self.settings = settings
+        self.archive = archive
         store = hub.store
         self.queue = AnalysisQueue(store.redis, store.prefix, store.rk)
         self.pool: concurrent.futures.ProcessPoolExecutor | None = None
@@ -86,7 +91,7 @@ class Analyses:
 
     async def run(self, job: Job, token: str) -> None:
         """Analyse one job's game and store the result (see the module doc)."""
-        if await self.queue.result(job.room) is not None:  # done meanwhile (a retaken job)
+        if await self.result(job.room) is not None:  # done meanwhile (a retaken job)
             await self.queue.finish(job.room, token)
             return
         try:
@@ -123,7 +128,7 @@ class Analyses:
         self.seconds = 0.7 * self.seconds + 0.3 * spent
         result["room"] = job.room
         result["seconds"] = round(spent, 3)
-        stored = await self.queue.store(job.room, result)
+        stored = await self.store(job.room, result)
         await self.queue.finish(job.room, token)
         self.done += 1
         log.info("analysis of %s %s in %.2f s", job.room, "stored" if stored else "kept", spent)
@@ -143,9 +148,22 @@ class Analyses:
                     log.warning("analysis of %s: the lease was lost", room)
                     return
 
+    async def store(self, room: str, result: dict[str, Any]) -> bool:
+        """Keep a game's result with the game (False: one is kept already, which stays)."""
+        if self.archive is not None and room in await self.archive.versions([room]):
+            return await self.archive.put_analysis(room, result)
+        return await self.queue.store(room, result)
+
+    async def result(self, room: str) -> dict[str, Any] | None:
+        """A game's analysis, from Redis or the archive (None: none kept)."""
+        found = await self.queue.result(room)
+        if found is None and self.archive is not None:
+            found = await self.archive.analysis(room)
+        return found
+
     async def status(self, room: str) -> dict[str, Any]:
         """What is known of a game's analysis: done (with it), queued, running or none."""
-        result = await self.queue.result(room)
+        result = await self.result(room)
         if result is not None:
             return {"status": "done", "analysis": result}
         state, position = await self.queue.state(room)

@@ -2,8 +2,10 @@
 runs (:func:`analyse_record`).
 
 Chess is searched by Stockfish (:mod:`.chess_analysis`), XiangQi by Fairy-Stockfish
-(:mod:`.xiangqi_analysis`), at the same node budget per position; the others are not
-analysed yet (docs/ANALYSIS.md).
+(:mod:`.xiangqi_analysis`), at the same node budget per position; Jungle, Kamisado, Kono and
+Ming Mang by their own alpha-beta (:mod:`.search_analysis`), and Dark Chess twice, the truth
+and the mover's view (:mod:`.dark_analysis`), each position for the same time. BanQi, Hase
+und Igel, Apocalypse and Yonin Shogi are not analysed yet (docs/ANALYSIS.md).
 """
 
 from __future__ import annotations
@@ -14,11 +16,11 @@ from typing import Any
 
 import chess
 
-from . import chess_analysis, xiangqi_analysis
+from . import chess_analysis, dark_analysis, search_analysis, xiangqi_analysis
 from .report import Json
 
 #: the games analysed (the service refuses the others before queueing them)
-GAMES = ("chess", "xiangqi")
+GAMES = ("chess", "xiangqi", "dark_chess", *search_analysis.GAMES)
 
 
 class NotAnalysable(ValueError):
@@ -27,11 +29,15 @@ class NotAnalysable(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Tools:
-    """What an analysis is run with: the engines' paths and the node budget per position."""
+    """What an analysis is run with: the engines' paths, the node budget per position of
+    the outside engines and the seconds per position of our own searches (``max_depth``: a
+    cap on Dark Chess's depth, for reproducible tests)."""
 
     stockfish: str = "/usr/games/stockfish"
     fairy_stockfish: str = "/usr/games/fairy-stockfish"
     nodes: int = chess_analysis.NODES
+    seconds: float = 1.0
+    max_depth: int = 32
 
 
 def analyse_record(record: Mapping[str, Any], tools: Tools) -> Json:
@@ -43,6 +49,10 @@ def analyse_record(record: Mapping[str, Any], tools: Tools) -> Json:
         raise NotAnalysable("only a finished game is analysed")
     if game == "xiangqi":
         return xiangqi_analysis.analyse(record, tools.fairy_stockfish, nodes=tools.nodes)
+    if game == "dark_chess":
+        return dark_analysis.analyse(record, seconds=tools.seconds, max_depth=tools.max_depth)
+    if game in search_analysis.GAMES:
+        return search_analysis.analyse(record, seconds=tools.seconds)
     start = (record.get("options") or {}).get("fen", chess.STARTING_FEN)
     moves = [str(m) for turn in record.get("moves") or [] for m in turn["moves"].values()]
     result = chess_analysis.analyse(start, moves, tools.stockfish, nodes=tools.nodes)

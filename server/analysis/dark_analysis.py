@@ -1,0 +1,149 @@
+"""Dark Chess analysed twice: the true position, and what the mover could see.
+
+- **What was there.** Every position of the finished game, the whole board known, searched
+  by the compiled Dark Chess search (:func:`server.bots.dark_search.search`: Dark Chess's
+  rules, a king in reach taken) for the same time; its best root score is the position's
+  value for the side to move (a king taken: a mate). Moves are judged on lichess's scale on
+  those centipawns (:mod:`.plies`).
+- **What you saw.** Before each move, the mover's honest search — the ``worldsearch`` bot
+  of the strongest level, given only that seat's views up to then (the worlds it samples
+  from them, never the truth) — scores every legal move as a mean win chance over its
+  worlds. The best of them against the one played, as winning chances (``2p - 1``), is
+  judged on the same scale: the move as its player could have judged it.
+
+The record of a finished game is public (its seed and every move), so the truth searched
+here tells nothing the record does not; the seat's views are rebuilt from it with the one
+view function, ``game.view(state, seat)``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import chess
+
+from ..bots import make_bot
+from ..bots.dark_search import WIN, search
+from ..bots.worldsearch import WorldSearchBot
+from ..engine import Game
+from .judgement import CEILING, MARKS, MULTIPLIER, Score, judge
+from .plies import for_seat, judged
+from .replay import replay
+from .report import VERSION, Json, score_json
+from .xiangqi_analysis import final_score
+
+
+def score_of(value: int) -> Score:
+    """The search's score (side to move): a king taken in ``WIN - value`` plies is a mate."""
+    if abs(value) >= WIN - 1000:
+        moves = (WIN - abs(value) + 2) // 2
+        return Score(mate=moves if value > 0 else -moves)
+    return Score(cp=value)
+
+
+def chance_score(p: float) -> Score:
+    """A win chance (0..1) as the centipawns lichess's scale maps to it (clamped)."""
+    p = min(max(p, 1e-9), 1 - 1e-9)
+    cp = math.log(1 / p - 1) / MULTIPLIER
+    return Score(cp=int(max(-CEILING, min(CEILING, round(cp)))))
+
+
+def truth(
+    game: Game[Any, Any], state: Any, seat: int, seconds: float, max_depth: int = 32
+) -> tuple[Score, str]:
+    """The true position's value for ``seat`` (to move) and its best move."""
+    texts = [str(m) for m in game.legal_moves(state, seat)]
+    root = [chess.Move.from_uci(t) for t in texts]
+    scores, depths, _nodes = search([state.board], root, seconds, max_depth=max_depth)
+    if not depths or depths[0] <= 0:
+        return Score(cp=0), texts[0]
+    row = scores[0]
+    i = max(range(len(row)), key=row.__getitem__)
+    return score_of(row[i]), texts[i]
+
+
+def seen(
+    game: Game[Any, Any],
+    bot: WorldSearchBot,
+    views: Sequence[Json],
+    seat: int,
+    legal: Sequence[str],
+    played: str,
+    seconds: float,
+    rng: random.Random,
+) -> Json | None:
+    """The mover's own view of its move (None: a forced move, nothing to weigh)."""
+    if len(legal) < 2:
+        return None
+    bot.values = {}
+    bot.choose(game, seat, views, legal, seconds, rng)
+    values = bot.values
+    if not values or played not in values:
+        return None
+    best = max(values, key=values.__getitem__)
+    verdict = None
+    if best != played:
+        verdict = judge(chance_score(values[best]), chance_score(values[played]))
+    return {
+        "value": round(values[best], 3),
+        "played": round(values[played], 3),
+        "best": best if best != played else None,
+        "judgement": verdict,
+    }
+
+
+def analyse(record: Mapping[str, Any], *, seconds: float, max_depth: int = 32) -> Json:
+    """The stored analysis (:mod:`.report`) of a finished Dark Chess game's ``record``: the
+    true position's (``evals``, each ply's ``judgement``) and the mover's view (each ply's
+    ``seen``, each player's ``seen`` counts); ``seconds`` per search, at most ``max_depth``
+    plies deep."""
+    line = replay(record)
+    game = line.game
+    bot = make_bot("dark_chess", "worldsearch", max_depth=max_depth)
+    assert isinstance(bot, WorldSearchBot)
+    rng = random.Random(str(record.get("seed", "")))
+    evals: list[Score] = []
+    best: list[str | None] = []
+    views: dict[int, list[Json]] = {s: [] for s in range(2)}
+    sights: list[Json | None] = []
+    for i, state in enumerate(line.states):
+        for s in range(2):
+            views[s].append(game.view(state, s))
+        done = final_score(game, state)
+        if done is not None:
+            evals.append(done)
+            best.append(None)
+            continue
+        seat = min(game.to_act(state))
+        value, move = truth(game, state, seat, seconds, max_depth)
+        evals.append(for_seat(value, seat))
+        best.append(move)
+        if i < len(line.turns):
+            legal = [str(m) for m in game.legal_moves(state, seat)]
+            played = line.turns[i][seat]
+            sights.append(seen(game, bot, views[seat], seat, legal, played, seconds, rng))
+    movers = [min(t) for t in line.turns]
+    played_moves = [t[s] for t, s in zip(line.turns, movers, strict=True)]
+    plies, players = judged(evals, movers, played_moves, best)
+    for ply, sight in zip(plies, sights, strict=False):
+        ply["seen"] = sight
+    for seat, player in enumerate(players):
+        counts = {k: 0 for k in MARKS}
+        for ply in plies:
+            verdict = (ply.get("seen") or {}).get("judgement")
+            if ply["seat"] == seat and verdict:
+                counts[verdict] += 1
+        player["seen"] = counts
+    return {
+        "version": VERSION,
+        "game": game.name,
+        "engine": "kibitz dark search (the truth), worldsearch (the mover's view)",
+        "seconds": seconds,
+        "views": "seen",
+        "evals": [score_json(s) for s in evals],
+        "plies": plies,
+        "players": players,
+    }

@@ -29,6 +29,7 @@ from ..bots import make_bot
 from ..bots.dark_search import WIN, search
 from ..bots.worldsearch import WorldSearchBot
 from ..engine import Game
+from ..engine.dark_chess.observations import NoWorld
 from .judgement import CEILING, MARKS, MULTIPLIER, Score, judge
 from .plies import for_seat, judged
 from .replay import replay
@@ -49,6 +50,11 @@ def chance_score(p: float) -> Score:
     p = min(max(p, 1e-9), 1 - 1e-9)
     cp = math.log(1 / p - 1) / MULTIPLIER
     return Score(cp=int(max(-CEILING, min(CEILING, round(cp)))))
+
+
+def mover_view(game: Game[Any, Any], state: Any, seat: int) -> Json:
+    """What ``seat`` was shown of ``state``: the one view function, as the room showed it."""
+    return game.view(state, seat)
 
 
 def truth(
@@ -75,11 +81,15 @@ def seen(
     seconds: float,
     rng: random.Random,
 ) -> Json | None:
-    """The mover's own view of its move (None: a forced move, nothing to weigh)."""
+    """The mover's own view of its move (None: a forced move, or no world sampled: nothing
+    to weigh)."""
     if len(legal) < 2:
         return None
     bot.values = {}
-    bot.choose(game, seat, views, legal, seconds, rng)
+    try:
+        bot.choose(game, seat, views, legal, seconds, rng)
+    except NoWorld:  # no world fits the views within the budget: nothing to weigh
+        return None
     values = bot.values
     if not values or played not in values:
         return None
@@ -104,14 +114,14 @@ def analyse(record: Mapping[str, Any], *, seconds: float, max_depth: int = 32) -
     game = line.game
     bot = make_bot("dark_chess", "worldsearch", max_depth=max_depth)
     assert isinstance(bot, WorldSearchBot)
-    rng = random.Random(str(record.get("seed", "")))
+    seed = str(record.get("seed", ""))
     evals: list[Score] = []
     best: list[str | None] = []
     views: dict[int, list[Json]] = {s: [] for s in range(2)}
     sights: list[Json | None] = []
     for i, state in enumerate(line.states):
         for s in range(2):
-            views[s].append(game.view(state, s))
+            views[s].append(mover_view(game, state, s))
         done = final_score(game, state)
         if done is not None:
             evals.append(done)
@@ -124,6 +134,7 @@ def analyse(record: Mapping[str, Any], *, seconds: float, max_depth: int = 32) -
         if i < len(line.turns):
             legal = [str(m) for m in game.legal_moves(state, seat)]
             played = line.turns[i][seat]
+            rng = random.Random(f"{seed}/seen/{i}")  # each ply's own: its views alone decide
             sights.append(seen(game, bot, views[seat], seat, legal, played, seconds, rng))
     movers = [min(t) for t in line.turns]
     played_moves = [t[s] for t, s in zip(line.turns, movers, strict=True)]

@@ -3,8 +3,8 @@
     POST /api/rooms/{id}/analysis   202 {"status": "queued", "position"} (or 200 with the
                                     analysis done already; 202 "running" while it runs)
     GET  /api/rooms/{id}/analysis   200 {"status": "done", "analysis"} | {"status": "queued",
-                                    "position", "retry_after"} | {"status": "running"};
-                                    404 not_analysed
+                                    "position", "retry_after"} | {"status": "running"} |
+                                    {"status": "none"} (not asked for)
 
 Both read the game through the room's one door first (``Hub.read(room, "record")``), so
 they answer exactly as the record does: 404 for no such room, 409 ``not_finished`` for a
@@ -74,10 +74,7 @@ class AnalysisRoutes:
             games = ", ".join(self.analyses.settings.games)
             return refusal(422, "not_analysable", f"only these games are analysed: {games}")
         if request.method == "GET":
-            status = await self.analyses.status(room)
-            if status["status"] == "none":
-                return refusal(404, "not_analysed", "this game has not been analysed: POST to ask")
-            return json_answer(200, status)
+            return json_answer(200, await self.analyses.status(room))
         return await self.ask(room, request)
 
     async def ask(self, room: str, request: Request) -> Response:

@@ -8,7 +8,7 @@ each script touches one slot on a Redis Cluster too)::
     {analysis}:jobs     Hash room -> JSON of the request: every job queued or taken (its
                         length is the queue's size, held under the bound)
     {analysis}:queue    List of room ids waiting, oldest first
-    {analysis}:taken    Sorted set room -> the time (ms) its taker's lease runs out
+    {analysis}:taken    Sorted set room -> the time (ms, Redis's clock) its lease runs out
     {analysis}:holder   Hash room -> the taker's token (the fence of renew and finish)
     {analysis}:tries    Hash room -> how many times it was taken
     analysis:{room}     String: the result (JSON), set once (``SET NX``), beside the room
@@ -40,10 +40,17 @@ redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 return redis.call('RPUSH', KEYS[2], ARGV[1])
 """
 
-#: KEYS jobs, queue, taken, holder, tries; ARGV now (ms), lease (ms), token, max tries ->
+#: Redis's own clock in ms (every node reads the same one: no skew between their leases)
+NOW = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+"""
+
+#: KEYS jobs, queue, taken, holder, tries; ARGV lease (ms), token, max tries ->
 #: {room, request, tries} or nil (nothing to do); a job past its tries is dropped
-TAKE = """
-local now = tonumber(ARGV[1])
+TAKE = (
+    NOW
+    + """
 while true do
   local room
   local late = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', now, 'LIMIT', 0, 1)
@@ -51,9 +58,9 @@ while true do
   if not room then return nil end
   local request = redis.call('HGET', KEYS[1], room)
   local tries = redis.call('HINCRBY', KEYS[5], room, 1)
-  if request and tries <= tonumber(ARGV[4]) then
-    redis.call('ZADD', KEYS[3], now + tonumber(ARGV[2]), room)
-    redis.call('HSET', KEYS[4], room, ARGV[3])
+  if request and tries <= tonumber(ARGV[3]) then
+    redis.call('ZADD', KEYS[3], now + tonumber(ARGV[1]), room)
+    redis.call('HSET', KEYS[4], room, ARGV[2])
     return {room, request, tries}
   end
   redis.call('ZREM', KEYS[3], room)
@@ -62,13 +69,17 @@ while true do
   redis.call('HDEL', KEYS[5], room)
 end
 """
+)
 
-#: KEYS taken, holder; ARGV room, token, until (ms) -> 1 renewed, 0 not the holder
-RENEW = """
+#: KEYS taken, holder; ARGV room, token, lease (ms) -> 1 renewed, 0 not the holder
+RENEW = (
+    NOW
+    + """
 if redis.call('HGET', KEYS[2], ARGV[1]) ~= ARGV[2] then return 0 end
-redis.call('ZADD', KEYS[1], 'XX', ARGV[3], ARGV[1])
+redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[3]), ARGV[1])
 return 1
 """
+)
 
 #: KEYS jobs, taken, holder, tries; ARGV room, token, retake -> 1 done, 0 not the holder.
 #: retake "1": the job goes back to be taken at once (its worker failed), else it ends
@@ -132,17 +143,19 @@ class AnalysisQueue:
         keys = [self.jobs, self.queue]
         return int(await self._enqueue(keys=keys, args=[room, json.dumps(request), bound]))
 
-    async def take(self, token: str, now_ms: int, lease_ms: int) -> Job | None:
+    async def take(self, token: str, lease_ms: int) -> Job | None:
+        """The next job, leased to ``token`` for ``lease_ms`` (Redis's clock); None: none."""
         keys = [self.jobs, self.queue, self.taken, self.holder, self.tries]
-        found = await self._take(keys=keys, args=[now_ms, lease_ms, token, MAX_TRIES])
+        found = await self._take(keys=keys, args=[lease_ms, token, MAX_TRIES])
         if not found:
             return None
         room, request, tries = found
         return Job(_text(room), json.loads(request), int(tries))
 
-    async def renew(self, room: str, token: str, until_ms: int) -> bool:
+    async def renew(self, room: str, token: str, lease_ms: int) -> bool:
+        """Extend the lease of ``token``'s job by ``lease_ms`` from now (False: not its)."""
         keys = [self.taken, self.holder]
-        return bool(await self._renew(keys=keys, args=[room, token, until_ms]))
+        return bool(await self._renew(keys=keys, args=[room, token, lease_ms]))
 
     async def finish(self, room: str, token: str, *, retake: bool = False) -> bool:
         keys = [self.jobs, self.taken, self.holder, self.tries]

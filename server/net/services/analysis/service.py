@@ -73,7 +73,7 @@ class Analyses:
         while True:
             token = f"{self.hub.node}/{slot}/{uuid.uuid4().hex[:8]}"
             try:
-                job = await self.queue.take(token, now_ms(), lease_ms)
+                job = await self.queue.take(token, lease_ms)
             except Exception as exc:  # the store is away: look again in a while
                 log.warning("analysis: could not take a job: %s", exc)
                 job = None
@@ -144,7 +144,7 @@ class Analyses:
         while True:
             await asyncio.sleep(lease / 3)
             with contextlib.suppress(Exception):
-                if not await self.queue.renew(room, token, now_ms() + int(lease * 1000)):
+                if not await self.queue.renew(room, token, int(lease * 1000)):
                     log.warning("analysis of %s: the lease was lost", room)
                     return
 
@@ -172,7 +172,3 @@ class Analyses:
             out["position"] = position
             out["retry_after"] = self.retry_after(position)
         return out
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)

@@ -4,8 +4,9 @@ runs (:func:`analyse_record`).
 Chess is searched by Stockfish (:mod:`.chess_analysis`), XiangQi by Fairy-Stockfish
 (:mod:`.xiangqi_analysis`), at the same node budget per position; Jungle, Kamisado, Kono and
 Ming Mang by their own alpha-beta (:mod:`.search_analysis`), and Dark Chess twice, the truth
-and the mover's view (:mod:`.dark_analysis`), each position for the same time. BanQi, Hase
-und Igel, Apocalypse and Yonin Shogi are not analysed yet (docs/ANALYSIS.md).
+and the mover's view (:mod:`.dark_analysis`), Yonin Shogi by its max^n, each seat's value
+(:mod:`.many_seats`), each position for the same time. BanQi, Hase und Igel and Apocalypse
+are not analysed yet (docs/ANALYSIS.md).
 """
 
 from __future__ import annotations
@@ -16,11 +17,11 @@ from typing import Any
 
 import chess
 
-from . import chess_analysis, dark_analysis, search_analysis, xiangqi_analysis
+from . import chess_analysis, dark_analysis, many_seats, search_analysis, xiangqi_analysis
 from .report import Json
 
 #: the games analysed (the service refuses the others before queueing them)
-GAMES = ("chess", "xiangqi", "dark_chess", *search_analysis.GAMES)
+GAMES = ("chess", "xiangqi", "dark_chess", *search_analysis.GAMES, *many_seats.GAMES)
 
 
 class NotAnalysable(ValueError):
@@ -53,6 +54,8 @@ def analyse_record(record: Mapping[str, Any], tools: Tools) -> Json:
         return dark_analysis.analyse(record, seconds=tools.seconds, max_depth=tools.max_depth)
     if game in search_analysis.GAMES:
         return search_analysis.analyse(record, seconds=tools.seconds)
+    if game in many_seats.GAMES:
+        return many_seats.analyse(record, seconds=tools.seconds)
     start = (record.get("options") or {}).get("fen", chess.STARTING_FEN)
     moves = [str(m) for turn in record.get("moves") or [] for m in turn["moves"].values()]
     result = chess_analysis.analyse(start, moves, tools.stockfish, nodes=tools.nodes)

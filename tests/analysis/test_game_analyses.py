@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from server.analysis import dark_analysis, search_analysis, xiangqi_analysis
+from server.analysis import dark_analysis, many_seats, search_analysis, xiangqi_analysis
 from server.analysis.judgement import MARKS
 from server.analysis.records import GAMES, NotAnalysable, Tools, analyse_record
 from server.engine import get_game, turn_rng
@@ -18,10 +18,10 @@ FAIRY = "/usr/games/fairy-stockfish"
 VERDICTS = {None, *MARKS}
 
 
-def random_record(name: str, seed: int, plies: int) -> dict[str, Any]:
+def random_record(name: str, seed: int, plies: int, n_seats: int = 2) -> dict[str, Any]:
     """A record of ``plies`` random legal moves of ``name`` (fewer if it ends first)."""
     game, rng = get_game(name), random.Random(seed)
-    state = game.new({}, 2, turn_rng(str(seed), 0))
+    state = game.new({}, n_seats, turn_rng(str(seed), 0))
     moves = []
     for i in range(1, plies + 1):
         if game.outcome(state) is not None:
@@ -34,7 +34,7 @@ def random_record(name: str, seed: int, plies: int) -> dict[str, Any]:
         "game": name,
         "room": f"r{seed}",
         "seed": str(seed),
-        "n_seats": 2,
+        "n_seats": n_seats,
         "options": {},
         "moves": moves,
         "outcome": {"reason": "resignation"},
@@ -86,6 +86,18 @@ def test_dark_chess_shows_what_was_there_and_what_the_mover_saw() -> None:
     assert all(s is None or s["judgement"] in VERDICTS for s in sights)
     assert any(s is not None for s in sights)
     assert all(set(p["seen"]) == set(MARKS) for p in analysis["players"])
+
+
+def test_yonin_shogi_gets_each_seat_s_value() -> None:
+    record = random_record("yonin_shogi", 2, 8, n_seats=4)
+    analysis = many_seats.analyse(record, seconds=0.05)
+    n = len(record["moves"])
+    assert len(analysis["values"]) == n + 1 and len(analysis["plies"]) == n
+    assert all(v is not None and len(v) == 4 for v in analysis["values"])
+    assert all(0 <= x <= 1 for v in analysis["values"] for x in v)  # utilities (yonin_eval)
+    assert [p["seat"] for p in analysis["plies"]] == [i % 4 for i in range(n)]
+    assert all(p["judgement"] in VERDICTS for p in analysis["plies"])
+    assert len(analysis["players"]) == 4
 
 
 def test_what_is_not_analysed_is_refused() -> None:

@@ -81,9 +81,11 @@ def analyse(
     engine_path: str,
     *,
     nodes: int = NODES,
+    seconds: float = 60.0,
 ) -> Analysis:
     """Analyse the game of UCI ``moves`` from ``start_fen`` with the UCI engine at
-    ``engine_path`` (module docstring)."""
+    ``engine_path`` (module docstring); a position stops at ``seconds`` if its nodes take
+    longer (python-chess then waits that long and its own timeout more, no longer)."""
     board = chess.Board(start_fen)
     boards = [board.copy(stack=False)]
     for text in moves:
@@ -100,7 +102,7 @@ def analyse(
                 evals.append(done)
                 best.append(None)
                 continue
-            info = engine.analyse(position, chess.engine.Limit(nodes=nodes))
+            info = engine.analyse(position, chess.engine.Limit(nodes=nodes, time=seconds))
             evals.append(score_of(info["score"]))
             pv = info.get("pv") or []
             best.append(pv[0] if pv else None)

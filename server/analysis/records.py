@@ -39,6 +39,8 @@ class Tools:
     nodes: int = chess_analysis.NODES
     seconds: float = 1.0
     max_depth: int = 32
+    #: the most an outside engine may search one position (then it stops, or is killed)
+    position_cap: float = 60.0
 
 
 def analyse_record(record: Mapping[str, Any], tools: Tools) -> Json:
@@ -49,7 +51,9 @@ def analyse_record(record: Mapping[str, Any], tools: Tools) -> Json:
     if not record.get("outcome"):
         raise NotAnalysable("only a finished game is analysed")
     if game == "xiangqi":
-        return xiangqi_analysis.analyse(record, tools.fairy_stockfish, nodes=tools.nodes)
+        return xiangqi_analysis.analyse(
+            record, tools.fairy_stockfish, nodes=tools.nodes, seconds=tools.position_cap
+        )
     if game == "dark_chess":
         return dark_analysis.analyse(record, seconds=tools.seconds, max_depth=tools.max_depth)
     if game in search_analysis.GAMES:
@@ -58,5 +62,7 @@ def analyse_record(record: Mapping[str, Any], tools: Tools) -> Json:
         return many_seats.analyse(record, seconds=tools.seconds)
     start = (record.get("options") or {}).get("fen", chess.STARTING_FEN)
     moves = [str(m) for turn in record.get("moves") or [] for m in turn["moves"].values()]
-    result = chess_analysis.analyse(start, moves, tools.stockfish, nodes=tools.nodes)
+    result = chess_analysis.analyse(
+        start, moves, tools.stockfish, nodes=tools.nodes, seconds=tools.position_cap
+    )
     return chess_analysis.stored(result)

@@ -34,8 +34,11 @@ def final_score(game: Game[Any, Any], state: Any) -> Score | None:
     return Score(over=1 if end.scores[0] > end.scores[1] else -1)
 
 
-def analyse(record: Mapping[str, Any], engine_path: str, *, nodes: int) -> Json:
-    """The stored analysis (:mod:`.report`) of a finished XiangQi game's ``record``."""
+def analyse(
+    record: Mapping[str, Any], engine_path: str, *, nodes: int, seconds: float = 60.0
+) -> Json:
+    """The stored analysis (:mod:`.report`) of a finished XiangQi game's ``record`` (each
+    position ``nodes`` nodes, or ``seconds`` if sooner)."""
     line = replay(record)
     game = line.game
     evals: list[Score] = []
@@ -48,7 +51,7 @@ def analyse(record: Mapping[str, Any], engine_path: str, *, nodes: int) -> Json:
                 best.append(None)
                 continue
             seat = next(iter(game.to_act(state)))
-            found = engine.evaluate(str(game.view(state, None)["fen"]), nodes)
+            found = engine.evaluate(str(game.view(state, None)["fen"]), nodes, seconds)
             evals.append(for_seat(found.score, seat))
             legal = [str(m) for m in game.legal_moves(state, seat)]
             try:

@@ -18,7 +18,6 @@ view function, ``game.view(state, seat)``.
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -30,8 +29,8 @@ from ..bots.dark_search import WIN, search
 from ..bots.worldsearch import WorldSearchBot
 from ..engine import Game
 from ..engine.dark_chess.observations import NoWorld
-from .judgement import CEILING, MARKS, MULTIPLIER, Score, judge
-from .plies import for_seat, judged
+from .judgement import Score
+from .plies import for_seat, judged, seen_counts, sighted
 from .replay import replay
 from .report import VERSION, Json, score_json
 from .xiangqi_analysis import final_score
@@ -43,13 +42,6 @@ def score_of(value: int) -> Score:
         moves = (WIN - abs(value) + 2) // 2
         return Score(mate=moves if value > 0 else -moves)
     return Score(cp=value)
-
-
-def chance_score(p: float) -> Score:
-    """A win chance (0..1) as the centipawns lichess's scale maps to it (clamped)."""
-    p = min(max(p, 1e-9), 1 - 1e-9)
-    cp = math.log(1 / p - 1) / MULTIPLIER
-    return Score(cp=int(max(-CEILING, min(CEILING, round(cp)))))
 
 
 def mover_view(game: Game[Any, Any], state: Any, seat: int) -> Json:
@@ -90,19 +82,7 @@ def seen(
         bot.choose(game, seat, views, legal, seconds, rng)
     except NoWorld:  # no world fits the views within the budget: nothing to weigh
         return None
-    values = bot.values
-    if not values or played not in values:
-        return None
-    best = max(values, key=values.__getitem__)
-    verdict = None
-    if best != played:
-        verdict = judge(chance_score(values[best]), chance_score(values[played]))
-    return {
-        "value": round(values[best], 3),
-        "played": round(values[played], 3),
-        "best": best if best != played else None,
-        "judgement": verdict,
-    }
+    return sighted(bot.values, played)
 
 
 def analyse(record: Mapping[str, Any], *, seconds: float, max_depth: int = 32) -> Json:
@@ -142,12 +122,7 @@ def analyse(record: Mapping[str, Any], *, seconds: float, max_depth: int = 32) -
     for ply, sight in zip(plies, sights, strict=False):
         ply["seen"] = sight
     for seat, player in enumerate(players):
-        counts = {k: 0 for k in MARKS}
-        for ply in plies:
-            verdict = (ply.get("seen") or {}).get("judgement")
-            if ply["seat"] == seat and verdict:
-                counts[verdict] += 1
-        player["seen"] = counts
+        player["seen"] = seen_counts(plies, seat)
     return {
         "version": VERSION,
         "game": game.name,

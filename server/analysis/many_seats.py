@@ -6,7 +6,7 @@ A position's value is a vector, one utility per seat (``server/bots/yonin_eval.p
 1, a shared second place 0.2, losing the King 0; a game going on about 0.3 give or take the
 material): ``values`` holds each seat's value of every position, the start first. A move is
 judged on its mover's own utility, the best root move's against the one played, read as a
-win chance on lichess's scale (``2u - 1`` winning chances, :func:`.dark_analysis.chance_score`).
+win chance on lichess's scale (``2u - 1`` winning chances, :func:`.judgement.chance_score`).
 """
 
 from __future__ import annotations
@@ -18,8 +18,7 @@ from typing import Any
 from ..bots.bot import Deadline, moves_by_text
 from ..bots.maxn import MaxN, SearchTimeout, better_for
 from ..bots.yonin_eval import YoninEvaluator
-from .dark_analysis import chance_score
-from .judgement import MARKS, accuracy, judge, move_accuracy
+from .judgement import MARKS, accuracy, chance_score, judge, move_accuracy
 from .replay import replay
 from .report import VERSION, Json
 

@@ -9,9 +9,9 @@ engine's own choice is never judged.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from .judgement import MARKS, Score, accuracy, judge, move_accuracy
+from .judgement import MARKS, Score, accuracy, chance_score, judge, move_accuracy
 from .report import Json, acpl, centipawn_loss
 
 
@@ -63,3 +63,30 @@ def judged(
             }
         )
     return plies, players
+
+
+def sighted(values: Mapping[str, float], played: str) -> Json | None:
+    """A move judged as its mover's own search saw it: ``values`` is each move's win chance
+    for the mover (None: the played move was not weighed)."""
+    if not values or played not in values:
+        return None
+    best = max(values, key=values.__getitem__)
+    verdict = None
+    if best != played:
+        verdict = judge(chance_score(values[best]), chance_score(values[played]))
+    return {
+        "value": round(values[best], 3),
+        "played": round(values[played], 3),
+        "best": best if best != played else None,
+        "judgement": verdict,
+    }
+
+
+def seen_counts(plies: Sequence[Json], seat: int) -> dict[str, int]:
+    """How many of ``seat``'s moves its own view judged each way (:func:`sighted`)."""
+    counts = {k: 0 for k in MARKS}
+    for ply in plies:
+        verdict = (ply.get("seen") or {}).get("judgement")
+        if ply["seat"] == seat and verdict:
+            counts[verdict] += 1
+    return counts

@@ -5,8 +5,8 @@ Chess is searched by Stockfish (:mod:`.chess_analysis`), XiangQi by Fairy-Stockf
 (:mod:`.xiangqi_analysis`), at the same node budget per position; Jungle, Kamisado, Kono and
 Ming Mang by their own alpha-beta (:mod:`.search_analysis`), and Dark Chess twice, the truth
 and the mover's view (:mod:`.dark_analysis`), Yonin Shogi by its max^n, each seat's value
-(:mod:`.many_seats`), each position for the same time. BanQi, Hase und Igel and Apocalypse
-are not analysed yet (docs/ANALYSIS.md).
+(:mod:`.many_seats`), BanQi twice as Dark Chess (:mod:`.banqi_analysis`), each position for
+the same time. Hase und Igel and Apocalypse are not analysed yet (docs/ANALYSIS.md).
 """
 
 from __future__ import annotations
@@ -17,11 +17,18 @@ from typing import Any
 
 import chess
 
-from . import chess_analysis, dark_analysis, many_seats, search_analysis, xiangqi_analysis
+from . import (
+    banqi_analysis,
+    chess_analysis,
+    dark_analysis,
+    many_seats,
+    search_analysis,
+    xiangqi_analysis,
+)
 from .report import Json
 
 #: the games analysed (the service refuses the others before queueing them)
-GAMES = ("chess", "xiangqi", "dark_chess", *search_analysis.GAMES, *many_seats.GAMES)
+GAMES = ("chess", "xiangqi", "dark_chess", "banqi", *search_analysis.GAMES, *many_seats.GAMES)
 
 
 class NotAnalysable(ValueError):
@@ -54,6 +61,8 @@ def analyse_record(record: Mapping[str, Any], tools: Tools) -> Json:
         return xiangqi_analysis.analyse(
             record, tools.fairy_stockfish, nodes=tools.nodes, seconds=tools.position_cap
         )
+    if game == "banqi":
+        return banqi_analysis.analyse(record, seconds=tools.seconds)
     if game == "dark_chess":
         return dark_analysis.analyse(record, seconds=tools.seconds, max_depth=tools.max_depth)
     if game in search_analysis.GAMES:

@@ -39,6 +39,16 @@ def score_of(value: int) -> Score:
     return Score(cp=value)
 
 
+def search_position(
+    game: Any, state: Any, seat: int, seconds: float, rng: random.Random
+) -> tuple[Score, str]:
+    """``state``'s value for ``seat`` (to move) and its best move, searched for ``seconds``."""
+    root = list(game.legal_moves(state, seat))
+    search = AlphaBeta(GamePosition(game, state, rng), pruning=PRUNING)
+    found = search.search(root, Deadline(seconds / 0.8))
+    return score_of(found.score), str(found.move)
+
+
 def analyse(record: Mapping[str, Any], *, seconds: float) -> Json:
     """The stored analysis (:mod:`.report`) of a finished game's ``record``, every position
     searched for ``seconds``."""
@@ -54,11 +64,9 @@ def analyse(record: Mapping[str, Any], *, seconds: float) -> Json:
             best.append(None)
             continue
         seat = min(game.to_act(state))
-        root = list(game.legal_moves(state, seat))
-        search = AlphaBeta(GamePosition(game, state, rng), pruning=PRUNING)
-        found = search.search(root, Deadline(seconds / 0.8))
-        evals.append(for_seat(score_of(found.score), seat))
-        best.append(str(found.move))
+        value, move = search_position(game, state, seat, seconds, rng)
+        evals.append(for_seat(value, seat))
+        best.append(move)
     movers = [min(t) for t in line.turns]
     played = [t[s] for t, s in zip(line.turns, movers, strict=True)]
     plies, players = judged(evals, movers, played, best)

@@ -9,7 +9,13 @@ from typing import Any
 
 import pytest
 
-from server.analysis import dark_analysis, many_seats, search_analysis, xiangqi_analysis
+from server.analysis import (
+    banqi_analysis,
+    dark_analysis,
+    many_seats,
+    search_analysis,
+    xiangqi_analysis,
+)
 from server.analysis.judgement import MARKS
 from server.analysis.records import GAMES, NotAnalysable, Tools, analyse_record
 from server.engine import get_game, turn_rng
@@ -88,6 +94,16 @@ def test_dark_chess_shows_what_was_there_and_what_the_mover_saw() -> None:
     assert all(set(p["seen"]) == set(MARKS) for p in analysis["players"])
 
 
+def test_banqi_shows_what_was_there_and_what_the_mover_saw() -> None:
+    record = random_record("banqi", 4, 12)
+    analysis = banqi_analysis.analyse(record, seconds=0.1)
+    check_shape(analysis, record)
+    sights = [p["seen"] for p in analysis["plies"]]
+    assert all(s is None or (0 <= s["played"] <= s["value"] <= 1) for s in sights)
+    assert any(s is not None for s in sights)
+    assert all(set(p["seen"]) == set(MARKS) for p in analysis["players"])
+
+
 def test_yonin_shogi_gets_each_seat_s_value() -> None:
     record = random_record("yonin_shogi", 2, 8, n_seats=4)
     analysis = many_seats.analyse(record, seconds=0.05)
@@ -101,9 +117,9 @@ def test_yonin_shogi_gets_each_seat_s_value() -> None:
 
 
 def test_what_is_not_analysed_is_refused() -> None:
-    assert "banqi" not in GAMES
-    with pytest.raises(NotAnalysable, match="'banqi' games are not analysed"):
-        analyse_record(random_record("banqi", 1, 2), Tools())
+    assert "hase_und_igel" not in GAMES and "apocalypse" not in GAMES
+    with pytest.raises(NotAnalysable, match="'rps' games are not analysed"):
+        analyse_record(random_record("chess", 1, 2) | {"game": "rps"}, Tools())
     unfinished = random_record("chess", 1, 2) | {"outcome": None}
     with pytest.raises(NotAnalysable, match="only a finished game"):
         analyse_record(unfinished, Tools())

@@ -5,8 +5,9 @@ Chess is searched by Stockfish (:mod:`.chess_analysis`), XiangQi by Fairy-Stockf
 (:mod:`.xiangqi_analysis`), at the same node budget per position; Jungle, Kamisado, Kono and
 Ming Mang by their own alpha-beta (:mod:`.search_analysis`), and Dark Chess twice, the truth
 and the mover's view (:mod:`.dark_analysis`), Yonin Shogi by its max^n, each seat's value
-(:mod:`.many_seats`), BanQi twice as Dark Chess (:mod:`.banqi_analysis`), each position for
-the same time. Hase und Igel and Apocalypse are not analysed yet (docs/ANALYSIS.md).
+(:mod:`.many_seats`), BanQi twice as Dark Chess (:mod:`.banqi_analysis`), Apocalypse by its
+decoupled UCT, each seat's value (:mod:`.simultaneous`), each position for the same time.
+Hase und Igel is not analysed yet (docs/ANALYSIS.md).
 """
 
 from __future__ import annotations
@@ -23,12 +24,18 @@ from . import (
     dark_analysis,
     many_seats,
     search_analysis,
+    simultaneous,
     xiangqi_analysis,
 )
 from .report import Json
 
 #: the games analysed (the service refuses the others before queueing them)
-GAMES = ("chess", "xiangqi", "dark_chess", "banqi", *search_analysis.GAMES, *many_seats.GAMES)
+GAMES = (
+    *("chess", "xiangqi", "dark_chess", "banqi"),
+    *search_analysis.GAMES,
+    *many_seats.GAMES,
+    *simultaneous.GAMES,
+)
 
 
 class NotAnalysable(ValueError):
@@ -69,6 +76,8 @@ def analyse_record(record: Mapping[str, Any], tools: Tools) -> Json:
         return search_analysis.analyse(record, seconds=tools.seconds)
     if game in many_seats.GAMES:
         return many_seats.analyse(record, seconds=tools.seconds)
+    if game in simultaneous.GAMES:
+        return simultaneous.analyse(record, seconds=tools.seconds)
     start = (record.get("options") or {}).get("fen", chess.STARTING_FEN)
     moves = [str(m) for turn in record.get("moves") or [] for m in turn["moves"].values()]
     result = chess_analysis.analyse(

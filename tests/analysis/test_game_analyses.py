@@ -14,6 +14,7 @@ from server.analysis import (
     dark_analysis,
     many_seats,
     search_analysis,
+    simultaneous,
     xiangqi_analysis,
 )
 from server.analysis.judgement import MARKS
@@ -116,8 +117,27 @@ def test_yonin_shogi_gets_each_seat_s_value() -> None:
     assert len(analysis["players"]) == 4
 
 
+def test_apocalypse_gets_each_seat_s_value_and_both_moves_judged() -> None:
+    game, rng = get_game("apocalypse"), random.Random(1)
+    state = game.new({}, 2, turn_rng("1", 0))
+    moves = []
+    for i in range(1, 6):
+        if game.outcome(state) is not None:
+            break
+        joint = {s: rng.choice(game.legal_moves(state, s)) for s in sorted(game.to_act(state))}
+        moves.append({"turn": i, "moves": {str(s): str(m) for s, m in joint.items()}})
+        state = game.play(state, joint, turn_rng("1", i), check=False)
+    record = {"game": "apocalypse", "seed": "1", "n_seats": 2, "options": {}, "moves": moves}
+    analysis = simultaneous.analyse(record | {"outcome": {}}, seconds=0.05)
+    assert len(analysis["values"]) == len(moves) + 1
+    assert all(len(v) == 2 for v in analysis["values"])
+    both = [(p["ply"], p["seat"]) for p in analysis["plies"]]
+    assert both == [(t["turn"], int(s)) for t in moves for s in sorted(t["moves"])]
+    assert all(p["judgement"] in VERDICTS for p in analysis["plies"])
+
+
 def test_what_is_not_analysed_is_refused() -> None:
-    assert "hase_und_igel" not in GAMES and "apocalypse" not in GAMES
+    assert "hase_und_igel" not in GAMES
     with pytest.raises(NotAnalysable, match="'rps' games are not analysed"):
         analyse_record(random_record("chess", 1, 2) | {"game": "rps"}, Tools())
     unfinished = random_record("chess", 1, 2) | {"outcome": None}

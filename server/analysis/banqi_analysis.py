@@ -21,7 +21,7 @@ from typing import Any
 from ..bots import make_bot
 from ..bots.ismcts import ISMCTSBot
 from .judgement import Score
-from .plies import for_seat, judged, seen_counts, sighted
+from .plies import for_seat, judged, seen_counts, sighted, views_rng
 from .replay import replay
 from .report import VERSION, Json, score_json
 from .search_analysis import search_position
@@ -36,13 +36,22 @@ def weighed(bot: ISMCTSBot) -> dict[str, float]:
     return {text: child.w / child.n for text, child in root.children.items() if child.n}
 
 
-def analyse(record: Mapping[str, Any], *, seconds: float) -> Json:
+def analyse(
+    record: Mapping[str, Any],
+    *,
+    seconds: float,
+    iterations: int | None = None,
+    sight_seconds: float | None = None,
+) -> Json:
     """The stored analysis of a finished BanQi game's ``record``: the truth (``evals``, each
     ply's ``judgement``) and the mover's view (each ply's ``seen``, each player's ``seen``
-    counts); ``seconds`` per search."""
+    counts); ``seconds`` per search (``sight_seconds`` for the mover's, if given, and at
+    most ``iterations`` of it: a reproducible view, for tests)."""
     line = replay(record)
     game = line.game
-    bot = make_bot("banqi", "ismcts")
+    options = {} if iterations is None else {"max_iterations": iterations}
+    bot = make_bot("banqi", "ismcts", **options)
+    sight_budget = seconds if sight_seconds is None else sight_seconds
     assert isinstance(bot, ISMCTSBot)
     seed = str(record.get("seed", ""))
     evals: list[Score] = []
@@ -63,13 +72,13 @@ def analyse(record: Mapping[str, Any], *, seconds: float) -> Json:
         best.append(move)
         if i < len(line.turns):
             legal = [str(m) for m in game.legal_moves(state, seat)]
-            sight = None
+            weighed_now = None
             if len(legal) > 1:
                 bot.root = None
-                rng = random.Random(f"{seed}/seen/{i}")  # each ply's own
-                bot.choose(game, seat, views[seat], legal, seconds, rng)
-                sight = sighted(weighed(bot), line.turns[i][seat])
-            sights.append(sight)
+                rng = views_rng(views[seat])  # the seat's views alone decide
+                bot.choose(game, seat, views[seat], legal, sight_budget, rng)
+                weighed_now = sighted(weighed(bot), line.turns[i][seat])
+            sights.append(weighed_now)
     movers = [min(t) for t in line.turns]
     played = [t[s] for t, s in zip(line.turns, movers, strict=True)]
     plies, players = judged(evals, movers, played, best)

@@ -30,7 +30,7 @@ from ..bots.worldsearch import WorldSearchBot
 from ..engine import Game
 from ..engine.dark_chess.observations import NoWorld
 from .judgement import Score
-from .plies import for_seat, judged, seen_counts, sighted
+from .plies import for_seat, judged, seen_counts, sighted, views_rng
 from .replay import replay
 from .report import VERSION, Json, score_json
 from .xiangqi_analysis import final_score
@@ -94,7 +94,6 @@ def analyse(record: Mapping[str, Any], *, seconds: float, max_depth: int = 32) -
     game = line.game
     bot = make_bot("dark_chess", "worldsearch", max_depth=max_depth)
     assert isinstance(bot, WorldSearchBot)
-    seed = str(record.get("seed", ""))
     evals: list[Score] = []
     best: list[str | None] = []
     views: dict[int, list[Json]] = {s: [] for s in range(2)}
@@ -114,7 +113,7 @@ def analyse(record: Mapping[str, Any], *, seconds: float, max_depth: int = 32) -
         if i < len(line.turns):
             legal = [str(m) for m in game.legal_moves(state, seat)]
             played = line.turns[i][seat]
-            rng = random.Random(f"{seed}/seen/{i}")  # each ply's own: its views alone decide
+            rng = views_rng(views[seat])  # the seat's views alone decide
             sights.append(seen(game, bot, views[seat], seat, legal, played, seconds, rng))
     movers = [min(t) for t in line.turns]
     played_moves = [t[s] for t, s in zip(line.turns, movers, strict=True)]

@@ -9,7 +9,11 @@ engine's own choice is never judged.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import random
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from .judgement import MARKS, Score, accuracy, chance_score, judge, move_accuracy
 from .report import Json, acpl, centipawn_loss
@@ -90,3 +94,10 @@ def seen_counts(plies: Sequence[Json], seat: int) -> dict[str, int]:
         if ply["seat"] == seat and verdict:
             counts[verdict] += 1
     return counts
+
+
+def views_rng(views: Sequence[Mapping[str, Any]]) -> random.Random:
+    """The randomness of a seat's search of its own views: a function of those views alone
+    (a digest of them), so two games the seat cannot tell apart are searched alike."""
+    text = json.dumps(list(views), sort_keys=True, separators=(",", ":"))
+    return random.Random(hashlib.sha256(text.encode()).hexdigest())

@@ -1,20 +1,25 @@
-"""The analysis's "what you saw" tells a seat nothing it could not see: two Dark Chess games
-that White cannot tell apart (Black's first move hidden in the fog, different) give White's
-moves the same "seen" judgement, while "what was there" (the finished game's public record)
-may differ. The broken twin, whose search of the mover's view is handed the true position
-as its only world (as a finished game's record could hand it), is shown giving the two
-games different answers."""
+"""The analysis's "what you saw" tells a seat nothing it could not see.
+
+- Dark Chess: two games White cannot tell apart (Black's first move hidden in the fog,
+  different) give White's moves the same "seen" judgement, while "what was there" (the
+  finished game's public record) may differ. The broken twin, whose search of the mover's
+  view is handed the true position as its only world, gives the two games different answers.
+- BanQi: two layouts that agree on every piece turned up before seat 0's moves give seat 0
+  the same "seen"; the broken twin, which seeds that search by the game's secret seed
+  instead of the seat's views, gives them different answers.
+"""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 
-from server.analysis import dark_analysis
+from server.analysis import banqi_analysis, dark_analysis
 from server.bots.bot import Ask
 from server.bots.worldsearch import WorldSearchBot
-from server.engine import get_game
+from server.engine import get_game, turn_rng
 
 #: Black's first move differs, unseen by White (the same view of every position White moves
 #: from); White's moves are the same
@@ -77,3 +82,55 @@ def test_what_white_saw_does_not_depend_on_what_it_could_not_see(
         assert a != b  # the twin leaks Black's hidden move into White's "seen"
     else:
         assert a == b
+
+
+# -- BanQi: two layouts that agree on every piece Red turned up ------------------------------
+
+#: two seeds whose layouts agree at a1 and h4 (the pieces turned up before seat 0's second
+#: move) and differ elsewhere: seat 0 cannot tell the games apart when it moves
+BANQI_SEEDS = ("k2", "k11")
+BANQI_MOVES = ["flip a1", "flip h4", "flip b1"]
+
+
+def banqi_record(seed: str) -> dict[str, Any]:
+    return record(BANQI_MOVES) | {"game": "banqi", "seed": seed}
+
+
+def banqi_truths(seed: str) -> list[Any]:
+    game = get_game("banqi")
+    state = game.new({}, 2, turn_rng(seed, 0))
+    out = [state]
+    for i, m in enumerate(BANQI_MOVES, 1):
+        seat = min(game.to_act(state))
+        state = game.play(state, {seat: game.parse_move(state, seat, m)}, turn_rng(seed, i))
+        out.append(state)
+    return out
+
+
+def test_the_banqi_games_look_the_same_to_seat_0() -> None:
+    game = get_game("banqi")
+    views = [[game.view(s, 0) for s in banqi_truths(seed)[:3]] for seed in BANQI_SEEDS]
+    assert views[0] == views[1]
+    encoded = [game.encode_state(banqi_truths(seed)[0]) for seed in BANQI_SEEDS]
+    assert encoded[0] != encoded[1]  # the face-down pieces differ
+
+
+@pytest.mark.parametrize("broken", [False, True])
+def test_what_seat_0_saw_in_banqi_does_not_depend_on_the_face_down_pieces(
+    monkeypatch: pytest.MonkeyPatch, broken: bool
+) -> None:
+    out = []
+    for seed in BANQI_SEEDS:
+        if broken:  # the twin seeds its search by the game's secret seed, not the views
+            monkeypatch.setattr(
+                banqi_analysis, "views_rng", lambda views, s=seed: random.Random(f"{s}/seen")
+            )
+        analysis = banqi_analysis.analyse(
+            banqi_record(seed), seconds=0.02, iterations=300, sight_seconds=30.0
+        )
+        out.append([p["seen"] for p in analysis["plies"] if p["seat"] == 0])
+    assert all(s is not None for s in out[0])
+    if broken:
+        assert out[0] != out[1]
+    else:
+        assert out[0] == out[1]

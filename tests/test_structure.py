@@ -53,6 +53,7 @@ ALLOWED = {
     "net.services": {
         *("net.services", "net.node", "net.transport"),
         *("engine", "rooms", "bots", "tournaments", "store", "archive"),
+        "analysis",  # the analysis service runs server/analysis in its worker processes
     },
     "net.protocol": {
         *("net.protocol", "net.services", "net.node", "net.transport"),
@@ -61,6 +62,7 @@ ALLOWED = {
     "net.botapi": {
         *("net.botapi", "net.protocol", "net.services", "net.node", "net.transport"),
         *("engine", "rooms", "bots", "store"),
+        "analysis",  # the game export writes an analysis as lichess does (report, PGN)
     },
 }
 #: the most modules ``server/net/`` may hold at its top level (besides its parts, packages)

@@ -23,6 +23,7 @@ import chess.engine
 import chess.pgn
 
 from .judgement import MARKS, Score, accuracy, judge, move_accuracy
+from .report import VERSION, Json, acpl, centipawn_loss, score_json, score_of_json
 
 #: nodes per position: about 0.1-0.3 s of one core for Stockfish 16 on this kind of machine
 NODES = 200_000
@@ -80,9 +81,11 @@ def analyse(
     engine_path: str,
     *,
     nodes: int = NODES,
+    seconds: float = 60.0,
 ) -> Analysis:
     """Analyse the game of UCI ``moves`` from ``start_fen`` with the UCI engine at
-    ``engine_path`` (module docstring)."""
+    ``engine_path`` (module docstring); a position stops at ``seconds`` if its nodes take
+    longer (python-chess then waits that long and its own timeout more, no longer)."""
     board = chess.Board(start_fen)
     boards = [board.copy(stack=False)]
     for text in moves:
@@ -99,12 +102,13 @@ def analyse(
                 evals.append(done)
                 best.append(None)
                 continue
-            info = engine.analyse(position, chess.engine.Limit(nodes=nodes))
+            info = engine.analyse(position, chess.engine.Limit(nodes=nodes, time=seconds))
             evals.append(score_of(info["score"]))
             pv = info.get("pv") or []
             best.append(pv[0] if pv else None)
     out = Analysis(name, nodes, evals)
     marks: list[list[float]] = [[], []]
+    losses: list[list[int]] = [[], []]
     counts = [{k: 0 for k in MARKS} for _ in range(2)]
     for i, text in enumerate(moves):
         position = boards[i]
@@ -118,6 +122,7 @@ def analyse(
         verdict = judge(before, after) if other else None
         value = move_accuracy(before, after)
         marks[mover].append(value)
+        losses[mover].append(centipawn_loss(before, after))
         if verdict is not None:
             counts[mover][verdict] += 1
         out.plies.append(
@@ -136,7 +141,64 @@ def analyse(
         )
     for seat in range(2):
         mean = accuracy(marks[seat])
-        out.players.append({"accuracy": None if mean is None else round(mean, 1), **counts[seat]})
+        out.players.append(
+            {
+                "accuracy": None if mean is None else round(mean, 1),
+                "acpl": acpl(losses[seat]),
+                **counts[seat],
+            }
+        )
+    return out
+
+
+def stored(analysis: Analysis, game: str = "chess") -> Json:
+    """The analysis as it is stored with the game (:mod:`.report`)."""
+    return {
+        "version": VERSION,
+        "game": game,
+        "engine": analysis.engine,
+        "nodes": analysis.nodes,
+        "evals": [score_json(s) for s in analysis.evals],
+        "plies": [
+            {
+                "ply": p.ply,
+                "move": p.move,
+                "san": p.san,
+                "seat": p.mover,
+                "judgement": p.judgement,
+                "best": p.best,
+                "best_san": p.best_san,
+                "accuracy": p.accuracy,
+            }
+            for p in analysis.plies
+        ],
+        "players": [dict(p) for p in analysis.players],
+    }
+
+
+def from_stored(data: Json) -> Analysis:
+    """:func:`stored` read back (for :func:`annotated_pgn`)."""
+    evals = [score_of_json(e) for e in data["evals"]]
+    out = Analysis(str(data["engine"]), int(data["nodes"]), evals)
+    for i, p in enumerate(data["plies"]):
+        before, after = evals[i], evals[i + 1]
+        if p["seat"] == 1:
+            before, after = before.flipped(), after.flipped()
+        out.plies.append(
+            Ply(
+                int(p["ply"]),
+                str(p["move"]),
+                str(p["san"]),
+                int(p["seat"]),
+                before,
+                after,
+                p.get("best"),
+                p.get("best_san"),
+                p.get("judgement"),
+                float(p["accuracy"]),
+            )
+        )
+    out.players = [dict(p) for p in data["players"]]
     return out
 
 

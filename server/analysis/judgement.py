@@ -79,3 +79,11 @@ def move_accuracy(before: Score, after: Score) -> float:
 def accuracy(values: Sequence[float]) -> float | None:
     """A player's accuracy: the mean of their moves' (None: no move)."""
     return sum(values) / len(values) if values else None
+
+
+def chance_score(p: float) -> Score:
+    """A win chance (0..1: a search's mean result for a side) as the centipawns this scale
+    maps to it (``2p - 1`` winning chances), clamped to the ceiling."""
+    p = min(max(p, 1e-9), 1 - 1e-9)
+    cp = math.log(1 / p - 1) / MULTIPLIER
+    return Score(cp=int(max(-CEILING, min(CEILING, round(cp)))))

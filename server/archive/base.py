@@ -37,6 +37,11 @@ CLEAR_EVENTS = "DELETE FROM events WHERE game_id = ?"
 CLEAR_CHAT = "DELETE FROM chat WHERE game_id = ?"
 INSERT_CHAT = "INSERT INTO chat (game_id, seq, data) VALUES (?, ?, ?)"
 CHAT = "SELECT data FROM chat WHERE game_id = ? ORDER BY seq"
+PUT_ANALYSIS = """
+INSERT INTO analyses (game_id, data) VALUES (?, ?) ON CONFLICT (game_id) DO NOTHING
+RETURNING game_id
+"""
+ANALYSIS = "SELECT data FROM analyses WHERE game_id = ?"
 INSERT_SEAT = """
 INSERT INTO seats (game_id, seat, name, user_name, account, score, seat_rank, result, rating,
                    new_rating, rating_change, ended_at, game, rated, bot)
@@ -186,6 +191,15 @@ class Archive(abc.ABC):
     async def chat(self, game_id: str) -> list[Json]:
         """An archived game's chat, oldest first, as it was kept (empty: none, or no such
         game)."""
+
+    @abc.abstractmethod
+    async def put_analysis(self, game_id: str, data: Json) -> bool:
+        """Keep an archived game's analysis: True if kept now, False if one is kept already
+        (the first stays). The game must be archived (an :class:`ArchiveError` else)."""
+
+    @abc.abstractmethod
+    async def analysis(self, game_id: str) -> Json | None:
+        """An archived game's analysis (None: none kept)."""
 
     @abc.abstractmethod
     async def versions(self, game_ids: Sequence[str]) -> dict[str, int]:

@@ -12,6 +12,7 @@ from typing import Any, ParamSpec, TypeVar
 import asyncpg
 
 from .base import (
+    ANALYSIS,
     CHAT,
     CLEAR_CHAT,
     CLEAR_EVENTS,
@@ -23,6 +24,7 @@ from .base import (
     INSERT_EVENT,
     INSERT_SEAT,
     MIGRATED,
+    PUT_ANALYSIS,
     RATINGS,
     RECORD_MIGRATION,
     SEAT_COLUMNS,
@@ -131,6 +133,19 @@ class PostgresArchive(Archive):
     async def chat(self, game_id: str) -> list[Json]:
         rows = await self.pool.fetch(numbered(CHAT), game_id)
         return [json.loads(r[0]) for r in rows]
+
+    @_failing
+    async def put_analysis(self, game_id: str, data: Json) -> bool:
+        try:
+            got = await self.pool.fetchval(numbered(PUT_ANALYSIS), game_id, json.dumps(data))
+        except asyncpg.ForeignKeyViolationError:
+            raise ArchiveError(f"game {game_id} is not archived") from None
+        return got is not None
+
+    @_failing
+    async def analysis(self, game_id: str) -> Json | None:
+        raw = await self.pool.fetchval(numbered(ANALYSIS), game_id)
+        return None if raw is None else dict(json.loads(raw))
 
     @_failing
     async def versions(self, game_ids: Sequence[str]) -> dict[str, int]:

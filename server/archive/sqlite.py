@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from .base import (
+    ANALYSIS,
     CHAT,
     CLEAR_CHAT,
     CLEAR_EVENTS,
@@ -31,6 +32,7 @@ from .base import (
     INSERT_EVENT,
     INSERT_SEAT,
     MIGRATED,
+    PUT_ANALYSIS,
     RATINGS,
     RECORD_MIGRATION,
     SEAT_COLUMNS,
@@ -133,6 +135,22 @@ class SqliteArchive(Archive):
     async def chat(self, game_id: str) -> list[Json]:
         rows = await self._run(lambda c: c.execute(CHAT, (game_id,)).fetchall())
         return [json.loads(r[0]) for r in rows]
+
+    async def put_analysis(self, game_id: str, data: Json) -> bool:
+        text = json.dumps(data)
+
+        def write(c: sqlite3.Connection) -> bool:
+            with _transaction(c):
+                return c.execute(PUT_ANALYSIS, (game_id, text)).fetchone() is not None
+
+        try:
+            return await self._run(write)
+        except sqlite3.IntegrityError:
+            raise ArchiveError(f"game {game_id} is not archived") from None
+
+    async def analysis(self, game_id: str) -> Json | None:
+        row = await self._run(lambda c: c.execute(ANALYSIS, (game_id,)).fetchone())
+        return None if row is None else dict(json.loads(row[0]))
 
     async def versions(self, game_ids: Sequence[str]) -> dict[str, int]:
         ids = list(game_ids)

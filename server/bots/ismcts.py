@@ -30,7 +30,7 @@ from typing import Any
 from server.engine import Game
 
 from .bot import Ask, Json, Memory, world
-from .mcts import UCT, TreeSearchBot, best_child
+from .mcts import UCT, Node, TreeSearchBot, best_child
 from .particles import GAME as PARTICLES_GAME
 from .particles import advance_worlds, likelihood
 
@@ -66,6 +66,9 @@ class ISMCTSBot(TreeSearchBot):
         self.worlds_used = 0
         self.worlds_kept = 0  # of them, remembered worlds advanced (Dark Chess)
         self.worlds_sampled = 0  # of them, drawn by the game's sampler
+        #: the last search's root: each legal move's visits and summed value for the seat
+        #: (the analysis of a finished game reads the seat's view of its moves from it)
+        self.root: Node | None = None
         # the worlds sampled for a view history: a later turn of the same history (the same
         # room and seat, nothing else can have it) is handed them as hints, to extend them
         self._memory: Memory[list[Any]] = Memory(MEMORY)
@@ -101,6 +104,7 @@ class ISMCTSBot(TreeSearchBot):
             max_iterations=self.max_iterations,
         )
         self.iterations = search.iterations
+        self.root = root
         move = best_child(root)
         return move if move in ask.legal else ask.pick(())
 

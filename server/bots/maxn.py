@@ -38,8 +38,8 @@ DISCOUNT = 0.999  # per ply: the same value sooner is better
 EARLY = 5.0  # per ply left in the search, for a seat that finishes (``state.finished``) now
 
 
-class _Timeout(Exception):
-    pass
+class SearchTimeout(Exception):
+    """A search ran past its deadline (caught by its driver, which keeps its last depth)."""
 
 
 class MaxN:
@@ -59,7 +59,7 @@ class MaxN:
     ) -> None:
         self.opponent_n = opponent_n
         self.root_seat = root_seat
-        self.better = better or _better
+        self.better = better or better_for
         self.chance_plies = chance_plies
         self.game = game
         self.evaluator = evaluator
@@ -126,7 +126,7 @@ class MaxN:
     def value(self, state: Any, depth: int, ply: int) -> list[float]:
         self.nodes += 1
         if self.deadline is not None and self.nodes % 64 == 0 and self.deadline.expired():
-            raise _Timeout
+            raise SearchTimeout
         game = self.game
         outcome = game.outcome(state)
         if outcome is not None:
@@ -158,7 +158,7 @@ def _lead(v: Sequence[float], seat: int) -> float:
     return v[seat] - max((x for s, x in enumerate(v) if s != seat), default=0.0)
 
 
-def _better(a: Sequence[float], b: Sequence[float], seat: int) -> bool:
+def better_for(a: Sequence[float], b: Sequence[float], seat: int) -> bool:
     """Seed 004's "absolute max": my component, then my lead over the best other."""
     if a[seat] != b[seat]:
         return a[seat] > b[seat]
@@ -207,7 +207,7 @@ class MaxNBot(SearchBot):
         self.make_evaluator = evaluator
         self.chance_plies = chance_plies
         self.opponent_n = opponent_n
-        self.better = _better_relative if relative else _better
+        self.better = _better_relative if relative else better_for
         self.relative = relative
         self.think_time = think_time
         self.best_n = tuple(best_n)
@@ -235,7 +235,7 @@ class MaxNBot(SearchBot):
                         self.best_n,
                         deadline if depth > 1 else None,
                         random.Random(s),
-                        self.better if self.relative > 1 else _better,
+                        self.better if self.relative > 1 else better_for,
                         chance_plies=self.chance_plies,
                         opponent_n=self.opponent_n,
                         root_seat=seat,
@@ -245,7 +245,7 @@ class MaxNBot(SearchBot):
                         acc = totals.setdefault(text, [0.0] * len(vector))
                         for i, v in enumerate(vector):
                             acc[i] += v
-            except _Timeout:
+            except SearchTimeout:
                 break
             best, self.depth = totals, depth
         assert best is not None

@@ -35,6 +35,8 @@ from .node.http import NodeRoutes
 from .node.hub import Hub
 from .protocol.messages import server_handlers, server_seating
 from .services.accounts import MAX_BODY, Accounts, is_account_path
+from .services.analysis.http import AnalysisRoutes, is_analysis_path
+from .services.analysis.service import Analyses
 from .services.archive.archived import ArchivedReads
 from .services.archive.archiving import Archiver, opened, start_archiving
 from .services.archive.exports import export, is_export_path
@@ -156,8 +158,11 @@ class KibitzServer:
             bots=cfg.bot_workers > 0,
             admission=self.admission,
         )
+        # analyses of finished games: a queue in Redis that every node's workers serve
+        self.analyses = Analyses(self.hub, cfg.analysis, self.archive)
+        self.analyses.start()
         self.botapi = BotApi(  # lichess's Bot API
-            self.hub, self.handlers, self.accounts, self.seeks, self.admission
+            self.hub, self.handlers, self.accounts, self.seeks, self.admission, self.analyses
         )
         await self.botapi.start()
         self.archiver: Archiver | None = None
@@ -207,6 +212,7 @@ class KibitzServer:
         return [
             node,  # /healthz, /metrics, /api/games
             (is_export_path, functools.partial(export, self.hub, self.archive)),
+            (is_analysis_path, AnalysisRoutes(self.analyses, self.accounts).route),
             (is_api_path, self.botapi.route),  # before accounts': /api/users/status
             (is_account_path, self.accounts.route),
             room_records,  # /api/rooms/{id}/record|pgn
@@ -240,6 +246,8 @@ class KibitzServer:
         if getattr(self, "bots", None) is not None:
             assert self.bots is not None
             await self.bots.close()
+        if getattr(self, "analyses", None) is not None:
+            await self.analyses.close()
         if getattr(self, "engines", None) is not None:
             assert self.engines is not None
             await self.engines.close()

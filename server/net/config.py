@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ..bots.uci import EngineSpec
 from ..engine import REGISTRY, Registry
+from .services.analysis.settings import Settings as AnalysisSettings
 from .transport.connection import Limits
 
 #: seconds between keepalive pings; a connection silent to one ping for this long is dropped
@@ -83,3 +84,5 @@ class Config:
     #: None: they stay in Redis) and how long (s) they stay in Redis first
     archive: str | None = None
     archive_grace: float = 3600.0
+    #: the analysis of finished games (``/api/rooms/{id}/analysis``, docs/ANALYSIS.md)
+    analysis: AnalysisSettings = field(default_factory=AnalysisSettings)

@@ -7,7 +7,7 @@ import random
 from server.bots import make_bot
 from server.bots.bot import Deadline
 from server.bots.evaluator import HookEvaluator, evaluator_for
-from server.bots.maxn import MaxN, _better
+from server.bots.maxn import MaxN, better_for
 from server.engine import get_game
 from server.engine.hase_und_igel import Runner, position
 
@@ -21,9 +21,9 @@ def played(state: object, seats: int) -> Played:
 
 
 def test_vectors_pick_by_own_component_then_lead() -> None:
-    assert _better([5, 1, 1], [4, 0, 0], 0)
-    assert _better([5, 1, 1], [5, 3, 3], 0)  # same for me: the bigger lead
-    assert not _better([1, 9, 0], [2, 0, 0], 0)
+    assert better_for([5, 1, 1], [4, 0, 0], 0)
+    assert better_for([5, 1, 1], [5, 3, 3], 0)  # same for me: the bigger lead
+    assert not better_for([1, 9, 0], [2, 0, 0], 0)
 
 
 def test_best_n_limits_the_tree() -> None:

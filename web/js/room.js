@@ -4,6 +4,7 @@
 // the latest `update` for our seat (or the spectator view when we hold none).
 
 import { ActionsPanel } from "./actions.js";
+import { AnalysisPanel } from "./analysis.js";
 import { plainView } from "./app.js";
 import {
   NARROW,
@@ -155,6 +156,7 @@ export class RoomView {
     this.clockBottom = h("div", { class: "board-clock below", id: "board-clock-bottom" });
     this.rulesHost = h("div", { class: "panel rules-host", id: "rules-host", hidden: true });
     this.gameOver = h("div", { class: "gameover", id: "gameover", hidden: true, tabindex: -1 });
+    this.analysis = new AnalysisPanel(this.id);
     this.watchNote = h("p", { class: "watch-note muted", id: "watch-note", hidden: true });
     this.seatsList = h("ul", { class: "seats", id: "seats" });
     this.infoHost = h("section", { class: "panel info-host" });
@@ -190,6 +192,7 @@ export class RoomView {
           this.clocks.notice,
           this.watchNote,
           this.gameOver,
+          this.analysis.el,
         )),
         (this.boardArea = h(
           "div",
@@ -332,6 +335,8 @@ export class RoomView {
     this.watchNote.hidden = !watchNote(this.watchNote, u, info);
     const endHost = this.narrow.matches ? this.boardArea : this.boardInfo;
     if (this.gameOver.parentElement !== endHost) endHost.append(this.gameOver);
+    this.analysis.update(u, info);
+    if (this.analysis.el.parentElement !== endHost) endHost.append(this.analysis.el);
     this.tournamentBar.update(u, this.replay.movedSeats(u));
     this.fit.schedule();
   }

@@ -4,8 +4,12 @@ says ``Accept: application/json`` (berserk's ``games.export``, lichess-bot's sav
 Public, as lichess's is. The game is read through the room's record (``Room.record``, the
 same door as ``/api/rooms/{id}/pgn``): a running game shows what a spectator may see, and a
 finished game leaves Redis for the archive without this route noticing. Query flags read:
-``moves`` and ``tags`` (PGN), ``pgnInJson`` (JSON); the others (clocks, evals, opening,
-literate) ask for what Kibitz does not record and change nothing.
+``moves`` and ``tags`` (PGN), ``pgnInJson`` (JSON), and ``evals``: a game analysed
+(``POST /api/rooms/{id}/analysis``, docs/ANALYSIS.md) carries its analysis as lichess's
+does — in PGN, an ``[%eval ...]`` comment after each move and the judged moves' marks
+(``Nf6??``) with "Blunder. g6 was best."; in JSON, each player's ``analysis`` summary and
+the ``analysis`` list, one entry per move. The others (clocks, opening, literate) ask for
+what Kibitz does not record and change nothing.
 """
 
 from __future__ import annotations
@@ -18,9 +22,12 @@ from urllib.parse import parse_qs
 
 import chess.pgn
 
+from ...analysis.chess_analysis import annotated_pgn, from_stored, pgn_text
+from ...analysis.report import lichess_evals, lichess_player
 from ...engine.chess_pgn import pgn_game
 from ...rooms.errors import RoomError
 from ..node.hub import Hub
+from ..services.analysis.service import Analyses
 from ..transport.errors import ProtocolError
 from .games import GameStreams
 from .wire import BotApiError
@@ -45,16 +52,19 @@ class Found:
     record: dict[str, Any]
     info: dict[str, Any]
     titles: tuple[str | None, ...]
+    #: the game's analysis as it is stored (None: not analysed, or not asked for)
+    analysis: dict[str, Any] | None = None
 
 
 class Export:
     """The game export of one hub (``games``: the players' titles)."""
 
-    def __init__(self, hub: Hub, games: GameStreams) -> None:
+    def __init__(self, hub: Hub, games: GameStreams, analyses: Analyses | None = None) -> None:
         self.hub = hub
         self.games = games
+        self.analyses = analyses
 
-    async def read(self, game_id: str) -> Found:
+    async def read(self, game_id: str, *, evals: bool = False) -> Found:
         """The game's record and its room's info; 404 unless it is a chess room."""
         try:
             record: dict[str, Any] = await self.hub.read(game_id, "record", {})
@@ -64,12 +74,15 @@ class Export:
         if record.get("game") != "chess":
             raise BotApiError(404, "No such game (only chess games are exported here)")
         titles = tuple([await self.games.title(s) for s in record.get("seats") or []])
-        return Found(game_id, record, info, titles)
+        analysis = None
+        if evals and self.analyses is not None and record.get("outcome") is not None:
+            analysis = await self.analyses.result(game_id)
+        return Found(game_id, record, info, titles, analysis)
 
     async def export(self, game_id: str, query: str, accept: str, base: str) -> tuple[bytes, str]:
         """(the body, its content type)."""
-        found = await self.read(game_id)
         asked = flags(query)
+        found = await self.read(game_id, evals=asked.get("evals", False))
         if "application/json" in accept:
             game = self.json(found, base)
             if asked.get("pgnInJson"):
@@ -102,11 +115,16 @@ class Export:
     def pgn(self, found: Found, base: str, asked: dict[str, bool]) -> str:
         """The PGN (``asked``: ``tags``, ``moves``; both by default)."""
         game = self.game(found, base)
+        if not asked.get("moves", True):
+            game = game_with_no_moves(game)
+        elif found.analysis is not None:
+            game = annotated_pgn(game, from_stored(found.analysis))
+            if not asked.get("tags", True):
+                game.headers.clear()
+            return pgn_text(game) + "\n\n"
         exporter = chess.pgn.StringExporter(
             headers=asked.get("tags", True), variations=False, comments=False
         )
-        if not asked.get("moves", True):
-            game = game_with_no_moves(game)
         return game.accept(exporter) + "\n\n"
 
     def json(self, found: Found, base: str) -> dict[str, Any]:
@@ -146,6 +164,12 @@ class Export:
         }
         if winner is not None:
             out["winner"] = winner
+        if found.analysis is not None:
+            for seat, side in enumerate(("white", "black")):
+                summary = lichess_player(found.analysis, seat)
+                if summary is not None:
+                    players[side]["analysis"] = summary
+            out["analysis"] = lichess_evals(found.analysis)
         out["moves"] = " ".join(node.san() for node in game.mainline())
         if clock and clock.get("type") == "fischer":
             initial, increment = int(float(clock["base"])), int(float(clock["increment"]))

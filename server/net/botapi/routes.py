@@ -40,6 +40,7 @@ from ..node.hub import Hub
 from ..protocol.handlers import Handlers
 from ..protocol.social import CHAT_RATE, CHAT_WINDOW, chat, readable_chat
 from ..services.accounts import Accounts
+from ..services.analysis.service import Analyses
 from ..services.matchmaking.seeks import Seeks
 from ..transport.admission import Admission, Refused, Work, unlimited
 from ..transport.codec import Codec
@@ -102,6 +103,7 @@ class BotApi:
         accounts: Accounts,
         seeks: Seeks,
         admission: Admission | None = None,
+        analyses: Analyses | None = None,
     ) -> None:
         self.hub = hub
         self.handlers = handlers
@@ -115,7 +117,7 @@ class BotApi:
         self.games = GameStreams(hub, self.accounts)
         self.users = Users(hub, self.accounts, self.store)
         self.presence = Presence(hub, self.store)
-        self.export = Export(hub, self.games)
+        self.export = Export(hub, self.games, analyses)
         #: (account, kind) -> streams open on this node
         self.open: dict[tuple[str, str], int] = {}
         #: (account, game, chat room) -> its chat budget: CHAT_RATE lines a CHAT_WINDOW, as a

@@ -26,24 +26,39 @@ import threading
 import time
 from collections.abc import Sequence
 
+#: every module a pool of this process asked the fork server to import (multiprocessing
+#: keeps one fork server a process, started by the first pool's first worker)
+_PRELOAD: set[str] = set()
+
 
 def forkserver(preload: Sequence[str]) -> multiprocessing.context.BaseContext:
-    """multiprocessing's fork-server context, importing ``preload`` before forking (the
-    first pool of a process starts the fork server: later preloads are not imported)."""
+    """multiprocessing's fork-server context, importing ``preload`` (and what earlier pools
+    of this process asked for) before forking: once the fork server runs, a module not
+    preloaded is imported by each worker that needs it."""
+    _PRELOAD.update(preload)
     ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload(list(preload))
+    ctx.set_forkserver_preload(sorted(_PRELOAD))
     return ctx
 
 
-def worker_pool(workers: int, preload: Sequence[str]) -> concurrent.futures.ProcessPoolExecutor:
-    """A pool of ``workers`` processes (started on first use) that die with this process."""
+def worker_pool(
+    workers: int, preload: Sequence[str], *, idle: bool = True
+) -> concurrent.futures.ProcessPoolExecutor:
+    """A pool of ``workers`` processes (started on first use) that die with this process;
+    ``idle``: in the idle scheduling class (else at the lowest priority, for work that must
+    get its share of a busy machine)."""
     return concurrent.futures.ProcessPoolExecutor(
-        workers, mp_context=forkserver(preload), initializer=_worker_init, initargs=(os.getpid(),)
+        workers,
+        mp_context=forkserver(preload),
+        initializer=_worker_init,
+        initargs=(os.getpid(), idle),
     )
 
 
-def _worker_init(server: int) -> None:
+def _worker_init(server: int, idle: bool = True) -> None:
     try:
+        if not idle:
+            raise OSError("the lowest priority asked for")
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     except (AttributeError, OSError):
         with contextlib.suppress(OSError):

@@ -15,7 +15,8 @@ a time (the holder of the lease ``lease:~archiver``) takes it through these step
    still at that version and the chat as it was read (an event or a message that landed
    meanwhile sends the game round again: it is written again with it);
 5. delete its account traces (``result:{room}``, ``pairing:{room}``, its entry in each
-   player's ``games:{name}``: the history reads the archive from now on);
+   player's ``games:{name}``: the history reads the archive from now on), and move its
+   analysis (``analysis:{room}``, docs/ANALYSIS.md) to the archive;
 6. take it off the pending set.
 
 So at every moment the game is in Redis or in the archive (both between 2 and 4), and a node
@@ -27,6 +28,7 @@ first and then in the archive (``Hub.read``), so it never misses a game moving b
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
 from collections.abc import Callable
@@ -279,7 +281,13 @@ class Archiver:
     async def _forget(
         self, room_id: str, result: dict[str, Any] | None, accounts: list[str] | None = None
     ) -> None:
-        """Steps 5 and 6: the game's account traces, then its pending mark."""
+        """Steps 5 and 6: the game's account traces and its analysis, then its pending
+        mark."""
+        key = self.store.rk("analysis", room_id)
+        kept = await self.store.redis.get(key)
+        if kept is not None:  # kept once in the archive (a second write changes nothing)
+            await self.archive.put_analysis(room_id, json.loads(kept))
+            await self.store.redis.delete(key)
         names = set(accounts or [])
         names |= {p["user"] for p in (result or {}).get("players", []) if p.get("user")}
         pipe = self.store.redis.pipeline(transaction=False)

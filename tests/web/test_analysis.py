@@ -1,36 +1,50 @@
-"""The finished-game page asks for an analysis (issue 52, item 3, its minimal part): the
-"Request analysis" button under the game over box, then each player's summary — the
-issue's blunder game in a real Chromium against a real server, Redis and Stockfish."""
+"""A finished game's analysis where players look (issue 52, item 3): the "Request analysis"
+button under the game over box, then the evaluation graph (a point per ply, the judged moves
+as dots; a click or a key goes to that ply of the replay), the better move as an arrow on
+the replayed board, the move list's ?!/?/?? and each player's table; a Dark Chess game's
+switch between what the players saw and what was there. In a real Chromium against a real
+server, Redis, Stockfish, at a desktop's and a phone's size."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
+import pytest
 import pytest_asyncio
-from playwright.async_api import Browser
+from playwright.async_api import Browser, Page, expect
 
+from server.analysis.records import Tools
 from server.engine import Registry
 from server.net.app import KibitzServer
 from server.sdk import KibitzClient
 
+from ..analysis.test_game_analyses import random_record
 from ..conftest import serving
-from ..net.analysis_helpers import SCHOLAR, settings
+from ..net.analysis_helpers import SCHOLAR, analysed, finished, settings
+from ..net.test_analysis_games import moves_of
 from .tabs import Tab
+
+#: the screenshots the brief asks for, beside the run's own
+SHOTS = Path("/tmp/shots-graph")
+SIZES = [(1280, 800), (390, 844)]
+#: small budgets: Stockfish's nodes, our own searches' seconds and depth
+QUICK = Tools(nodes=30_000, seconds=0.05, max_depth=3)
+MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 
 
 @pytest_asyncio.fixture(loop_scope="session")
 async def analysing_server(
     redis_url: str, prefix: str, registry: Registry
 ) -> AsyncIterator[KibitzServer]:
-    async with serving(redis_url, prefix, registry, lag_limit=5.0, analysis=settings()) as srv:
+    async with serving(
+        redis_url, prefix, registry, lag_limit=5.0, analysis=settings(tools=QUICK)
+    ) as srv:
         yield srv
 
 
-async def test_a_finished_game_asks_for_its_analysis_and_shows_the_blunder(
-    browser: Browser, analysing_server: KibitzServer, shots: Path
-) -> None:
-    srv = analysing_server
+async def scholar(srv: KibitzServer) -> str:
     a, b = await KibitzClient.connect(srv.ws_url), await KibitzClient.connect(srv.ws_url)
     room = (await a.request("create_room", game="chess"))["room"]
     await a.request("take_seat", room=room, seat=0, name="Ada")
@@ -39,25 +53,148 @@ async def test_a_finished_game_asks_for_its_analysis_and_shows_the_blunder(
         await (a, b)[i % 2].request("move", room=room, move=move)
     await a.close()
     await b.close()
-    eve = await Tab.open(browser, srv.url, "Eve")
+    return room
+
+
+async def fits(page: Page, width: int) -> None:
+    """No horizontal scroll, and the graph within the viewport's width."""
+    scroll = await page.evaluate("() => document.documentElement.scrollWidth")
+    assert scroll <= width, f"the page scrolls sideways: {scroll} > {width}"
+    box = await page.locator("#eval-graph").bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+
+
+async def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    await page.wait_for_function("() => document.getAnimations().length === 0")
+    await page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=["desktop", "phone"])
+async def test_the_blunder_shows_on_the_graph_the_board_and_the_move_list(
+    browser: Browser, analysing_server: KibitzServer, shots: Path, width: int, height: int
+) -> None:
+    srv = analysing_server
+    room = await scholar(srv)
+    eve = await Tab.open(browser, srv.url, "Eve", width=width, height=height)
     await eve.goto_room(room, watch=True)
     await eve.wait_over()
     page = eve.page
     button = page.locator("#request-analysis")
     await button.wait_for(state="visible")
     await button.click()
-    bob = page.locator("#analysis-summary li[data-seat='1']")
-    await bob.wait_for(state="visible", timeout=60_000)
-    assert "1 blunder" in await bob.inner_text()
-    assert "0 blunders" in await page.locator("#analysis-summary li[data-seat='0']").inner_text()
+    graph = page.locator("#eval-graph")
+    await graph.wait_for(state="visible", timeout=60_000)
+    analysis = await analysed(srv, room)
+    six = analysis["plies"][5]
+    assert six["judgement"] == "blunder" and six["san"] == "Nf6"
+    # a point per ply, the blunder's dot at 3...Nf6, an aria-label
+    points = page.locator("#eval-graph .eval-point")
+    await expect(points).to_have_count(len(SCHOLAR))
+    await expect(page.locator("#eval-graph .eval-point.blunder[data-ply='6']")).to_have_count(1)
+    assert "per move" in (await graph.get_attribute("aria-label") or "")
+    # the players' tables (lichess's summary)
+    bob = page.locator("#analysis-summary .analysis-player[data-seat='1']")
+    await expect(bob.locator("tr.blunder td")).to_have_text("1")
+    await expect(
+        page.locator("#analysis-summary .analysis-player[data-seat='0'] tr.blunder td")
+    ).to_have_text("0")
     assert await button.is_hidden()
-    await eve.screenshot(shots, "analysis-summary", full_page=False)
+    # the move list marks the blunder
+    await expect(page.locator("#move-list button[data-ply='6']")).to_contain_text("Nf6??")
+    await expect(page.locator("#move-list button[data-ply='6'] .judgement.blunder")).to_have_count(1)
+    # a click on the point of ply 6 shows that position, with the better move's arrow
+    await page.locator("#eval-graph .eval-point[data-ply='6']").click()
+    await expect(page.locator("#replay-showing")).to_have_text(
+        "Showing the position after move 6 of 7"
+    )
+    await expect(page.locator("#eval-graph .eval-point.current")).to_have_attribute("data-ply", "6")
+    knight = await page.locator("svg.board [data-square='f6']").get_attribute("aria-label")
+    assert "knight" in (knight or "").lower()
+    best = page.locator("svg.board .best-move")
+    await expect(best).to_have_count(1)
+    assert await best.get_attribute("data-from") == six["best"][:2]
+    assert await best.get_attribute("data-to") == six["best"][2:4]
+    await fits(page, width)
+    await shot(page, f"chess-ply6-{width}")
+    await eve.screenshot(shots, f"analysis-chess-ply6-{width}")
+    # the keyboard: ← from the focused point goes to ply 5 (no better move drawn there)
+    await page.locator("#eval-graph .eval-point[data-ply='6']").focus()
+    await page.keyboard.press("ArrowLeft")
+    await expect(page.locator("#replay-showing")).to_have_text(
+        "Showing the position after move 5 of 7"
+    )
+    await expect(page.locator("svg.board .best-move")).to_have_count(0)
+    await page.keyboard.press("End")
+    await expect(page.locator("#eval-graph .eval-point.current")).to_have_attribute("data-ply", "7")
     # a second visitor finds it done, without asking
-    other = await Tab.open(browser, srv.url, "Finn")
+    other = await Tab.open(browser, srv.url, "Finn", width=width, height=height)
     await other.goto_room(room, watch=True)
-    await other.page.locator("#analysis-summary li[data-seat='1']").wait_for(state="visible")
+    await other.page.locator("#eval-graph").wait_for(state="visible")
     assert await other.page.locator("#request-analysis").is_hidden()
     eve.assert_clean()
     other.assert_clean()
     await eve.close()
     await other.close()
+
+
+def judged(analysis: dict[str, Any], view: str) -> set[str]:
+    """The plies judged in a view, as the data says."""
+    out = set()
+    for p in analysis["plies"]:
+        verdict = (p.get("seen") or {}).get("judgement") if view == "seen" else p["judgement"]
+        if verdict:
+            out.add(str(p["ply"]))
+    return out
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=["desktop", "phone"])
+async def test_dark_chess_switches_between_what_you_saw_and_what_was_there(
+    browser: Browser, analysing_server: KibitzServer, shots: Path, width: int, height: int
+) -> None:
+    srv = analysing_server
+    moves = moves_of(random_record("dark_chess", 3, 8))
+    room = await finished(srv, moves, game="dark_chess")
+    eve = await Tab.open(browser, srv.url, "Eve", width=width, height=height)
+    await eve.goto_room(room, watch=True)
+    await eve.wait_over()
+    page = eve.page
+    await page.locator("#request-analysis").click()
+    graph = page.locator("#eval-graph")
+    await graph.wait_for(state="visible", timeout=60_000)
+    analysis = await analysed(srv, room)
+    switch = page.locator("#analysis-views")
+    await expect(switch).to_be_visible()
+    await expect(page.locator("#analysis-view-true")).to_have_attribute("aria-pressed", "true")
+    await expect(page.locator("#eval-graph .eval-point")).to_have_count(len(moves))
+
+    async def shown() -> tuple[str, set[str], set[str]]:
+        line = await page.locator("#eval-graph .eval-line").get_attribute("d") or ""
+        dots = page.locator("#eval-graph .eval-point.judged")
+        plies = {await d.get_attribute("data-ply") or "" for d in await dots.all()}
+        listed = page.locator("#move-list .judgement")
+        marked = {
+            await m.locator("xpath=..").get_attribute("data-ply") or ""
+            for m in await listed.all()
+        }
+        return line, plies, marked
+
+    true_line, true_dots, true_marks = await shown()
+    assert true_dots == judged(analysis, "true") == true_marks
+    await shot(page, f"dark-true-{width}")
+    await page.locator("#analysis-view-seen").click()
+    await expect(graph).to_have_attribute("data-view", "seen")
+    await expect(page.locator("#analysis-view-seen")).to_have_attribute("aria-pressed", "true")
+    seen_line, seen_dots, seen_marks = await shown()
+    assert seen_dots == judged(analysis, "seen") == seen_marks
+    # the plotted values differ: the mover's own win chances against the true evaluations
+    assert seen_line != true_line
+    # the summary follows the switch: each player's counts as they saw the board
+    for seat, player in enumerate(analysis["players"]):
+        cell = page.locator(f".analysis-player[data-seat='{seat}'] tr.blunder td")
+        await expect(cell).to_have_text(str(player["seen"]["blunder"]))
+    await fits(page, width)
+    await shot(page, f"dark-seen-{width}")
+    await eve.screenshot(shots, f"analysis-dark-seen-{width}")
+    eve.assert_clean()
+    await eve.close()

@@ -11,6 +11,7 @@
 
 import { h } from "./dom.js";
 import { storage } from "./storage.js";
+import { MARKS } from "./evalseries.js";
 import { seatName } from "./text.js";
 
 const CHESS = new Set(["chess", "dark_chess"]);
@@ -46,6 +47,7 @@ export class ReplayPanel {
     this.historyAt = null; // the version we last asked for the history at
     this.cursor = null; // the ply shown (0 = the start), or null: the game as it is now
     this.entries = []; // [{ply, label}]
+    this.judged = new Map(); // ply -> an analysis's judgement of its move (?!, ?, ??)
     this.u = null;
     this.build();
     this.onKey = (e) => this.key(e);
@@ -194,6 +196,11 @@ export class ReplayPanel {
     this.onChange();
   }
 
+  /** The analysis's judgements to mark in the list (ply -> "inaccuracy" | ...). */
+  setJudgements(judged) {
+    this.judged = judged;
+  }
+
   setRecord(rec) {
     this.record = rec;
   }
@@ -304,6 +311,11 @@ export class ReplayPanel {
     return seen ? { update: seen } : null;
   }
 
+  judgedMark(ply) {
+    const j = this.judged.get(ply);
+    return j ? h("span", { class: `judgement ${j}`, title: j }, MARKS[j]) : null;
+  }
+
   render(u, info) {
     const rec = this.record;
     const items = this.entries.map((e) =>
@@ -320,6 +332,7 @@ export class ReplayPanel {
             onclick: () => this.show(e.ply),
           },
           e.label,
+          this.judgedMark(e.ply),
         ),
       ),
     );

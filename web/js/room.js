@@ -156,7 +156,10 @@ export class RoomView {
     this.clockBottom = h("div", { class: "board-clock below", id: "board-clock-bottom" });
     this.rulesHost = h("div", { class: "panel rules-host", id: "rules-host", hidden: true });
     this.gameOver = h("div", { class: "gameover", id: "gameover", hidden: true, tabindex: -1 });
-    this.analysis = new AnalysisPanel(this.id);
+    this.analysis = new AnalysisPanel(this.id, {
+      go: (ply) => this.replay.show(ply),
+      changed: () => this.render(),
+    });
     this.watchNote = h("p", { class: "watch-note muted", id: "watch-note", hidden: true });
     this.seatsList = h("ul", { class: "seats", id: "seats" });
     this.infoHost = h("section", { class: "panel info-host" });
@@ -305,6 +308,7 @@ export class RoomView {
       this.rulesHost.hidden = !rules;
     }
     const legal = this.app.legalFor(u);
+    this.replay.setJudgements(this.analysis.judgements());
     this.replay.update(u, info);
     const past = this.replay.historic(u);
     this.premoves =
@@ -313,7 +317,9 @@ export class RoomView {
       premovesApply(info) &&
       u.status === "playing" &&
       you !== null;
-    if (past) this.board.update(plainView(past.update), []);
+    // a replayed ply the analysis judged: its better move as an arrow
+    const arrows = past ? this.analysis.arrowsAt(this.replay.cursor) : [];
+    if (past) this.board.update(plainView(past.update), [], { arrows });
     else this.board.update(plainView(u), legal);
     this.playSound(u);
     this.chat.update(u);
@@ -335,7 +341,7 @@ export class RoomView {
     this.watchNote.hidden = !watchNote(this.watchNote, u, info);
     const endHost = this.narrow.matches ? this.boardArea : this.boardInfo;
     if (this.gameOver.parentElement !== endHost) endHost.append(this.gameOver);
-    this.analysis.update(u, info);
+    this.analysis.update(u, info, this.replay.cursor);
     if (this.analysis.el.parentElement !== endHost) endHost.append(this.analysis.el);
     this.tournamentBar.update(u, this.replay.movedSeats(u));
     this.fit.schedule();

@@ -25,14 +25,14 @@ import { choicePicker, pieceLabel, token } from "./tokens.js";
 export function createDescribedBoard(boardHost, infoHost, ctx) {
   let inner = null;
   return {
-    update(u, legal) {
+    update(u, legal, extra) {
       if (!inner) {
         const grid = u.view && u.view.grid;
         inner = grid
           ? makeBoard(boardHost, infoHost, grid, ctx)
           : createGenericBoard(boardHost, infoHost, ctx);
       }
-      inner.update(u, legal);
+      inner.update(u, legal, extra);
     },
     release() {
       if (inner) inner.release();
@@ -174,7 +174,8 @@ function makeBoard(boardHost, infoHost, grid0, ctx) {
     board.animate(slides, slides.length > 1 ? 450 : 380);
   }
 
-  function update(u, legal) {
+  /** `extra.arrows`: more arrows to draw, [{from, to}] (an analysis's better move). */
+  function update(u, legal, extra) {
     const grid = restyled(u.view && u.view.grid, chosenGlyphs(ctx.info));
     if (!grid) return;
     latestGrid = grid;
@@ -217,6 +218,13 @@ function makeBoard(boardHost, infoHost, grid0, ctx) {
       mark(sealed.from, "own-last");
       mark(sealed.to, "own-last");
       marks.push(arrow(board, sealed.from, sealed.to, "mine"));
+    }
+    for (const { from, to } of (extra && extra.arrows) || []) {
+      if (!board.squares.has(from) || !board.squares.has(to)) continue;
+      const best = arrow(board, from, to, "best");
+      best.classList.add("best-move");
+      Object.assign(best.dataset, { from, to });
+      marks.push(best);
     }
     const fog = new Set(grid.fog || []);
     board.setPosition(pieces, { classes, notes, fog, fogNode: cloud });

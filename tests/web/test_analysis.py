@@ -102,7 +102,8 @@ async def test_the_blunder_shows_on_the_graph_the_board_and_the_move_list(
     assert await button.is_hidden()
     # the move list marks the blunder
     await expect(page.locator("#move-list button[data-ply='6']")).to_contain_text("Nf6??")
-    await expect(page.locator("#move-list button[data-ply='6'] .judgement.blunder")).to_have_count(1)
+    marked = page.locator("#move-list button[data-ply='6'] .judgement.blunder")
+    await expect(marked).to_have_count(1)
     # a click on the point of ply 6 shows that position, with the better move's arrow
     await page.locator("#eval-graph .eval-point[data-ply='6']").click()
     await expect(page.locator("#replay-showing")).to_have_text(
@@ -174,8 +175,7 @@ async def test_dark_chess_switches_between_what_you_saw_and_what_was_there(
         plies = {await d.get_attribute("data-ply") or "" for d in await dots.all()}
         listed = page.locator("#move-list .judgement")
         marked = {
-            await m.locator("xpath=..").get_attribute("data-ply") or ""
-            for m in await listed.all()
+            await m.locator("xpath=..").get_attribute("data-ply") or "" for m in await listed.all()
         }
         return line, plies, marked
 
@@ -198,3 +198,72 @@ async def test_dark_chess_switches_between_what_you_saw_and_what_was_there(
     await eve.screenshot(shots, f"analysis-dark-seen-{width}")
     eve.assert_clean()
     await eve.close()
+
+
+#: the stored shapes of a many-seat game (values, a seat's each) and of a simultaneous one
+#: (two plies a turn), and a hidden game's `seen`, as docs/ANALYSIS.md draws them
+SHAPES = """async () => {
+  const m = await import("./js/evalseries.js");
+  const yonin = {
+    values: [[0.25, 0.25, 0.25, 0.25], null, [0.1, 0.5, 0.2, 0.2]],
+    plies: [
+      { ply: 1, seat: 0, judgement: "mistake", best: "a1-a2" },
+      { ply: 2, seat: 1, judgement: null, best: null },
+    ],
+  };
+  const apocalypse = {
+    values: [[0.5, 0.5], [0.2, 1.4]],
+    plies: [
+      { ply: 1, seat: 0, judgement: "inaccuracy", best: "a1-b3" },
+      { ply: 1, seat: 1, judgement: "blunder", best: "e5-d3" },
+    ],
+  };
+  const dark = {
+    views: "seen",
+    evals: [{ cp: 0 }, { mate: 2 }, { over: -1 }],
+    plies: [
+      { ply: 1, seat: 0, judgement: "blunder", best: "e2e4",
+        seen: { value: 0.6, played: 0.6, best: null, judgement: null } },
+      { ply: 2, seat: 1, judgement: null, best: null,
+        seen: { value: 0.9, played: 0.5, best: "d7d5", judgement: "mistake" } },
+    ],
+  };
+  const plain = (d) => ({ ...d, marks: [...d.marks].map(([p, v]) => [p, v.judgement]) });
+  return {
+    yonin: plain(m.series(yonin, "true")),
+    apocalypse: plain(m.series(apocalypse, "true")),
+    apocalypseBest: m.series(apocalypse, "true").marks.get(1).best,
+    darkTrue: plain(m.series(dark, "true")),
+    darkSeen: plain(m.series(dark, "seen")),
+    views: [m.viewsOf(dark), m.viewsOf(yonin)],
+    cp: [m.chances({ cp: 5000 }), m.chances({ cp: -1000 }), m.chances({ cp: 0 })],
+  };
+}"""
+
+
+async def test_the_graph_s_data_follows_the_stored_shape(
+    browser: Browser, analysing_server: KibitzServer
+) -> None:
+    tab = await Tab.open(browser, analysing_server.url, "Ida")
+    got = await tab.page.evaluate(SHAPES)
+    # a line per seat of `values`, a gap where a position has none, the scale widened
+    yonin = got["yonin"]
+    assert yonin["seats"] == 4 and yonin["lines"][1] == [0.25, None, 0.5]
+    assert (yonin["low"], yonin["high"], yonin["last"]) == (0, 1, 2)
+    assert yonin["marks"] == [[1, "mistake"], [2, None]]
+    # two plies of one turn: one point, the worse judgement, both better moves
+    apocalypse = got["apocalypse"]
+    assert apocalypse["seats"] == 2 and apocalypse["high"] == 1.4
+    assert apocalypse["marks"] == [[1, "blunder"]]
+    assert got["apocalypseBest"] == ["a1-b3", "e5-d3"]
+    # `evals`: seat 0's winning chances (a mate the clamp); `seen`: each mover's own
+    assert got["darkTrue"]["lines"] == [[0, 1, -1]] and got["darkTrue"]["seats"] == 1
+    assert got["darkTrue"]["marks"] == [[1, "blunder"], [2, None]]
+    seen = got["darkSeen"]["lines"][0]
+    assert seen[0] is None and abs(seen[1] - 0.2) < 1e-9 and abs(seen[2]) < 1e-9
+    assert got["darkSeen"]["marks"] == [[1, None], [2, "mistake"]]
+    assert got["views"] == [["seen", "true"], ["true"]]
+    assert abs(got["cp"][0] + got["cp"][1]) < 1e-9 and abs(got["cp"][0] - 0.951) < 0.001
+    assert got["cp"][2] == 0
+    tab.assert_clean()
+    await tab.close()

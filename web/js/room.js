@@ -317,10 +317,12 @@ export class RoomView {
       premovesApply(info) &&
       u.status === "playing" &&
       you !== null;
-    // a replayed ply the analysis judged: its better move as an arrow
-    const arrows = past ? this.analysis.arrowsAt(this.replay.cursor) : [];
+    // a replayed ply the analysis judged (or the last, at a finished game's end): its
+    // better move as an arrow
+    const shown = past ? this.replay.cursor : u.status === "over" ? u.turn : null;
+    const arrows = this.analysis.arrowsAt(shown);
     if (past) this.board.update(plainView(past.update), [], { arrows });
-    else this.board.update(plainView(u), legal);
+    else this.board.update(plainView(u), legal, { arrows });
     this.playSound(u);
     this.chat.update(u);
     this.flagged = u.status === "over" ? this.app.flaggedSeat(this.id) : null;

@@ -121,8 +121,9 @@ def move_an_unseen_piece(game: Game[Any, Any], state: Any, seat: int, rng: rando
                 chess.STATUS_OPPOSITE_CHECK | chess.STATUS_TOO_MANY_CHECKERS
             ):
                 continue
-            # the same history (moves, the board before the last move), the piece moved
-            candidate = dataclasses.replace(state, board=b, texts=None)
+            # the same history (moves, the board before the last move), the piece moved (the
+            # caches of the legal moves, as codes and texts, are the board's: made anew)
+            candidate = dataclasses.replace(state, board=b, texts=None, legal=None)
             if indistinguishable(game, state, candidate, seat) and game.outcome(candidate) is None:
                 return candidate
     return None

@@ -87,6 +87,8 @@ async def test_bad_requests_are_refused_and_change_nothing(
         rps = await finished(srv, [], game="rps")
         status, body, _ = await http(srv, "POST", f"/api/rooms/{rps}/analysis")
         assert (status, body["code"]) == (422, "not_analysable")
+        status, body, _ = await http(srv, "GET", f"/api/rooms/{rps}/analysis")
+        assert (status, body["status"]) == (200, "unavailable")  # nothing to read, ever
         status, body, _ = await http(srv, "GET", f"/api/rooms/{running}/analysis")
         assert (status, body) == (200, {"status": "none"})  # not asked for
         assert await queue.size() == 0

@@ -145,6 +145,11 @@ export class AnalysisPanel {
   }
 
   show(data) {
+    if (data.status === "unavailable") {
+      this.button.hidden = true; // a game the server does not analyse
+      this.note.textContent = "";
+      return;
+    }
     if (data.status === "queued") {
       this.button.disabled = true;
       this.note.textContent = `Waiting for an analysis: number ${data.position} in line.`;

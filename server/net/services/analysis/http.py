@@ -12,7 +12,8 @@ game that is not over (the analysis of a game is the analysis of its finished re
 every door shows to anyone once it is over). Refusals, each changing nothing:
 
 - 400 ``bad_request`` for a body or a query (a request takes none);
-- 422 ``not_analysable`` for a game the service does not analyse;
+- 422 ``not_analysable`` for a POST of a game the service does not analyse (a GET of it
+  answers 200 ``{"status": "unavailable"}``: there is nothing to read, and will not be);
 - 429 ``rate_limited`` past the requests an address, or an account, may make in a window
   (every POST counts but one answered with the analysis done): ``retry_after`` (seconds)
   and a ``Retry-After`` header say when to ask again;
@@ -72,7 +73,10 @@ class AnalysisRoutes:
             return refusal(409, "not_finished", "only a finished game is analysed")
         if record.get("game") not in self.analyses.settings.games:
             games = ", ".join(self.analyses.settings.games)
-            return refusal(422, "not_analysable", f"only these games are analysed: {games}")
+            message = f"only these games are analysed: {games}"
+            if request.method == "GET":  # what there is to read: nothing, and there will not be
+                return json_answer(200, {"status": "unavailable", "message": message})
+            return refusal(422, "not_analysable", message)
         if request.method == "GET":
             return json_answer(200, await self.analyses.status(room))
         return await self.ask(room, request)

@@ -369,6 +369,13 @@ class Game(Generic[S, M]):
         """
         raise NotImplementedError
 
+    def final_view(self, state: S, seat: Seat | None) -> Json:
+        """:meth:`view` once the room has ended the game, however it ended (the rules, a
+        resignation, the clock, an agreement): every door shows this from then on. A game
+        that hides information may show more here, what its record (public once the game
+        is over) tells anyway; the default is :meth:`view`."""
+        return self.view(state, seat)
+
     def outcome(self, state: S) -> Outcome | None:
         """The result once the game is over by its rules, else ``None``."""
         raise NotImplementedError

@@ -268,7 +268,8 @@ class Renderer:
     def __init__(self) -> None:
         #: ``game.view`` of one state per recipient (``"all"``: everybody's, in a game that
         #: hides nothing): states are immutable values, so identity is a safe key
-        self._views: tuple[Any, dict[Recipient | str, Json]] = (None, {})
+        #: the views of one state: (the state, whether the game was over, the views)
+        self._views: tuple[Any, bool, dict[Recipient | str, Json]] = (None, False, {})
         #: what each recipient was last shown (the base of its next delta)
         self._shown: dict[Recipient, Json] = {}
         #: the :meth:`common` part those snapshots were all built from
@@ -339,16 +340,18 @@ class Renderer:
         return {**t.clock.to_json(acting - set(t.pending)), "abort_at": first[0] if first else None}
 
     def _view(self, t: Table, r: Recipient) -> Json:
-        """``game.view(state, r)``, computed once per state and recipient — and once for
-        everybody in a game that hides nothing (every seat's view is the public one)."""
-        state, views = self._views
-        if state is not t.state:
+        """``game.view(state, r)`` (``game.final_view`` once the game is over, however it
+        ended), computed once per state and recipient — and once for everybody in a game
+        that hides nothing (every seat's view is the public one)."""
+        over = t.status == "over"
+        state, was_over, views = self._views
+        if state is not t.state or was_over != over:
             views = {}
-            self._views = (t.state, views)
+            self._views = (t.state, over, views)
         key: Recipient | str = r if t.game.hidden_information else "all"
         view = views.get(key)
         if view is None:
-            view = views[key] = t.game.view(t.state, r)
+            view = views[key] = (t.game.final_view if over else t.game.view)(t.state, r)
         return view
 
     def view_for(self, t: Table, r: Recipient) -> Json:

@@ -7,6 +7,9 @@ from __future__ import annotations
 import pytest
 
 from server.engine import Registry
+from server.engine.base import Json
+from server.engine.dark_chess.game import DarkChess
+from server.engine.dark_chess.rules import DarkChessState
 from server.rooms.room import Event, Room
 
 NOW = 1_700_000_000.0
@@ -56,3 +59,37 @@ def test_a_game_the_engine_ended_keeps_the_engines_line(registry: Registry) -> N
     engine_line = line(room, 0)
     room.apply(Event("draw", {"reason": "repetition"}, NOW))  # not one of the room's
     assert line(room, 0) == engine_line
+
+
+class FoggedForEver(DarkChess):
+    """A broken Dark Chess for the twin: no view of its own once the game is over."""
+
+    def final_view(self, state: DarkChessState, seat: int | None) -> Json:
+        return self.view(state, seat)
+
+
+def _dark_room(game: DarkChess) -> Room:
+    registry = Registry()
+    registry.add(game)
+    return seated(registry, "dark_chess")
+
+
+def _fogged(room: Room, r: int | None) -> int:
+    return len(room.view_for(r)["grid"].get("fog", []))
+
+
+@pytest.mark.parametrize("game", [DarkChess(), FoggedForEver()], ids=["dark_chess", "broken"])
+def test_the_fog_lifts_when_the_room_ends_a_hidden_game(game: DarkChess) -> None:
+    """A Dark Chess game resigned at once (the rules did not end it): from then on every
+    seat and the spectator see the whole board, as when a king is taken (the record, open
+    from the end, tells it anyway); the twin that keeps the fog is caught."""
+    room = _dark_room(game)
+    assert all(_fogged(room, r) > 0 for r in (0, 1, None))  # the fog while it runs
+    room.apply(Event("resign", {"seat": 0, "reason": "resignation"}, NOW))
+    fogged = [_fogged(room, r) for r in (0, 1, None)]
+    if isinstance(game, FoggedForEver):
+        assert all(fogged), "the broken twin lifted the fog: the check could not fail"
+        return
+    assert fogged == [0, 0, 0]
+    pieces = room.view_for(None)["grid"]["pieces"]
+    assert len(pieces) == 32 and pieces["e8"]["kind"] == "king"

@@ -125,6 +125,10 @@ class DarkChess(Game[DarkChessState, chess.Move]):
         """What ``seat`` sees: :func:`~server.engine.dark_chess.views.seat_view`."""
         return seat_view(state, seat)
 
+    def final_view(self, state: DarkChessState, seat: Seat | None) -> Json:
+        """The view once the game is over, however it ended: the fog lifted from the board."""
+        return seat_view(state, seat, over=True)
+
     def perft(self, state: DarkChessState, depth: int) -> int:
         """Fast perft straight on the board; game ends (king taken, repetition, no move,
         fifty moves) are leaves with no children, as in the generic perft."""

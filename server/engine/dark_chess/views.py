@@ -126,7 +126,7 @@ def own_san(before: chess.Board, move: chess.Move) -> str:
     return before.copy(stack=False).san(move).rstrip("+#")
 
 
-def seat_view(state: DarkChessState, seat: Seat | None) -> Json:
+def seat_view(state: DarkChessState, seat: Seat | None, *, over: bool = False) -> Json:
     """What ``seat`` sees (docs/GAMES.md 2.2); ``None``: a spectator, who sees no square.
 
     ``fen`` is OpenSpiel's observation string (``?`` = unseen), ``visible`` the seen
@@ -135,6 +135,10 @@ def seat_view(state: DarkChessState, seat: Seat | None) -> Json:
     ``captured`` the pieces of each colour taken so far: a capture is known to both
     sides (the taker saw the piece, the loser lost it). Material still on the board is
     not shown because it would reveal an unseen promotion.
+
+    ``over``: the room has ended the game (a resignation, the clock, an agreement): the
+    described board shows the whole position, as when the rules end it (the record, public
+    from then on, tells it anyway).
     """
     board = state.board
     color = {WHITE: chess.WHITE, BLACK: chess.BLACK}.get(seat) if seat is not None else None
@@ -157,16 +161,15 @@ def seat_view(state: DarkChessState, seat: Seat | None) -> Json:
         "captured": captured,
         "visibility": state.visibility,
     }
-    view["grid"] = _grid(state, color, view)
+    view["grid"] = _grid(state, color, view, over or state.result is not None)
     return view
 
 
-def _grid(state: DarkChessState, color: chess.Color | None, view: Json) -> Json:
+def _grid(state: DarkChessState, color: chess.Color | None, view: Json, over: bool) -> Json:
     """The board described (:mod:`..chess_board`) from the rest of ``view``: the fog over what
     the seat does not see, its own last move marked apart, its premoves while it waits — and
     the whole board once the game is over (the fog lifts: the record opens then too)."""
     board = state.board
-    over = state.result is not None
     squares = chess_board.placement(board.fen() if over else view["fen"])
     to_move = 0 if board.turn == chess.WHITE else 1
     said = view["last_san"] or view["last_move"] or ("a move in the fog" if state.moves else "")

@@ -14,7 +14,7 @@ from typing import Any
 from server.engine import Registry
 from server.net.app import Config, KibitzServer
 from server.net.transport.connection import Limits
-from server.sdk import KibitzClient
+from server.sdk import KibitzClient, KibitzError
 from server.store.log import unpack
 from server.store.tournaments import TournamentStore
 
@@ -94,10 +94,21 @@ async def log_of(server: KibitzServer, tid: str) -> list[Message]:
     return await TournamentStore(server.store).load(tid)
 
 
-async def records(c: KibitzClient, rooms: list[str]) -> dict[str, Message]:
+async def records(c: KibitzClient, rooms: list[str], within: float = 30) -> dict[str, Message]:
+    """Every room's record. A room whose host was killed answers ``unavailable`` until its
+    lease runs out and a live node takes it ("it moves shortly"): asked again meanwhile,
+    for up to ``within`` seconds in all."""
     out = {}
+    deadline = time.monotonic() + within
     for room in rooms:
-        out[room] = (await c.request("record", room=room))["record"]
+        while True:
+            try:
+                out[room] = (await c.request("record", room=room))["record"]
+                break
+            except KibitzError as exc:
+                if exc.code != "unavailable" or time.monotonic() > deadline:
+                    raise
+                await asyncio.sleep(0.2)
     return out
 
 

@@ -21,7 +21,21 @@ TMP="$(mktemp -d)"
 trap 'git -C "$HERE" worktree remove --force "$TMP/old" >/dev/null 2>&1 || true; rm -rf "$TMP"' EXIT
 
 git worktree add --detach -q "$TMP/old" "$REV"
-if ! (cd "$TMP/old" && "$PY" setup.py -q build_ext --inplace >/dev/null 2>&1); then
+# REV's extensions, built from its setup.py's list alone (`setup.py build_ext` reads
+# pyproject.toml too, which this setuptools refuses for its licence field)
+if ! (cd "$TMP/old" && "$PY" - >/dev/null 2>&1 <<'EOF'
+import setuptools
+
+captured = {}
+setuptools.setup = lambda **kw: captured.update(kw)
+exec(open("setup.py").read())
+dist = setuptools.Distribution(
+    {"ext_modules": captured["ext_modules"], "script_args": ["build_ext", "--inplace", "-q"]}
+)
+dist.parse_command_line()
+dist.run_commands()
+EOF
+); then
     # each extension whose C sources (its .c and the headers beside it) are the work tree's
     # runs the work tree's build; one whose sources differ runs REV's pure Python
     (cd "$HERE" && find server -name '*.so') | while read -r so; do

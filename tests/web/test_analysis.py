@@ -26,8 +26,6 @@ from ..net.analysis_helpers import SCHOLAR, analysed, finished, settings
 from ..net.test_analysis_games import moves_of
 from .tabs import Tab
 
-#: the screenshots the brief asks for, beside the run's own
-SHOTS = Path("/tmp/shots-graph")
 SIZES = [(1280, 800), (390, 844)]
 #: small budgets: Stockfish's nodes, our own searches' seconds and depth
 QUICK = Tools(nodes=30_000, seconds=0.05, max_depth=3)
@@ -64,10 +62,10 @@ async def fits(page: Page, width: int) -> None:
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
 
 
-async def shot(page: Page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
+async def shot(page: Page, shots: Path, name: str) -> None:
+    """A whole-page screenshot once the board's animations have ended."""
     await page.wait_for_function("() => document.getAnimations().length === 0")
-    await page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    await page.screenshot(path=str(shots / f"{name}.png"), full_page=True)
 
 
 @pytest.mark.parametrize(("width", "height"), SIZES, ids=["desktop", "phone"])
@@ -117,7 +115,7 @@ async def test_the_blunder_shows_on_the_graph_the_board_and_the_move_list(
     assert await best.get_attribute("data-from") == six["best"][:2]
     assert await best.get_attribute("data-to") == six["best"][2:4]
     await fits(page, width)
-    await shot(page, f"chess-ply6-{width}")
+    await shot(page, shots, f"chess-ply6-{width}")
     await eve.screenshot(shots, f"analysis-chess-ply6-{width}")
     # the keyboard: ← from the focused point goes to ply 5 (no better move drawn there)
     await page.locator("#eval-graph .eval-point[data-ply='6']").focus()
@@ -181,7 +179,7 @@ async def test_dark_chess_switches_between_what_you_saw_and_what_was_there(
 
     true_line, true_dots, true_marks = await shown()
     assert true_dots == judged(analysis, "true") == true_marks
-    await shot(page, f"dark-true-{width}")
+    await shot(page, shots, f"dark-true-{width}")
     await page.locator("#analysis-view-seen").click()
     await expect(graph).to_have_attribute("data-view", "seen")
     await expect(page.locator("#analysis-view-seen")).to_have_attribute("aria-pressed", "true")
@@ -194,7 +192,7 @@ async def test_dark_chess_switches_between_what_you_saw_and_what_was_there(
         cell = page.locator(f".analysis-player[data-seat='{seat}'] tr.blunder td")
         await expect(cell).to_have_text(str(player["seen"]["blunder"]))
     await fits(page, width)
-    await shot(page, f"dark-seen-{width}")
+    await shot(page, shots, f"dark-seen-{width}")
     await eve.screenshot(shots, f"analysis-dark-seen-{width}")
     eve.assert_clean()
     await eve.close()

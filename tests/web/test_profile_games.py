@@ -46,7 +46,7 @@ async def test_the_profile_lists_games_against_a_bot_and_filters_them(
     assert await page.locator("#games-newer").is_disabled()
     assert await page.locator("#games-older").is_disabled()
     await ada.screenshot(shots, "profile-games-1280", full_page=True)
-    await page.screenshot(path="/tmp/shots-after/profile-games-1280.png", full_page=True)
+    await page.screenshot(path=str(shots / "profile-games-1280.png"), full_page=True)
 
     # the filters: rated (none), against the computer (all three), by game
     await page.select_option("#games-kind", "rated")
@@ -75,6 +75,6 @@ async def test_the_profile_lists_games_against_a_bot_and_filters_them(
     await expect(eve.page.locator("#games-list > li")).to_have_count(3)
     await eve.page.locator("#games-h").scroll_into_view_if_needed()
     await eve.screenshot(shots, "profile-games-390", full_page=False)
-    await eve.page.screenshot(path="/tmp/shots-after/profile-games-390.png")
+    await eve.page.screenshot(path=str(shots / "profile-games-390.png"))
     eve.assert_clean()
     await eve.close()

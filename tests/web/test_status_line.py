@@ -34,6 +34,6 @@ async def test_after_a_resignation_the_status_line_says_who_resigned_and_who_won
         await expect(page.locator("#status")).to_contain_text("wins — resignation")
         await line.scroll_into_view_if_needed()
         await ada.screenshot(shots, f"status-line-resigned-{width}", full_page=False)
-        await page.screenshot(path=f"/tmp/shots-after/status-line-resigned-{width}.png")
+        await page.screenshot(path=str(shots / f"status-line-resigned-{width}.png"))
         ada.assert_clean()
         await ada.close()

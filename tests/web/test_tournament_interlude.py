@@ -51,7 +51,7 @@ async def test_a_swiss_shows_the_result_and_the_next_opponent_before_the_next_ga
     for size, width in ((PHONE, 390), (DESKTOP, 1280)):  # the form's "Between rounds"
         await ada.page.set_viewport_size(size)
         await ada.page.locator("#t-interlude").scroll_into_view_if_needed()
-        await ada.page.screenshot(path=f"/tmp/shots-after/tournament-form-{width}.png")
+        await ada.page.screenshot(path=str(shots / f"tournament-form-{width}.png"))
     await ada.page.click("#t-create")
     await ada.page.wait_for_url("**/#/tournament/*")
     tid = ada.page.url.rsplit("/", 1)[1]
@@ -76,13 +76,13 @@ async def test_a_swiss_shows_the_result_and_the_next_opponent_before_the_next_ga
     assert (await ada.latest())["room"] == ua["room"]  # still the first game
     said = await ada.page.inner_text("#t-next-board-line")
     await ada.screenshot(shots, "tournament-interlude-board-1280", full_page=False)
-    await ada.page.screenshot(path="/tmp/shots-after/tournament-interlude-board-1280.png")
+    await ada.page.screenshot(path=str(shots / "tournament-interlude-board-1280.png"))
 
     # Bob, on a phone, sees it at his board too, then goes back to the standings: the
     # tournament's page says the same
     await expect(bob.page.locator("#t-next-board-line")).to_have_text(NEXT)
     await bob.page.locator("#t-next-board").scroll_into_view_if_needed()
-    await bob.page.screenshot(path="/tmp/shots-after/tournament-interlude-board-390.png")
+    await bob.page.screenshot(path=str(shots / "tournament-interlude-board-390.png"))
     await bob.page.click("#t-back")
     await bob.page.wait_for_selector("#t-standings")
     await expect(bob.page.locator("#t-next-line")).to_have_text(NEXT)
@@ -90,9 +90,9 @@ async def test_a_swiss_shows_the_result_and_the_next_opponent_before_the_next_ga
         re.compile(r"Round 2 of 2 starts in 00:\d\d")
     )
     await bob.screenshot(shots, "tournament-interlude-page-390", full_page=False)
-    await bob.page.screenshot(path="/tmp/shots-after/tournament-interlude-page-390.png")
+    await bob.page.screenshot(path=str(shots / "tournament-interlude-page-390.png"))
     await bob.page.set_viewport_size(DESKTOP)
-    await bob.page.screenshot(path="/tmp/shots-after/tournament-interlude-page-1280.png")
+    await bob.page.screenshot(path=str(shots / "tournament-interlude-page-1280.png"))
     await bob.page.set_viewport_size(PHONE)
 
     # then the pairing takes each to the next game: the opponent announced, the box gone
@@ -102,7 +102,7 @@ async def test_a_swiss_shows_the_result_and_the_next_opponent_before_the_next_ga
         names = [s["name"] for s in va["seats"]]
         assert opponent in names and names[va["you"]] == "Ada", (said, names)
     await expect(ada.page.locator("#t-next-board")).to_be_hidden()
-    await bob.page.screenshot(path="/tmp/shots-after/tournament-interlude-next-game-390.png")
+    await bob.page.screenshot(path=str(shots / "tournament-interlude-next-game-390.png"))
     for tab in (ada, bob):
         await resign(tab)
         tab.assert_clean()

@@ -21,11 +21,14 @@ from typing import Any
 from ..bots import make_bot
 from ..bots.ismcts import ISMCTSBot
 from .judgement import Score
-from .plies import for_seat, judged, seen_counts, sighted, views_rng
+from .plies import for_seat, sighted, two_views, views_rng
 from .replay import replay
-from .report import VERSION, Json, score_json
+from .report import Json
 from .search_analysis import search_position
 from .xiangqi_analysis import final_score
+
+#: the searches the analysis names
+ENGINE = "kibitz alphabeta (the truth), ismcts (the mover's view)"
 
 
 def weighed(bot: ISMCTSBot) -> dict[str, float]:
@@ -79,20 +82,4 @@ def analyse(
                 bot.choose(game, seat, views[seat], legal, sight_budget, rng)
                 weighed_now = sighted(weighed(bot), line.turns[i][seat])
             sights.append(weighed_now)
-    movers = [min(t) for t in line.turns]
-    played = [t[s] for t, s in zip(line.turns, movers, strict=True)]
-    plies, players = judged(evals, movers, played, best)
-    for ply, sight in zip(plies, sights, strict=False):
-        ply["seen"] = sight
-    for seat, player in enumerate(players):
-        player["seen"] = seen_counts(plies, seat)
-    return {
-        "version": VERSION,
-        "game": game.name,
-        "engine": "kibitz alphabeta (the truth), ismcts (the mover's view)",
-        "seconds": seconds,
-        "views": "seen",
-        "evals": [score_json(s) for s in evals],
-        "plies": plies,
-        "players": players,
-    }
+    return two_views(game.name, ENGINE, seconds, evals, line.turns, best, sights)

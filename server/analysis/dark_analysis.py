@@ -30,10 +30,13 @@ from ..bots.worldsearch import WorldSearchBot
 from ..engine import Game
 from ..engine.dark_chess.observations import NoWorld
 from .judgement import Score
-from .plies import for_seat, judged, seen_counts, sighted, views_rng
+from .plies import for_seat, sighted, two_views, views_rng
 from .replay import replay
-from .report import VERSION, Json, score_json
+from .report import Json
 from .xiangqi_analysis import final_score
+
+#: the searches the analysis names
+ENGINE = "kibitz dark search (the truth), worldsearch (the mover's view)"
 
 
 def score_of(value: int) -> Score:
@@ -115,20 +118,4 @@ def analyse(record: Mapping[str, Any], *, seconds: float, max_depth: int = 32) -
             played = line.turns[i][seat]
             rng = views_rng(views[seat])  # the seat's views alone decide
             sights.append(seen(game, bot, views[seat], seat, legal, played, seconds, rng))
-    movers = [min(t) for t in line.turns]
-    played_moves = [t[s] for t, s in zip(line.turns, movers, strict=True)]
-    plies, players = judged(evals, movers, played_moves, best)
-    for ply, sight in zip(plies, sights, strict=False):
-        ply["seen"] = sight
-    for seat, player in enumerate(players):
-        player["seen"] = seen_counts(plies, seat)
-    return {
-        "version": VERSION,
-        "game": game.name,
-        "engine": "kibitz dark search (the truth), worldsearch (the mover's view)",
-        "seconds": seconds,
-        "views": "seen",
-        "evals": [score_json(s) for s in evals],
-        "plies": plies,
-        "players": players,
-    }
+    return two_views(game.name, ENGINE, seconds, evals, line.turns, best, sights)

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .judgement import MARKS, Score, accuracy, chance_score, judge, move_accuracy
-from .report import Json, acpl, centipawn_loss
+from .report import VERSION, Json, acpl, centipawn_loss, score_json
 
 
 def for_seat(score: Score, seat: int) -> Score:
@@ -101,3 +101,34 @@ def views_rng(views: Sequence[Mapping[str, Any]]) -> random.Random:
     (a digest of them), so two games the seat cannot tell apart are searched alike."""
     text = json.dumps(list(views), sort_keys=True, separators=(",", ":"))
     return random.Random(hashlib.sha256(text.encode()).hexdigest())
+
+
+def two_views(
+    game: str,
+    engine: str,
+    seconds: float,
+    evals: Sequence[Score],
+    turns: Sequence[Mapping[int, str]],
+    best: Sequence[str | None],
+    sights: Sequence[Json | None],
+) -> Json:
+    """The stored analysis of a hidden game (``views: "seen"``): each ply judged on the true
+    position's ``evals`` (the mover: the least seat to act), beside what the mover saw
+    (``sights``, by ply; each player's counts of it)."""
+    movers = [min(t) for t in turns]
+    played = [t[s] for t, s in zip(turns, movers, strict=True)]
+    plies, players = judged(evals, movers, played, best)
+    for ply, sight in zip(plies, sights, strict=False):
+        ply["seen"] = sight
+    for seat, player in enumerate(players):
+        player["seen"] = seen_counts(plies, seat)
+    return {
+        "version": VERSION,
+        "game": game,
+        "engine": engine,
+        "seconds": seconds,
+        "views": "seen",
+        "evals": [score_json(s) for s in evals],
+        "plies": plies,
+        "players": players,
+    }

@@ -82,7 +82,8 @@ def _is_redis(pid: int) -> bool:
         return False
 
 
-def _pid_alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
+    """Whether a process of this pid runs (one of another user's counts)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -131,11 +132,11 @@ class EmbeddedRedis:
         binary = self.binary or redis_binary()
         self.data_dir.mkdir(parents=True, exist_ok=True)
         pid = self._read_pid()
-        if pid and _pid_alive(pid) and _ping_unix(self.socket_path):
+        if pid and pid_alive(pid) and _ping_unix(self.socket_path):
             log.info("adopting redis-server pid %d left running on %s", pid, self.socket_path)
             self.adopted = True
             return self.url
-        if pid and _pid_alive(pid) and _is_redis(pid):
+        if pid and pid_alive(pid) and _is_redis(pid):
             # alive but not answering on our socket: not ours to keep
             log.warning("stopping unresponsive redis-server pid %d", pid)
             with contextlib.suppress(ProcessLookupError):
@@ -186,7 +187,7 @@ class EmbeddedRedis:
     def stop(self, *, timeout: float = 10.0) -> None:
         """Stop the server (an adopted one too): it flushes its AOF on SIGTERM."""
         pid = self.proc.pid if self.proc else self._read_pid()
-        if pid and _pid_alive(pid) and (self.proc is not None or _is_redis(pid)):
+        if pid and pid_alive(pid) and (self.proc is not None or _is_redis(pid)):
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGTERM)
             if self.proc is not None:
@@ -231,8 +232,8 @@ class EmbeddedRedis:
     @staticmethod
     def _wait_gone(pid: int, timeout: float) -> None:
         deadline = time.monotonic() + timeout
-        while _pid_alive(pid) and time.monotonic() < deadline:
+        while pid_alive(pid) and time.monotonic() < deadline:
             time.sleep(0.02)
-        if _pid_alive(pid):
+        if pid_alive(pid):
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)

@@ -26,6 +26,8 @@ import threading
 import time
 from collections.abc import Sequence
 
+from ...store.redis_process import pid_alive
+
 #: every module a pool of this process asked the fork server to import (multiprocessing
 #: keeps one fork server a process, started by the first pool's first worker)
 _PRELOAD: set[str] = set()
@@ -78,16 +80,6 @@ def _exit_with(server: int, ended: int | None) -> None:
     if ended is not None:
         select.select([ended], [], [])
     else:
-        while _alive(server):
+        while pid_alive(server):
             time.sleep(0.5)
     os._exit(0)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True

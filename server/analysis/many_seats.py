@@ -18,9 +18,10 @@ from typing import Any
 from ..bots.bot import Deadline, moves_by_text
 from ..bots.maxn import MaxN, SearchTimeout, better_for
 from ..bots.yonin_eval import YoninEvaluator
-from .judgement import MARKS, accuracy, chance_score, judge, move_accuracy
+from .judgement import MARKS, chance_score, judge, move_accuracy
+from .plies import seat_values
 from .replay import replay
-from .report import VERSION, Json
+from .report import Json
 
 GAMES = ("yonin_shogi",)
 #: the top level's search (server/bots/__init__.py, ``yonin_shogi``'s ``maxn``)
@@ -96,16 +97,4 @@ def analyse(record: Mapping[str, Any], *, seconds: float) -> Json:
                 "accuracy": round(value, 1),
             }
         )
-    players = []
-    for seat in range(n):
-        mean = accuracy(marks[seat])
-        players.append({"accuracy": None if mean is None else round(mean, 1), **counts[seat]})
-    return {
-        "version": VERSION,
-        "game": game.name,
-        "engine": "kibitz maxn",
-        "seconds": seconds,
-        "values": values,
-        "plies": plies,
-        "players": players,
-    }
+    return seat_values(game.name, "kibitz maxn", seconds, values, plies, marks, counts)

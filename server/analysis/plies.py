@@ -132,3 +132,29 @@ def two_views(
         "plies": plies,
         "players": players,
     }
+
+
+def seat_values(
+    game: str,
+    engine: str,
+    seconds: float,
+    values: list[Any],
+    plies: list[Json],
+    marks: Sequence[Sequence[float]],
+    counts: Sequence[Mapping[str, int]],
+) -> Json:
+    """The stored analysis of a game valued per seat (``values``: many seats, simultaneous
+    moves): each player's mean accuracy over ``marks`` beside its judgement ``counts``."""
+    players = []
+    for seat_marks, seat_counts in zip(marks, counts, strict=True):
+        mean = accuracy(seat_marks)
+        players.append({"accuracy": None if mean is None else round(mean, 1), **seat_counts})
+    return {
+        "version": VERSION,
+        "game": game,
+        "engine": engine,
+        "seconds": seconds,
+        "values": values,
+        "plies": plies,
+        "players": players,
+    }

@@ -17,10 +17,10 @@ from typing import Any
 from ..bots import make_bot
 from ..bots.bot import Deadline
 from ..bots.smmcts import DecoupledUCT, SimultaneousBot
-from .judgement import MARKS, accuracy, chance_score, move_accuracy
-from .plies import sighted
+from .judgement import MARKS, chance_score, move_accuracy
+from .plies import seat_values, sighted
 from .replay import replay
-from .report import VERSION, Json
+from .report import Json
 
 GAMES = ("apocalypse",)
 
@@ -70,16 +70,4 @@ def analyse(record: Mapping[str, Any], *, seconds: float) -> Json:
                 if sight["judgement"]:
                     counts[seat][sight["judgement"]] += 1
             plies.append(entry)
-    players = []
-    for seat in range(n):
-        mean = accuracy(marks[seat])
-        players.append({"accuracy": None if mean is None else round(mean, 1), **counts[seat]})
-    return {
-        "version": VERSION,
-        "game": game.name,
-        "engine": "kibitz smmcts",
-        "seconds": seconds,
-        "values": values,
-        "plies": plies,
-        "players": players,
-    }
+    return seat_values(game.name, "kibitz smmcts", seconds, values, plies, marks, counts)

@@ -133,7 +133,6 @@ class BotApi:
         self.presence.start()
 
     async def close(self) -> None:
-        await self.presence.close()
         if self.challenges is not None:
             await self.challenges.close()
 

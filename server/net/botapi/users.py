@@ -67,17 +67,12 @@ class Presence:
         self.store = store
         #: account id -> (event streams open here, a bot account)
         self.streams: dict[str, tuple[int, bool]] = {}
-        self.task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
-        self.task = asyncio.create_task(self._refresh(), name="botapi-presence")
-
-    async def close(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.task
-            self.task = None
+        """Write who is online here, every :data:`PRESENCE_EVERY` seconds, as a task the hub
+        owns: its close cancels it and waits a bounded time (a Redis command caught by the
+        cancellation once held a server's stop for good)."""
+        self.hub.spawn(self._refresh(), "botapi-presence")
 
     async def arrived(self, caller: Caller) -> None:
         """An event stream of ``caller`` opened here: online (an online bot) from now."""
